@@ -1,0 +1,1 @@
+export { ErrorCode, RingflowError } from './RingflowError.ts';
