@@ -1,0 +1,3 @@
+export type { Clock, TimerHandle } from './Clock.ts';
+export { systemClock } from './Clock.ts';
+export { VirtualClock } from './VirtualClock.ts';
