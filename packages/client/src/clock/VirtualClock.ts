@@ -53,7 +53,8 @@ export class VirtualClock implements Clock {
   /** Due time of the next timer, or undefined when none is set. */
   nextDue(): number | undefined {
     let next: VirtualTimer | undefined;
-    for (const t of this.timers.values()) if (!next || t.due < next.due || (t.due === next.due && t.id < next.id)) next = t;
+    for (const t of this.timers.values())
+      if (!next || t.due < next.due || (t.due === next.due && t.id < next.id)) next = t;
     return next?.due;
   }
 

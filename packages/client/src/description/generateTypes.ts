@@ -38,7 +38,8 @@ const modelById = new Map<string, ModelSpec>(models.map((m) => [m.id, m]));
 
 function modelInterface(m: ModelSpec): string {
   const isEvent = eventNames.has(m.id);
-  const base = m.id === 'Event' ? 'MessageBase' : isEvent ? 'EventBase' : m.id === 'MissingParams' ? 'MessageBase' : '';
+  const base =
+    m.id === 'Event' ? 'MessageBase' : isEvent ? 'EventBase' : m.id === 'MissingParams' ? 'MessageBase' : '';
   const name = m.id === 'Message' ? 'MessageBase' : m.id === 'Event' ? 'EventBase' : m.id;
   const lines = [`/** ${m.description}${sinceTag(m.since)} */`];
   lines.push(`export interface ${name}${base ? ` extends ${base}` : ''} {`);
@@ -60,7 +61,9 @@ function paramType(p: ParamSpec): string {
     return 'Record<string, unknown>';
   }
   const one = p.enum ? literalUnion(p.enum) : tsType(p.type);
-  return p.allowMultiple ? `${one.includes('|') ? `(${one})` : one} | readonly ${one.includes('|') ? `(${one})` : one}[]` : one;
+  return p.allowMultiple
+    ? `${one.includes('|') ? `(${one})` : one} | readonly ${one.includes('|') ? `(${one})` : one}[]`
+    : one;
 }
 
 function pascal(s: string): string {
@@ -88,9 +91,7 @@ function hasRequired(op: OperationSpec, bound: readonly string[] = []): boolean 
 }
 
 function method(op: OperationSpec, bound: readonly string[] = []): string {
-  const params = bound.length
-    ? `Omit<${paramsTypeName(op)}, ${literalUnion(bound)}>`
-    : paramsTypeName(op);
+  const params = bound.length ? `Omit<${paramsTypeName(op)}, ${literalUnion(bound)}>` : paramsTypeName(op);
   const opt = hasRequired(op, bound) ? '' : '?';
   const result = tsType(op.returns);
   return `  /** ${op.summary}${sinceTag(op.since)} */\n  ${propName(op.name)}(params${opt}: ${params}, options?: RequestOptions): Promise<${result}>;`;
@@ -104,13 +105,22 @@ export function generateTypes(): string {
   ];
   for (const m of models) out.push(modelInterface(m), '');
   const known = eventTypeNames.filter((n) => modelById.has(n));
-  out.push(`/** Every event type the description knows. */\nexport type AriEvent =\n  | ${known.join('\n  | ')};`, '');
+  out.push(
+    `/** Every event type the description knows. */\nexport type AriEvent =\n  | ${known.join('\n  | ')};`,
+    '',
+  );
   out.push(`/** Names of the known event types. */\nexport type AriEventType = AriEvent['type'];`, '');
-  out.push('/** Messages that are not events (a reply about missing parameters). */\nexport type AriMessage = AriEvent | MissingParams;', '');
+  out.push(
+    '/** Messages that are not events (a reply about missing parameters). */\nexport type AriMessage = AriEvent | MissingParams;',
+    '',
+  );
   for (const r of RESOURCE_NAMES) for (const op of operationsByResource[r]) out.push(paramsInterface(op), '');
   for (const r of RESOURCE_NAMES) {
     const ops = operationsByResource[r].filter((op: OperationSpec) => !op.upgrade);
-    out.push(`/** The \`${r}\` resource. */\nexport interface ${pascal(r)}Api {\n${ops.map((op: OperationSpec) => method(op)).join('\n')}\n}`, '');
+    out.push(
+      `/** The \`${r}\` resource. */\nexport interface ${pascal(r)}Api {\n${ops.map((op: OperationSpec) => method(op)).join('\n')}\n}`,
+      '',
+    );
   }
   for (const [name, h] of Object.entries(handleSpecs)) {
     const ops = operationsByResource[h.resource].filter(

@@ -14,7 +14,9 @@ function describe(op: OperationSpec): string {
 }
 
 function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
 }
 
 /** The individual values of a parameter: a list for `allowMultiple` (array or comma separated), else one. */
@@ -41,8 +43,11 @@ function checkType(op: OperationSpec, spec: ParamSpec, value: unknown): ParamIss
     case 'boolean':
       return typeof value === 'boolean' ? undefined : bad('true or false');
     case 'containers':
-      if (spec.name === 'fields') return Array.isArray(value) ? undefined : bad('a list of {attribute, value}');
-      return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : bad('an object');
+      if (spec.name === 'fields')
+        return Array.isArray(value) ? undefined : bad('a list of {attribute, value}');
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? undefined
+        : bad('an object');
     case 'object':
       return typeof value === 'object' && value !== null ? undefined : bad('a JSON object');
   }

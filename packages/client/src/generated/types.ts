@@ -91,7 +91,7 @@ export interface ConfigTuple {
 export interface Endpoint {
   technology: string;
   resource: string;
-  state?: 'unknown' | 'offline' | 'online';
+  state?: "unknown" | "offline" | "online";
   channel_ids: string[];
 }
 
@@ -104,7 +104,8 @@ export interface TextMessage {
 }
 
 /** A dialed channel. */
-export interface Dialed {}
+export interface Dialed {
+}
 
 /** A dialplan location: context, extension, priority. */
 export interface DialplanCEP {
@@ -163,18 +164,7 @@ export interface Channel {
   /** @since interface >1.10.0 */
   protocol_id: string;
   name: string;
-  state:
-    | 'Down'
-    | 'Rsrved'
-    | 'OffHook'
-    | 'Dialing'
-    | 'Ring'
-    | 'Ringing'
-    | 'Up'
-    | 'Busy'
-    | 'Dialing Offhook'
-    | 'Pre-ring'
-    | 'Unknown';
+  state: "Down" | "Rsrved" | "OffHook" | "Dialing" | "Ring" | "Ringing" | "Up" | "Busy" | "Dialing Offhook" | "Pre-ring" | "Unknown";
   caller: CallerID;
   connected: CallerID;
   accountcode: string;
@@ -193,7 +183,7 @@ export interface Channel {
 export interface Bridge {
   id: string;
   technology: string;
-  bridge_type: 'mixing' | 'holding';
+  bridge_type: "mixing" | "holding";
   bridge_class: string;
   creator: string;
   name: string;
@@ -216,7 +206,7 @@ export interface LiveRecording {
   name: string;
   format: string;
   target_uri: string;
-  state: 'queued' | 'recording' | 'paused' | 'done' | 'failed' | 'canceled';
+  state: "queued" | "recording" | "paused" | "done" | "failed" | "canceled";
   duration?: number;
   talking_duration?: number;
   silence_duration?: number;
@@ -244,22 +234,13 @@ export interface Playback {
   next_media_uri?: string;
   target_uri: string;
   language?: string;
-  state: 'queued' | 'playing' | 'continuing' | 'done' | 'failed';
+  state: "queued" | "playing" | "continuing" | "done" | "failed";
 }
 
 /** A device and its state. */
 export interface DeviceState {
   name: string;
-  state:
-    | 'UNKNOWN'
-    | 'NOT_INUSE'
-    | 'INUSE'
-    | 'BUSY'
-    | 'INVALID'
-    | 'UNAVAILABLE'
-    | 'RINGING'
-    | 'RINGINUSE'
-    | 'ONHOLD';
+  state: "UNKNOWN" | "NOT_INUSE" | "INUSE" | "BUSY" | "INVALID" | "UNAVAILABLE" | "RINGING" | "RINGINUSE" | "ONHOLD";
 }
 
 /** A mailbox and its message counts. */
@@ -277,7 +258,7 @@ export interface MessageBase {
 
 /** Reply to a request that lacked required parameters. */
 export interface MissingParams extends MessageBase {
-  type: 'MissingParams';
+  type: "MissingParams";
   params: string[];
 }
 
@@ -290,7 +271,7 @@ export interface EventBase extends MessageBase {
 /** Details of a SIP contact and its reachability. */
 export interface ContactInfo {
   uri: string;
-  contact_status: 'Unreachable' | 'Reachable' | 'Unknown' | 'NonQualified' | 'Removed';
+  contact_status: "Unreachable" | "Reachable" | "Unknown" | "NonQualified" | "Removed";
   aor: string;
   roundtrip_usec?: string;
 }
@@ -306,49 +287,49 @@ export interface Peer {
 
 /** A device state the application is subscribed to changed. */
 export interface DeviceStateChanged extends EventBase {
-  type: 'DeviceStateChanged';
+  type: "DeviceStateChanged";
   device_state: DeviceState;
 }
 
 /** A playback began. */
 export interface PlaybackStarted extends EventBase {
-  type: 'PlaybackStarted';
+  type: "PlaybackStarted";
   playback: Playback;
 }
 
 /** A playback moved on to the next item of its media list. @since interface >1.10.0 */
 export interface PlaybackContinuing extends EventBase {
-  type: 'PlaybackContinuing';
+  type: "PlaybackContinuing";
   playback: Playback;
 }
 
 /** A playback ended (done, stopped or failed). */
 export interface PlaybackFinished extends EventBase {
-  type: 'PlaybackFinished';
+  type: "PlaybackFinished";
   playback: Playback;
 }
 
 /** A live recording began. */
 export interface RecordingStarted extends EventBase {
-  type: 'RecordingStarted';
+  type: "RecordingStarted";
   recording: LiveRecording;
 }
 
 /** A live recording ended and was stored. */
 export interface RecordingFinished extends EventBase {
-  type: 'RecordingFinished';
+  type: "RecordingFinished";
   recording: LiveRecording;
 }
 
 /** A live recording could not be made or kept. */
 export interface RecordingFailed extends EventBase {
-  type: 'RecordingFailed';
+  type: "RecordingFailed";
   recording: LiveRecording;
 }
 
 /** A channel could not be moved to another application. */
 export interface ApplicationMoveFailed extends EventBase {
-  type: 'ApplicationMoveFailed';
+  type: "ApplicationMoveFailed";
   channel: Channel;
   destination: string;
   args: string[];
@@ -356,48 +337,48 @@ export interface ApplicationMoveFailed extends EventBase {
 
 /** An application connected. @since interface >1.10.0 */
 export interface ApplicationRegistered extends EventBase {
-  type: 'ApplicationRegistered';
+  type: "ApplicationRegistered";
 }
 
 /** An application disconnected. @since interface >1.10.0 */
 export interface ApplicationUnregistered extends EventBase {
-  type: 'ApplicationUnregistered';
+  type: "ApplicationUnregistered";
 }
 
 /** Another connection took over this application; this one receives no more events. */
 export interface ApplicationReplaced extends EventBase {
-  type: 'ApplicationReplaced';
+  type: "ApplicationReplaced";
 }
 
 /** A bridge was created. */
 export interface BridgeCreated extends EventBase {
-  type: 'BridgeCreated';
+  type: "BridgeCreated";
   bridge: Bridge;
 }
 
 /** A bridge was destroyed. */
 export interface BridgeDestroyed extends EventBase {
-  type: 'BridgeDestroyed';
+  type: "BridgeDestroyed";
   bridge: Bridge;
 }
 
 /** One bridge was merged into another. */
 export interface BridgeMerged extends EventBase {
-  type: 'BridgeMerged';
+  type: "BridgeMerged";
   bridge: Bridge;
   bridge_from: Bridge;
 }
 
 /** The video source of a multi-party bridge changed. */
 export interface BridgeVideoSourceChanged extends EventBase {
-  type: 'BridgeVideoSourceChanged';
+  type: "BridgeVideoSourceChanged";
   bridge: Bridge;
   old_video_source_id?: string;
 }
 
 /** A blind transfer took place. */
 export interface BridgeBlindTransfer extends EventBase {
-  type: 'BridgeBlindTransfer';
+  type: "BridgeBlindTransfer";
   channel: Channel;
   replace_channel?: Channel;
   transferee?: Channel;
@@ -410,7 +391,7 @@ export interface BridgeBlindTransfer extends EventBase {
 
 /** An attended transfer took place. */
 export interface BridgeAttendedTransfer extends EventBase {
-  type: 'BridgeAttendedTransfer';
+  type: "BridgeAttendedTransfer";
   transferer_first_leg: Channel;
   transferer_second_leg: Channel;
   replace_channel?: Channel;
@@ -431,13 +412,13 @@ export interface BridgeAttendedTransfer extends EventBase {
 
 /** A channel was created. */
 export interface ChannelCreated extends EventBase {
-  type: 'ChannelCreated';
+  type: "ChannelCreated";
   channel: Channel;
 }
 
 /** A channel was destroyed; carries the hangup cause. */
 export interface ChannelDestroyed extends EventBase {
-  type: 'ChannelDestroyed';
+  type: "ChannelDestroyed";
   cause: number;
   cause_txt: string;
   /** @since interface >1.10.0 */
@@ -447,27 +428,27 @@ export interface ChannelDestroyed extends EventBase {
 
 /** A channel joined a bridge. */
 export interface ChannelEnteredBridge extends EventBase {
-  type: 'ChannelEnteredBridge';
+  type: "ChannelEnteredBridge";
   bridge: Bridge;
   channel?: Channel;
 }
 
 /** A channel left a bridge. */
 export interface ChannelLeftBridge extends EventBase {
-  type: 'ChannelLeftBridge';
+  type: "ChannelLeftBridge";
   bridge: Bridge;
   channel: Channel;
 }
 
 /** The state of a channel changed (Ring, Up, ...). */
 export interface ChannelStateChange extends EventBase {
-  type: 'ChannelStateChange';
+  type: "ChannelStateChange";
   channel: Channel;
 }
 
 /** A DTMF digit ended on a channel. */
 export interface ChannelDtmfReceived extends EventBase {
-  type: 'ChannelDtmfReceived';
+  type: "ChannelDtmfReceived";
   digit: string;
   duration_ms: number;
   channel: Channel;
@@ -475,7 +456,7 @@ export interface ChannelDtmfReceived extends EventBase {
 
 /** A channel moved to another dialplan location. */
 export interface ChannelDialplan extends EventBase {
-  type: 'ChannelDialplan';
+  type: "ChannelDialplan";
   channel: Channel;
   dialplan_app: string;
   dialplan_app_data: string;
@@ -483,7 +464,7 @@ export interface ChannelDialplan extends EventBase {
 
 /** The caller id of a channel changed. */
 export interface ChannelCallerId extends EventBase {
-  type: 'ChannelCallerId';
+  type: "ChannelCallerId";
   caller_presentation: number;
   caller_presentation_txt: string;
   channel: Channel;
@@ -491,7 +472,7 @@ export interface ChannelCallerId extends EventBase {
 
 /** A user event was raised by the dialplan or through the interface. */
 export interface ChannelUserevent extends EventBase {
-  type: 'ChannelUserevent';
+  type: "ChannelUserevent";
   eventname: string;
   channel?: Channel;
   bridge?: Bridge;
@@ -501,7 +482,7 @@ export interface ChannelUserevent extends EventBase {
 
 /** Someone asked for a channel to be hung up. */
 export interface ChannelHangupRequest extends EventBase {
-  type: 'ChannelHangupRequest';
+  type: "ChannelHangupRequest";
   cause?: number;
   /** @since interface >1.10.0 */
   tech_cause?: number;
@@ -511,7 +492,7 @@ export interface ChannelHangupRequest extends EventBase {
 
 /** A channel variable (or a global one, without channel) was set. */
 export interface ChannelVarset extends EventBase {
-  type: 'ChannelVarset';
+  type: "ChannelVarset";
   variable: string;
   value: string;
   channel?: Channel;
@@ -519,59 +500,59 @@ export interface ChannelVarset extends EventBase {
 
 /** A channel was put on hold. */
 export interface ChannelHold extends EventBase {
-  type: 'ChannelHold';
+  type: "ChannelHold";
   channel: Channel;
   musicclass?: string;
 }
 
 /** A channel was taken off hold. */
 export interface ChannelUnhold extends EventBase {
-  type: 'ChannelUnhold';
+  type: "ChannelUnhold";
   channel: Channel;
 }
 
 /** A tone was detected on a channel. @since interface >1.10.0 */
 export interface ChannelToneDetected extends EventBase {
-  type: 'ChannelToneDetected';
+  type: "ChannelToneDetected";
   channel: Channel;
 }
 
 /** Talk detection heard a channel start talking. */
 export interface ChannelTalkingStarted extends EventBase {
-  type: 'ChannelTalkingStarted';
+  type: "ChannelTalkingStarted";
   channel: Channel;
 }
 
 /** Talk detection heard a channel stop talking. */
 export interface ChannelTalkingFinished extends EventBase {
-  type: 'ChannelTalkingFinished';
+  type: "ChannelTalkingFinished";
   channel: Channel;
   duration: number;
 }
 
 /** A contact changed status. */
 export interface ContactStatusChange extends EventBase {
-  type: 'ContactStatusChange';
+  type: "ContactStatusChange";
   endpoint: Endpoint;
   contact_info: ContactInfo;
 }
 
 /** A peer changed status. */
 export interface PeerStatusChange extends EventBase {
-  type: 'PeerStatusChange';
+  type: "PeerStatusChange";
   endpoint: Endpoint;
   peer: Peer;
 }
 
 /** An endpoint changed state. */
 export interface EndpointStateChange extends EventBase {
-  type: 'EndpointStateChange';
+  type: "EndpointStateChange";
   endpoint: Endpoint;
 }
 
 /** Progress of a dial attempt. */
 export interface Dial extends EventBase {
-  type: 'Dial';
+  type: "Dial";
   caller?: Channel;
   peer: Channel;
   forward?: string;
@@ -582,13 +563,13 @@ export interface Dial extends EventBase {
 
 /** A channel left the application. */
 export interface StasisEnd extends EventBase {
-  type: 'StasisEnd';
+  type: "StasisEnd";
   channel: Channel;
 }
 
 /** A channel entered the application, with its arguments. */
 export interface StasisStart extends EventBase {
-  type: 'StasisStart';
+  type: "StasisStart";
   args: string[];
   channel: Channel;
   replace_channel?: Channel;
@@ -596,20 +577,20 @@ export interface StasisStart extends EventBase {
 
 /** An out-of-call text message arrived from an endpoint. */
 export interface TextMessageReceived extends EventBase {
-  type: 'TextMessageReceived';
+  type: "TextMessageReceived";
   message: TextMessage;
   endpoint?: Endpoint;
 }
 
 /** The connected line of a channel changed. */
 export interface ChannelConnectedLine extends EventBase {
-  type: 'ChannelConnectedLine';
+  type: "ChannelConnectedLine";
   channel: Channel;
 }
 
 /** A transfer was requested on a channel. @since interface >1.10.0 */
 export interface ChannelTransfer extends EventBase {
-  type: 'ChannelTransfer';
+  type: "ChannelTransfer";
   state?: string;
   refer_to: ReferTo;
   referred_by: ReferredBy;
@@ -669,7 +650,7 @@ export interface RESTRequest {
 
 /** The answer to a REST request carried over the WebSocket. @since interface >1.10.0 */
 export interface RESTResponse extends EventBase {
-  type: 'RESTResponse';
+  type: "RESTResponse";
   transaction_id: string;
   request_id: string;
   status_code: number;
@@ -681,7 +662,7 @@ export interface RESTResponse extends EventBase {
 
 /** A channel is offered to several applications that may claim it. @since interface >1.10.0 */
 export interface CallBroadcast extends EventBase {
-  type: 'CallBroadcast';
+  type: "CallBroadcast";
   channel: Channel;
   caller?: string;
   called?: string;
@@ -689,7 +670,7 @@ export interface CallBroadcast extends EventBase {
 
 /** A broadcast channel was claimed. @since interface >1.10.0 */
 export interface CallClaimed extends EventBase {
-  type: 'CallClaimed';
+  type: "CallClaimed";
   channel: Channel;
   winner_app: string;
 }
@@ -783,14 +764,16 @@ export interface AsteriskDeleteObjectParams {
 
 /** Parameters of `asterisk.getInfo` (GET /asterisk/info). */
 export interface AsteriskGetInfoParams {
-  only?: ('build' | 'system' | 'config' | 'status') | readonly ('build' | 'system' | 'config' | 'status')[];
+  only?: ("build" | "system" | "config" | "status") | readonly ("build" | "system" | "config" | "status")[];
 }
 
 /** Parameters of `asterisk.ping` (GET /asterisk/ping). */
-export interface AsteriskPingParams {}
+export interface AsteriskPingParams {
+}
 
 /** Parameters of `asterisk.listModules` (GET /asterisk/modules). */
-export interface AsteriskListModulesParams {}
+export interface AsteriskListModulesParams {
+}
 
 /** Parameters of `asterisk.getModule` (GET /asterisk/modules/{moduleName}). */
 export interface AsteriskGetModuleParams {
@@ -813,7 +796,8 @@ export interface AsteriskReloadModuleParams {
 }
 
 /** Parameters of `asterisk.listLogChannels` (GET /asterisk/logging). */
-export interface AsteriskListLogChannelsParams {}
+export interface AsteriskListLogChannelsParams {
+}
 
 /** Parameters of `asterisk.addLog` (POST /asterisk/logging/{logChannelName}). */
 export interface AsteriskAddLogParams {
@@ -843,7 +827,8 @@ export interface AsteriskSetGlobalVarParams {
 }
 
 /** Parameters of `endpoints.list` (GET /endpoints). */
-export interface EndpointsListParams {}
+export interface EndpointsListParams {
+}
 
 /** Parameters of `endpoints.sendMessage` (PUT /endpoints/sendMessage). */
 export interface EndpointsSendMessageParams {
@@ -895,7 +880,8 @@ export interface EndpointsReferToEndpointParams {
 }
 
 /** Parameters of `channels.list` (GET /channels). */
-export interface ChannelsListParams {}
+export interface ChannelsListParams {
+}
 
 /** Parameters of `channels.originate` (POST /channels). */
 export interface ChannelsOriginateParams {
@@ -957,20 +943,7 @@ export interface ChannelsHangupParams {
   channelId: string;
   /** @since interface >1.10.0 */
   reason_code?: string;
-  reason?:
-    | 'normal'
-    | 'busy'
-    | 'congestion'
-    | 'no_answer'
-    | 'timeout'
-    | 'rejected'
-    | 'unallocated'
-    | 'normal_unspecified'
-    | 'number_incomplete'
-    | 'codec_mismatch'
-    | 'interworking'
-    | 'failure'
-    | 'answered_elsewhere';
+  reason?: "normal" | "busy" | "congestion" | "no_answer" | "timeout" | "rejected" | "unallocated" | "normal_unspecified" | "number_incomplete" | "codec_mismatch" | "interworking" | "failure" | "answered_elsewhere";
 }
 
 /** Parameters of `channels.continueInDialplan` (POST /channels/{channelId}/continue). */
@@ -1033,14 +1006,14 @@ export interface ChannelsSendDTMFParams {
 export interface ChannelsMuteParams {
   channelId: string;
   /** Default: "both". */
-  direction?: 'both' | 'in' | 'out';
+  direction?: "both" | "in" | "out";
 }
 
 /** Parameters of `channels.unmute` (DELETE /channels/{channelId}/mute). */
 export interface ChannelsUnmuteParams {
   channelId: string;
   /** Default: "both". */
-  direction?: 'both' | 'in' | 'out';
+  direction?: "both" | "in" | "out";
 }
 
 /** Parameters of `channels.hold` (POST /channels/{channelId}/hold). */
@@ -1106,11 +1079,11 @@ export interface ChannelsRecordParams {
   /** Default: 0. */
   maxSilenceSeconds?: number;
   /** Default: "fail". */
-  ifExists?: 'fail' | 'overwrite' | 'append';
+  ifExists?: "fail" | "overwrite" | "append";
   /** Default: false. */
   beep?: boolean;
   /** Default: "none". */
-  terminateOn?: 'none' | 'any' | '*' | '#';
+  terminateOn?: "none" | "any" | "*" | "#";
 }
 
 /** Parameters of `channels.getChannelVar` (GET /channels/{channelId}/variable). */
@@ -1144,9 +1117,9 @@ export interface ChannelsSetChannelVarsParams {
 export interface ChannelsSnoopChannelParams {
   channelId: string;
   /** Default: "none". */
-  spy?: 'none' | 'both' | 'out' | 'in';
+  spy?: "none" | "both" | "out" | "in";
   /** Default: "none". */
-  whisper?: 'none' | 'both' | 'out' | 'in';
+  whisper?: "none" | "both" | "out" | "in";
   app: string;
   appArgs?: string;
   snoopId?: string;
@@ -1157,9 +1130,9 @@ export interface ChannelsSnoopChannelWithIdParams {
   channelId: string;
   snoopId: string;
   /** Default: "none". */
-  spy?: 'none' | 'both' | 'out' | 'in';
+  spy?: "none" | "both" | "out" | "in";
   /** Default: "none". */
-  whisper?: 'none' | 'both' | 'out' | 'in';
+  whisper?: "none" | "both" | "out" | "in";
   app: string;
   appArgs?: string;
 }
@@ -1184,14 +1157,14 @@ export interface ChannelsExternalMediaParams {
   variables?: Record<string, unknown>;
   external_host?: string;
   /** Default: "rtp". */
-  encapsulation?: 'rtp' | 'audiosocket' | 'none';
+  encapsulation?: "rtp" | "audiosocket" | "none";
   /** Default: "udp". */
-  transport?: 'udp' | 'tcp' | 'websocket';
+  transport?: "udp" | "tcp" | "websocket";
   /** Default: "client". */
-  connection_type?: 'client' | 'server';
+  connection_type?: "client" | "server";
   format: string;
   /** Default: "both". */
-  direction?: 'both';
+  direction?: "both";
   data?: string;
   transport_data?: string;
 }
@@ -1203,7 +1176,8 @@ export interface ChannelsTransferProgressParams {
 }
 
 /** Parameters of `bridges.list` (GET /bridges). */
-export interface BridgesListParams {}
+export interface BridgesListParams {
+}
 
 /** Parameters of `bridges.create` (POST /bridges). */
 export interface BridgesCreateParams {
@@ -1341,15 +1315,16 @@ export interface BridgesRecordParams {
   /** Default: 0. */
   maxSilenceSeconds?: number;
   /** Default: "fail". */
-  ifExists?: 'fail' | 'overwrite' | 'append';
+  ifExists?: "fail" | "overwrite" | "append";
   /** Default: false. */
   beep?: boolean;
   /** Default: "none". */
-  terminateOn?: 'none' | 'any' | '*' | '#';
+  terminateOn?: "none" | "any" | "*" | "#";
 }
 
 /** Parameters of `recordings.listStored` (GET /recordings/stored). */
-export interface RecordingsListStoredParams {}
+export interface RecordingsListStoredParams {
+}
 
 /** Parameters of `recordings.getStored` (GET /recordings/stored/{recordingName}). */
 export interface RecordingsGetStoredParams {
@@ -1431,11 +1406,12 @@ export interface PlaybacksStopParams {
 /** Parameters of `playbacks.control` (POST /playbacks/{playbackId}/control). */
 export interface PlaybacksControlParams {
   playbackId: string;
-  operation: 'restart' | 'pause' | 'unpause' | 'reverse' | 'forward';
+  operation: "restart" | "pause" | "unpause" | "reverse" | "forward";
 }
 
 /** Parameters of `deviceStates.list` (GET /deviceStates). */
-export interface DeviceStatesListParams {}
+export interface DeviceStatesListParams {
+}
 
 /** Parameters of `deviceStates.get` (GET /deviceStates/{deviceName}). */
 export interface DeviceStatesGetParams {
@@ -1445,15 +1421,7 @@ export interface DeviceStatesGetParams {
 /** Parameters of `deviceStates.update` (PUT /deviceStates/{deviceName}). */
 export interface DeviceStatesUpdateParams {
   deviceName: string;
-  deviceState:
-    | 'NOT_INUSE'
-    | 'INUSE'
-    | 'BUSY'
-    | 'INVALID'
-    | 'UNAVAILABLE'
-    | 'RINGING'
-    | 'RINGINUSE'
-    | 'ONHOLD';
+  deviceState: "NOT_INUSE" | "INUSE" | "BUSY" | "INVALID" | "UNAVAILABLE" | "RINGING" | "RINGINUSE" | "ONHOLD";
 }
 
 /** Parameters of `deviceStates.delete` (DELETE /deviceStates/{deviceName}). */
@@ -1462,7 +1430,8 @@ export interface DeviceStatesDeleteParams {
 }
 
 /** Parameters of `mailboxes.list` (GET /mailboxes). */
-export interface MailboxesListParams {}
+export interface MailboxesListParams {
+}
 
 /** Parameters of `mailboxes.get` (GET /mailboxes/{mailboxName}). */
 export interface MailboxesGetParams {
@@ -1502,7 +1471,8 @@ export interface EventsClaimChannelParams {
 }
 
 /** Parameters of `applications.list` (GET /applications). */
-export interface ApplicationsListParams {}
+export interface ApplicationsListParams {
+}
 
 /** Parameters of `applications.get` (GET /applications/{applicationName}). */
 export interface ApplicationsGetParams {
@@ -1576,10 +1546,7 @@ export interface EndpointsApi {
   /** Returns one endpoint. */
   get(params?: EndpointsGetParams, options?: RequestOptions): Promise<Endpoint>;
   /** Sends an out-of-call text message to one endpoint. */
-  sendMessageToEndpoint(
-    params: EndpointsSendMessageToEndpointParams,
-    options?: RequestOptions,
-  ): Promise<void>;
+  sendMessageToEndpoint(params: EndpointsSendMessageToEndpointParams, options?: RequestOptions): Promise<void>;
   /** Asks one endpoint to refer to another target. @since interface >1.10.0 */
   referToEndpoint(params: EndpointsReferToEndpointParams, options?: RequestOptions): Promise<void>;
 }
@@ -1794,214 +1761,142 @@ export interface ApplicationsApi {
 export interface ChannelHandle {
   readonly channelId: string;
   /** Returns one channel. */
-  get(params?: Omit<ChannelsGetParams, 'channelId'>, options?: RequestOptions): Promise<Channel>;
+  get(params?: Omit<ChannelsGetParams, "channelId">, options?: RequestOptions): Promise<Channel>;
   /** Originates a channel whose id is given in the path. */
-  originateWithId(
-    params: Omit<ChannelsOriginateWithIdParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<Channel>;
+  originateWithId(params: Omit<ChannelsOriginateWithIdParams, "channelId">, options?: RequestOptions): Promise<Channel>;
   /** Hangs a channel up, optionally with a cause. */
-  hangup(params?: Omit<ChannelsHangupParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  hangup(params?: Omit<ChannelsHangupParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Leaves the application and resumes the dialplan at a location or label. */
-  continueInDialplan(
-    params?: Omit<ChannelsContinueInDialplanParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  continueInDialplan(params?: Omit<ChannelsContinueInDialplanParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Moves a channel from its current application to another one. */
-  move(params: Omit<ChannelsMoveParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  move(params: Omit<ChannelsMoveParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Sends a channel to another endpoint of the same technology. */
-  redirect(params: Omit<ChannelsRedirectParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  redirect(params: Omit<ChannelsRedirectParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Answers a channel. */
-  answer(params?: Omit<ChannelsAnswerParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  answer(params?: Omit<ChannelsAnswerParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Starts locally generated ringing on a channel. */
-  ring(params?: Omit<ChannelsRingParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  ring(params?: Omit<ChannelsRingParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Stops locally generated ringing. */
-  ringStop(params?: Omit<ChannelsRingStopParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  ringStop(params?: Omit<ChannelsRingStopParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Signals call progress (early media) on a channel. @since interface >1.10.0 */
-  progress(params?: Omit<ChannelsProgressParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  progress(params?: Omit<ChannelsProgressParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Sends DTMF digits on a channel. */
-  sendDTMF(params?: Omit<ChannelsSendDTMFParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  sendDTMF(params?: Omit<ChannelsSendDTMFParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Mutes a channel in one or both directions. */
-  mute(params?: Omit<ChannelsMuteParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  mute(params?: Omit<ChannelsMuteParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Unmutes a channel in one or both directions. */
-  unmute(params?: Omit<ChannelsUnmuteParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  unmute(params?: Omit<ChannelsUnmuteParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Puts a channel on hold. */
-  hold(params?: Omit<ChannelsHoldParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  hold(params?: Omit<ChannelsHoldParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Takes a channel off hold. */
-  unhold(params?: Omit<ChannelsUnholdParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  unhold(params?: Omit<ChannelsUnholdParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Plays music on hold to a channel. */
-  startMoh(params?: Omit<ChannelsStartMohParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  startMoh(params?: Omit<ChannelsStartMohParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Stops music on hold on a channel. */
-  stopMoh(params?: Omit<ChannelsStopMohParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  stopMoh(params?: Omit<ChannelsStopMohParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Plays silence to a channel until stopped or until other media starts. */
-  startSilence(
-    params?: Omit<ChannelsStartSilenceParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  startSilence(params?: Omit<ChannelsStartSilenceParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Stops the silence generator. */
-  stopSilence(params?: Omit<ChannelsStopSilenceParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  stopSilence(params?: Omit<ChannelsStopSilenceParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Plays one or more media URIs to a channel. */
-  play(params: Omit<ChannelsPlayParams, 'channelId'>, options?: RequestOptions): Promise<Playback>;
+  play(params: Omit<ChannelsPlayParams, "channelId">, options?: RequestOptions): Promise<Playback>;
   /** Plays media to a channel with a caller-chosen playback id. */
-  playWithId(
-    params: Omit<ChannelsPlayWithIdParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<Playback>;
+  playWithId(params: Omit<ChannelsPlayWithIdParams, "channelId">, options?: RequestOptions): Promise<Playback>;
   /** Starts a live recording of a channel. */
-  record(params: Omit<ChannelsRecordParams, 'channelId'>, options?: RequestOptions): Promise<LiveRecording>;
+  record(params: Omit<ChannelsRecordParams, "channelId">, options?: RequestOptions): Promise<LiveRecording>;
   /** Reads a channel variable or dialplan function. */
-  getChannelVar(
-    params: Omit<ChannelsGetChannelVarParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<Variable>;
+  getChannelVar(params: Omit<ChannelsGetChannelVarParams, "channelId">, options?: RequestOptions): Promise<Variable>;
   /** Sets a channel variable or dialplan function. */
-  setChannelVar(
-    params: Omit<ChannelsSetChannelVarParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  setChannelVar(params: Omit<ChannelsSetChannelVarParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Reads several channel variables or functions at once. @since interface >1.10.0 */
-  getChannelVars(
-    params: Omit<ChannelsGetChannelVarsParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<Variables>;
+  getChannelVars(params: Omit<ChannelsGetChannelVarsParams, "channelId">, options?: RequestOptions): Promise<Variables>;
   /** Sets several channel variables or functions at once. @since interface >1.10.0 */
-  setChannelVars(
-    params: Omit<ChannelsSetChannelVarsParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  setChannelVars(params: Omit<ChannelsSetChannelVarsParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Creates a snoop channel that spies on and/or whispers to a channel. */
-  snoopChannel(
-    params: Omit<ChannelsSnoopChannelParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<Channel>;
+  snoopChannel(params: Omit<ChannelsSnoopChannelParams, "channelId">, options?: RequestOptions): Promise<Channel>;
   /** Creates a snoop channel with a caller-chosen id. */
-  snoopChannelWithId(
-    params: Omit<ChannelsSnoopChannelWithIdParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<Channel>;
+  snoopChannelWithId(params: Omit<ChannelsSnoopChannelWithIdParams, "channelId">, options?: RequestOptions): Promise<Channel>;
   /** Dials a channel made with create. @since interface >1.10.0 */
-  dial(params?: Omit<ChannelsDialParams, 'channelId'>, options?: RequestOptions): Promise<void>;
+  dial(params?: Omit<ChannelsDialParams, "channelId">, options?: RequestOptions): Promise<void>;
   /** Returns RTP statistics of a channel. */
-  rtpstatistics(
-    params?: Omit<ChannelsRtpstatisticsParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<RTPstat>;
+  rtpstatistics(params?: Omit<ChannelsRtpstatisticsParams, "channelId">, options?: RequestOptions): Promise<RTPstat>;
   /** Tells a channel how a transfer it asked for is going. @since interface >1.10.0 */
-  transfer_progress(
-    params: Omit<ChannelsTransferProgressParams, 'channelId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  transfer_progress(params: Omit<ChannelsTransferProgressParams, "channelId">, options?: RequestOptions): Promise<void>;
 }
 
 /** A `bridges` handle bound to bridgeId. */
 export interface BridgeHandle {
   readonly bridgeId: string;
   /** Creates a bridge with the id in the path, or changes an existing one. */
-  createWithId(
-    params?: Omit<BridgesCreateWithIdParams, 'bridgeId'>,
-    options?: RequestOptions,
-  ): Promise<Bridge>;
+  createWithId(params?: Omit<BridgesCreateWithIdParams, "bridgeId">, options?: RequestOptions): Promise<Bridge>;
   /** Returns one bridge. */
-  get(params?: Omit<BridgesGetParams, 'bridgeId'>, options?: RequestOptions): Promise<Bridge>;
+  get(params?: Omit<BridgesGetParams, "bridgeId">, options?: RequestOptions): Promise<Bridge>;
   /** Destroys a bridge; its channels stay in their application. */
-  destroy(params?: Omit<BridgesDestroyParams, 'bridgeId'>, options?: RequestOptions): Promise<void>;
+  destroy(params?: Omit<BridgesDestroyParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Reads a bridge variable or function. @since interface >1.10.0 */
-  getBridgeVar(
-    params: Omit<BridgesGetBridgeVarParams, 'bridgeId'>,
-    options?: RequestOptions,
-  ): Promise<Variable>;
+  getBridgeVar(params: Omit<BridgesGetBridgeVarParams, "bridgeId">, options?: RequestOptions): Promise<Variable>;
   /** Sets a bridge variable or function. @since interface >1.10.0 */
-  setBridgeVar(params: Omit<BridgesSetBridgeVarParams, 'bridgeId'>, options?: RequestOptions): Promise<void>;
+  setBridgeVar(params: Omit<BridgesSetBridgeVarParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Reads several bridge variables or functions at once. @since interface >1.10.0 */
-  getBridgeVars(
-    params: Omit<BridgesGetBridgeVarsParams, 'bridgeId'>,
-    options?: RequestOptions,
-  ): Promise<Variables>;
+  getBridgeVars(params: Omit<BridgesGetBridgeVarsParams, "bridgeId">, options?: RequestOptions): Promise<Variables>;
   /** Sets several bridge variables or functions at once. @since interface >1.10.0 */
-  setBridgeVars(
-    params: Omit<BridgesSetBridgeVarsParams, 'bridgeId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  setBridgeVars(params: Omit<BridgesSetBridgeVarsParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Puts one or more channels into a bridge, optionally with a role. */
-  addChannel(params: Omit<BridgesAddChannelParams, 'bridgeId'>, options?: RequestOptions): Promise<void>;
+  addChannel(params: Omit<BridgesAddChannelParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Takes one or more channels out of a bridge. */
-  removeChannel(
-    params: Omit<BridgesRemoveChannelParams, 'bridgeId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  removeChannel(params: Omit<BridgesRemoveChannelParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Locks the video of a multi-party bridge to one channel. */
-  setVideoSource(
-    params: Omit<BridgesSetVideoSourceParams, 'bridgeId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  setVideoSource(params: Omit<BridgesSetVideoSourceParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Drops the explicit video source; the bridge follows the talker again. */
-  clearVideoSource(
-    params?: Omit<BridgesClearVideoSourceParams, 'bridgeId'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  clearVideoSource(params?: Omit<BridgesClearVideoSourceParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Plays music on hold into a bridge. */
-  startMoh(params?: Omit<BridgesStartMohParams, 'bridgeId'>, options?: RequestOptions): Promise<void>;
+  startMoh(params?: Omit<BridgesStartMohParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Stops music on hold in a bridge. */
-  stopMoh(params?: Omit<BridgesStopMohParams, 'bridgeId'>, options?: RequestOptions): Promise<void>;
+  stopMoh(params?: Omit<BridgesStopMohParams, "bridgeId">, options?: RequestOptions): Promise<void>;
   /** Plays media into a bridge; queued behind a playback already running. */
-  play(params: Omit<BridgesPlayParams, 'bridgeId'>, options?: RequestOptions): Promise<Playback>;
+  play(params: Omit<BridgesPlayParams, "bridgeId">, options?: RequestOptions): Promise<Playback>;
   /** Plays media into a bridge with a caller-chosen playback id. */
-  playWithId(params: Omit<BridgesPlayWithIdParams, 'bridgeId'>, options?: RequestOptions): Promise<Playback>;
+  playWithId(params: Omit<BridgesPlayWithIdParams, "bridgeId">, options?: RequestOptions): Promise<Playback>;
   /** Starts a live recording of the mixed audio of a bridge. */
-  record(params: Omit<BridgesRecordParams, 'bridgeId'>, options?: RequestOptions): Promise<LiveRecording>;
+  record(params: Omit<BridgesRecordParams, "bridgeId">, options?: RequestOptions): Promise<LiveRecording>;
 }
 
 /** A `playbacks` handle bound to playbackId. */
 export interface PlaybackHandle {
   readonly playbackId: string;
   /** Returns one playback. */
-  get(params?: Omit<PlaybacksGetParams, 'playbackId'>, options?: RequestOptions): Promise<Playback>;
+  get(params?: Omit<PlaybacksGetParams, "playbackId">, options?: RequestOptions): Promise<Playback>;
   /** Stops a playback. */
-  stop(params?: Omit<PlaybacksStopParams, 'playbackId'>, options?: RequestOptions): Promise<void>;
+  stop(params?: Omit<PlaybacksStopParams, "playbackId">, options?: RequestOptions): Promise<void>;
   /** Pauses, resumes, restarts, rewinds or fast-forwards a playback. */
-  control(params: Omit<PlaybacksControlParams, 'playbackId'>, options?: RequestOptions): Promise<void>;
+  control(params: Omit<PlaybacksControlParams, "playbackId">, options?: RequestOptions): Promise<void>;
 }
 
 /** A `recordings` handle bound to recordingName. */
 export interface RecordingHandle {
   readonly recordingName: string;
   /** Returns one stored recording. */
-  getStored(
-    params?: Omit<RecordingsGetStoredParams, 'recordingName'>,
-    options?: RequestOptions,
-  ): Promise<StoredRecording>;
+  getStored(params?: Omit<RecordingsGetStoredParams, "recordingName">, options?: RequestOptions): Promise<StoredRecording>;
   /** Deletes a stored recording. */
-  deleteStored(
-    params?: Omit<RecordingsDeleteStoredParams, 'recordingName'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  deleteStored(params?: Omit<RecordingsDeleteStoredParams, "recordingName">, options?: RequestOptions): Promise<void>;
   /** Downloads the audio file of a stored recording. @since interface >1.10.0 */
-  getStoredFile(
-    params?: Omit<RecordingsGetStoredFileParams, 'recordingName'>,
-    options?: RequestOptions,
-  ): Promise<Uint8Array>;
+  getStoredFile(params?: Omit<RecordingsGetStoredFileParams, "recordingName">, options?: RequestOptions): Promise<Uint8Array>;
   /** Copies a stored recording to a new name (may include a relative directory). */
-  copyStored(
-    params: Omit<RecordingsCopyStoredParams, 'recordingName'>,
-    options?: RequestOptions,
-  ): Promise<StoredRecording>;
+  copyStored(params: Omit<RecordingsCopyStoredParams, "recordingName">, options?: RequestOptions): Promise<StoredRecording>;
   /** Returns a recording in progress. */
-  getLive(
-    params?: Omit<RecordingsGetLiveParams, 'recordingName'>,
-    options?: RequestOptions,
-  ): Promise<LiveRecording>;
+  getLive(params?: Omit<RecordingsGetLiveParams, "recordingName">, options?: RequestOptions): Promise<LiveRecording>;
   /** Stops a live recording and throws it away. */
-  cancel(params?: Omit<RecordingsCancelParams, 'recordingName'>, options?: RequestOptions): Promise<void>;
+  cancel(params?: Omit<RecordingsCancelParams, "recordingName">, options?: RequestOptions): Promise<void>;
   /** Stops a live recording and keeps it. */
-  stop(params?: Omit<RecordingsStopParams, 'recordingName'>, options?: RequestOptions): Promise<void>;
+  stop(params?: Omit<RecordingsStopParams, "recordingName">, options?: RequestOptions): Promise<void>;
   /** Pauses a live recording. */
-  pause(params?: Omit<RecordingsPauseParams, 'recordingName'>, options?: RequestOptions): Promise<void>;
+  pause(params?: Omit<RecordingsPauseParams, "recordingName">, options?: RequestOptions): Promise<void>;
   /** Resumes a paused live recording. */
-  unpause(params?: Omit<RecordingsUnpauseParams, 'recordingName'>, options?: RequestOptions): Promise<void>;
+  unpause(params?: Omit<RecordingsUnpauseParams, "recordingName">, options?: RequestOptions): Promise<void>;
   /** Records silence instead of audio until unmuted. */
-  mute(params?: Omit<RecordingsMuteParams, 'recordingName'>, options?: RequestOptions): Promise<void>;
+  mute(params?: Omit<RecordingsMuteParams, "recordingName">, options?: RequestOptions): Promise<void>;
   /** Records audio again after a mute. */
-  unmute(params?: Omit<RecordingsUnmuteParams, 'recordingName'>, options?: RequestOptions): Promise<void>;
+  unmute(params?: Omit<RecordingsUnmuteParams, "recordingName">, options?: RequestOptions): Promise<void>;
 }
 
 /** A `endpoints` handle bound to tech + resource. */
@@ -2009,105 +1904,75 @@ export interface EndpointHandle {
   readonly tech: string;
   readonly resource: string;
   /** Returns one endpoint. */
-  get(params?: Omit<EndpointsGetParams, 'tech' | 'resource'>, options?: RequestOptions): Promise<Endpoint>;
+  get(params?: Omit<EndpointsGetParams, "tech" | "resource">, options?: RequestOptions): Promise<Endpoint>;
   /** Sends an out-of-call text message to one endpoint. */
-  sendMessageToEndpoint(
-    params: Omit<EndpointsSendMessageToEndpointParams, 'tech' | 'resource'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  sendMessageToEndpoint(params: Omit<EndpointsSendMessageToEndpointParams, "tech" | "resource">, options?: RequestOptions): Promise<void>;
   /** Asks one endpoint to refer to another target. @since interface >1.10.0 */
-  referToEndpoint(
-    params: Omit<EndpointsReferToEndpointParams, 'tech' | 'resource'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  referToEndpoint(params: Omit<EndpointsReferToEndpointParams, "tech" | "resource">, options?: RequestOptions): Promise<void>;
 }
 
 /** A `deviceStates` handle bound to deviceName. */
 export interface DeviceStateHandle {
   readonly deviceName: string;
   /** Returns the state of any device. */
-  get(params?: Omit<DeviceStatesGetParams, 'deviceName'>, options?: RequestOptions): Promise<DeviceState>;
+  get(params?: Omit<DeviceStatesGetParams, "deviceName">, options?: RequestOptions): Promise<DeviceState>;
   /** Sets the state of a controlled device (name starting with Stasis:), creating it. */
-  update(params: Omit<DeviceStatesUpdateParams, 'deviceName'>, options?: RequestOptions): Promise<void>;
+  update(params: Omit<DeviceStatesUpdateParams, "deviceName">, options?: RequestOptions): Promise<void>;
   /** Removes a controlled device. */
-  delete(params?: Omit<DeviceStatesDeleteParams, 'deviceName'>, options?: RequestOptions): Promise<void>;
+  delete(params?: Omit<DeviceStatesDeleteParams, "deviceName">, options?: RequestOptions): Promise<void>;
 }
 
 /** A `mailboxes` handle bound to mailboxName. */
 export interface MailboxHandle {
   readonly mailboxName: string;
   /** Returns one mailbox. */
-  get(params?: Omit<MailboxesGetParams, 'mailboxName'>, options?: RequestOptions): Promise<Mailbox>;
+  get(params?: Omit<MailboxesGetParams, "mailboxName">, options?: RequestOptions): Promise<Mailbox>;
   /** Sets the message counts of a mailbox, creating it. */
-  update(params: Omit<MailboxesUpdateParams, 'mailboxName'>, options?: RequestOptions): Promise<void>;
+  update(params: Omit<MailboxesUpdateParams, "mailboxName">, options?: RequestOptions): Promise<void>;
   /** Removes a mailbox. */
-  delete(params?: Omit<MailboxesDeleteParams, 'mailboxName'>, options?: RequestOptions): Promise<void>;
+  delete(params?: Omit<MailboxesDeleteParams, "mailboxName">, options?: RequestOptions): Promise<void>;
 }
 
 /** A `applications` handle bound to applicationName. */
 export interface ApplicationHandle {
   readonly applicationName: string;
   /** Returns one application and what it is subscribed to. */
-  get(
-    params?: Omit<ApplicationsGetParams, 'applicationName'>,
-    options?: RequestOptions,
-  ): Promise<Application>;
+  get(params?: Omit<ApplicationsGetParams, "applicationName">, options?: RequestOptions): Promise<Application>;
   /** Adds event sources (channel:, bridge:, endpoint:, deviceState:) to an application. */
-  subscribe(
-    params: Omit<ApplicationsSubscribeParams, 'applicationName'>,
-    options?: RequestOptions,
-  ): Promise<Application>;
+  subscribe(params: Omit<ApplicationsSubscribeParams, "applicationName">, options?: RequestOptions): Promise<Application>;
   /** Removes event sources from an application. */
-  unsubscribe(
-    params: Omit<ApplicationsUnsubscribeParams, 'applicationName'>,
-    options?: RequestOptions,
-  ): Promise<Application>;
+  unsubscribe(params: Omit<ApplicationsUnsubscribeParams, "applicationName">, options?: RequestOptions): Promise<Application>;
   /** Sets which event types an application receives (allowed / disallowed lists). */
-  filter(
-    params?: Omit<ApplicationsFilterParams, 'applicationName'>,
-    options?: RequestOptions,
-  ): Promise<Application>;
+  filter(params?: Omit<ApplicationsFilterParams, "applicationName">, options?: RequestOptions): Promise<Application>;
 }
 
 /** A `sounds` handle bound to soundId. */
 export interface SoundHandle {
   readonly soundId: string;
   /** Returns one sound and its languages and formats. */
-  get(params?: Omit<SoundsGetParams, 'soundId'>, options?: RequestOptions): Promise<Sound>;
+  get(params?: Omit<SoundsGetParams, "soundId">, options?: RequestOptions): Promise<Sound>;
 }
 
 /** A `asterisk` handle bound to moduleName. */
 export interface ModuleHandle {
   readonly moduleName: string;
   /** Returns one loadable module. */
-  getModule(params?: Omit<AsteriskGetModuleParams, 'moduleName'>, options?: RequestOptions): Promise<Module>;
+  getModule(params?: Omit<AsteriskGetModuleParams, "moduleName">, options?: RequestOptions): Promise<Module>;
   /** Loads a module that is not loaded yet. */
-  loadModule(params?: Omit<AsteriskLoadModuleParams, 'moduleName'>, options?: RequestOptions): Promise<void>;
+  loadModule(params?: Omit<AsteriskLoadModuleParams, "moduleName">, options?: RequestOptions): Promise<void>;
   /** Unloads a loaded module. */
-  unloadModule(
-    params?: Omit<AsteriskUnloadModuleParams, 'moduleName'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  unloadModule(params?: Omit<AsteriskUnloadModuleParams, "moduleName">, options?: RequestOptions): Promise<void>;
   /** Reloads a loaded module. */
-  reloadModule(
-    params?: Omit<AsteriskReloadModuleParams, 'moduleName'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  reloadModule(params?: Omit<AsteriskReloadModuleParams, "moduleName">, options?: RequestOptions): Promise<void>;
 }
 
 /** A `asterisk` handle bound to logChannelName. */
 export interface LogChannelHandle {
   readonly logChannelName: string;
   /** Creates a log channel recording the given comma separated levels. */
-  addLog(params: Omit<AsteriskAddLogParams, 'logChannelName'>, options?: RequestOptions): Promise<void>;
+  addLog(params: Omit<AsteriskAddLogParams, "logChannelName">, options?: RequestOptions): Promise<void>;
   /** Removes a log channel. */
-  deleteLog(
-    params?: Omit<AsteriskDeleteLogParams, 'logChannelName'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  deleteLog(params?: Omit<AsteriskDeleteLogParams, "logChannelName">, options?: RequestOptions): Promise<void>;
   /** Rotates the file behind a log channel. */
-  rotateLog(
-    params?: Omit<AsteriskRotateLogParams, 'logChannelName'>,
-    options?: RequestOptions,
-  ): Promise<void>;
+  rotateLog(params?: Omit<AsteriskRotateLogParams, "logChannelName">, options?: RequestOptions): Promise<void>;
 }
