@@ -10,10 +10,11 @@ import { mailboxesOperations } from './operations/mailboxes.ts';
 import { playbacksOperations } from './operations/playbacks.ts';
 import { recordingsOperations } from './operations/recordings.ts';
 import { soundsOperations } from './operations/sounds.ts';
-import { models } from './models.ts';
+import { models as modelTable } from './models.ts';
 
 export type * from './spec.ts';
-export { models };
+/** Every model of the interface (resources, replies, events), 1.10.0 and later ones. */
+export const models: readonly ModelSpec[] = modelTable;
 
 /** The interface version this description covers in full. */
 export const INTERFACE_VERSION = '1.10.0';
