@@ -1,0 +1,9 @@
+/**
+ * The server facilities of the simulator: self-contained stores that apply the real server's rules
+ * (statuses and messages) and know nothing about channels or HTTP. The simulator core calls them
+ * from its REST handlers and turns their change notifications into events.
+ */
+export { ChangeListeners } from './ChangeListeners.ts';
+export { defaultModules } from './defaultModules.ts';
+export { type ModuleChange, ModuleRegistry } from './ModuleRegistry.ts';
+export type { ModuleSpec } from './ModuleSpec.ts';
