@@ -21,7 +21,7 @@ function isEmpty(value: unknown): boolean {
 
 /** The individual values of a parameter: a list for `allowMultiple` (array or comma separated), else one. */
 export function paramValues(spec: ParamSpec, value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
+  if (spec.allowMultiple && Array.isArray(value)) return value;
   if (spec.allowMultiple && typeof value === 'string') return value.split(',');
   return [value];
 }
