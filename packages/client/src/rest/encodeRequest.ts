@@ -1,0 +1,74 @@
+import type { OperationSpec, ParamSpec } from '../description/spec.ts';
+import type { TransportRequest } from './RestTransport.ts';
+import type { ServerSegment } from './ServerSegment.ts';
+
+/**
+ * Percent-encodes one path parameter. Like `encodeURIComponent`, except that `:` and `@` stay as
+ * they are: both are legal in a path segment (RFC 3986 `pchar`), and that is how real clients send
+ * device names (`/deviceStates/Stasis:dev1`). A `/` inside a value is encoded (`sub%2Ft2`): the
+ * server reads `/recordings/stored/sub/t2` as a different, unknown path.
+ *
+ * @example
+ * encodePathSegment('sub/t2');      // 'sub%2Ft2'
+ * encodePathSegment('Stasis:dev1'); // 'Stasis:dev1'
+ */
+export function encodePathSegment(value: string): string {
+  return encodeURIComponent(value).replace(/%3A/gi, ':').replace(/%40/gi, '@');
+}
+
+/**
+ * The text form of a query value as the server parses it: booleans as `true`/`false`, numbers in
+ * decimal, lists joined with commas (`['channel:a', 'channel:b']` -> `channel:a,channel:b`).
+ */
+export function formatQueryValue(value: unknown): string {
+  if (Array.isArray(value)) return value.map(formatQueryValue).join(',');
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return JSON.stringify(value);
+}
+
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * Turns validated parameters into the request a server expects: path parameters substituted and
+ * encoded, query parameters in the caller's order, body parameters gathered into the JSON body.
+ * A `containers` parameter travels under its own name (`{"variables": {...}}`, `{"fields": [...]}`);
+ * an `object` parameter (`applications.filter`'s `filter`) is the whole body.
+ *
+ * @param segment the server-level path segment: paths in the description start with `/asterisk`.
+ * @example
+ * encodeRequest(findOperation('channels', 'hangup')!, { channelId: 'c1', reason: 'busy' }, 'asterisk')
+ * // { method: 'DELETE', path: '/channels/c1', query: [['reason', 'busy']] }
+ */
+export function encodeRequest(
+  op: OperationSpec,
+  params: Readonly<Record<string, unknown>>,
+  segment: ServerSegment,
+): TransportRequest {
+  const specs = new Map<string, ParamSpec>(op.params.map((p) => [p.name, p]));
+  const template = segment === 'core' ? op.path.replace(/^\/asterisk(?=\/|$)/, '/core') : op.path;
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodePathSegment(String(params[name])));
+
+  const query: [string, string][] = [];
+  let wholeBody: unknown;
+  let bodyFields: Record<string, unknown> | undefined;
+  // Object.keys keeps the caller's order, which is the order a hand-written request would use.
+  for (const name of Object.keys(params)) {
+    const spec = specs.get(name);
+    const value = params[name];
+    if (!spec || spec.in === 'path' || isAbsent(value)) continue;
+    if (spec.in === 'query') {
+      query.push([name, formatQueryValue(value)]);
+    } else if (spec.type === 'object') {
+      wholeBody = value;
+    } else {
+      bodyFields ??= {};
+      bodyFields[name] = value;
+    }
+  }
+  const body = wholeBody ?? bodyFields;
+  return body === undefined ? { method: op.method, path, query } : { method: op.method, path, query, body };
+}
