@@ -7,3 +7,10 @@ export { ChangeListeners } from './ChangeListeners.ts';
 export { defaultModules } from './defaultModules.ts';
 export { type ModuleChange, ModuleRegistry } from './ModuleRegistry.ts';
 export type { ModuleSpec } from './ModuleSpec.ts';
+export {
+  type DeviceStateValue,
+  DeviceStates,
+  type DeviceStatesOptions,
+  settableDeviceStates,
+} from './DeviceStates.ts';
+export { type ConfiguredLogChannel, LogChannels, type LogChannelsOptions } from './LogChannels.ts';
