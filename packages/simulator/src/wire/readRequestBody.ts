@@ -1,0 +1,47 @@
+import type { IncomingMessage } from 'node:http';
+import { parseQueryString } from './parseRequestTarget.ts';
+
+/** What a request body contributes: a JSON value, or form fields that count as query parameters. */
+export interface RequestBody {
+  readonly body?: unknown;
+  readonly bodyParseError?: boolean;
+  /** Fields of an `application/x-www-form-urlencoded` body (the real server treats them as parameters). */
+  readonly form?: Record<string, string>;
+  /** Set when the body was larger than the limit; nothing else is set then. */
+  readonly tooLarge?: boolean;
+}
+
+/**
+ * Reads a request body completely and interprets it like the real server: JSON when the content
+ * type says JSON (or when none is given and a body was sent), form fields for a form content
+ * type, ignored otherwise. Invalid JSON is reported as `bodyParseError` for the server to answer.
+ *
+ * @example
+ * const { body, bodyParseError } = await readRequestBody(req, 1 << 20);
+ */
+export async function readRequestBody(req: IncomingMessage, limitBytes: number): Promise<RequestBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    // Keep draining so the client sees our answer instead of a reset connection.
+    if (size <= limitBytes) chunks.push(buffer);
+  }
+  if (size > limitBytes) return { tooLarge: true };
+  const text = Buffer.concat(chunks).toString('utf8');
+  return interpretBody(text, req.headers['content-type']);
+}
+
+/** Interprets body text under a content type (shared with REST requests sent over the WebSocket). */
+export function interpretBody(text: string, contentType: string | undefined): RequestBody {
+  if (text.trim() === '') return {};
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return { form: parseQueryString(text) };
+  if (type !== '' && type !== 'application/json') return {};
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return { bodyParseError: true };
+  }
+}
