@@ -1,0 +1,113 @@
+import type { IncomingMessage } from 'node:http';
+import { type ClientOptions, type RawData, WebSocket } from 'ws';
+import type {
+  EventTransport,
+  EventTransportConnection,
+  EventTransportHandlers,
+  EventTransportRequest,
+} from './EventTransport.ts';
+
+/** Most of a refusal's body that is read (enough for any server's error page). */
+const MAX_REJECTION_BODY = 4096;
+
+/** Options of {@link WsTransport}. */
+export interface WsTransportOptions {
+  /**
+   * Extra options for the `ws` client: TLS settings (`ca`, `rejectUnauthorized`), an `agent`,
+   * `maxPayload`. Headers given here are sent too; the stream's own (authorization) win.
+   */
+  readonly ws?: ClientOptions;
+}
+
+/**
+ * The default transport: one `ws` WebSocket per connection. A refused upgrade (401, 400, ...) is
+ * reported through `rejected` with the status and the body the server sent.
+ *
+ * @example
+ * createEventStream({ baseUrl, apps: ['ivr'], username, password,
+ *   transport: new WsTransport({ ws: { ca: readFileSync('ca.pem') } }) });
+ */
+export class WsTransport implements EventTransport {
+  private readonly options: WsTransportOptions;
+
+  constructor(options: WsTransportOptions = {}) {
+    this.options = options;
+  }
+
+  connect(request: EventTransportRequest, handlers: EventTransportHandlers): EventTransportConnection {
+    const wsOptions = this.options.ws ?? {};
+    const socket = new WebSocket(request.url, {
+      // ARI servers do not compress; offering it only costs a header.
+      perMessageDeflate: false,
+      ...wsOptions,
+      headers: { ...wsOptions.headers, ...request.headers },
+    });
+    // Once the connection is reported rejected or closed, ws may still emit (an abort error,
+    // a late close): the contract says nothing more is reported after that.
+    let ended = false;
+    const end = (report: () => void) => {
+      if (ended) return;
+      ended = true;
+      report();
+    };
+
+    socket.on('open', () => {
+      if (!ended) handlers.open();
+    });
+    socket.on('message', (data: RawData) => {
+      if (!ended) handlers.message(textOf(data));
+    });
+    socket.on('pong', () => {
+      if (!ended) handlers.pong();
+    });
+    socket.on('unexpected-response', (_request, response: IncomingMessage) => {
+      readBody(response, (body) => {
+        end(() => handlers.rejected(response.statusCode ?? 0, body));
+        socket.terminate();
+      });
+    });
+    socket.on('error', (error: Error) => {
+      if (!ended) handlers.error(error);
+    });
+    socket.on('close', (code: number, reason: Buffer) => {
+      end(() => handlers.closed(code, reason.toString('utf8')));
+    });
+
+    return {
+      ping: () => {
+        if (socket.readyState === WebSocket.OPEN) socket.ping();
+      },
+      close: (code = 1000, reason = '') => {
+        if (socket.readyState !== WebSocket.CLOSED) socket.close(code, reason);
+      },
+      terminate: () => socket.terminate(),
+    };
+  }
+}
+
+/** A frame as text, whether ws handed over one buffer, fragments, or an ArrayBuffer. */
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/** Reads up to {@link MAX_REJECTION_BODY} bytes of a refusal, then calls `done` once. */
+function readBody(response: IncomingMessage, done: (body: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done(Buffer.concat(chunks).toString('utf8'));
+  };
+  response.on('data', (chunk: Buffer) => {
+    if (size < MAX_REJECTION_BODY) chunks.push(chunk.subarray(0, MAX_REJECTION_BODY - size));
+    size += chunk.length;
+    if (size >= MAX_REJECTION_BODY) finish();
+  });
+  response.on('end', finish);
+  response.on('close', finish);
+  response.on('error', finish);
+}
