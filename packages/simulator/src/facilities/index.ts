@@ -14,3 +14,5 @@ export {
   settableDeviceStates,
 } from './DeviceStates.ts';
 export { type ConfiguredLogChannel, LogChannels, type LogChannelsOptions } from './LogChannels.ts';
+export { type MailboxChange, type MailboxCounts, Mailboxes, type MailboxesOptions } from './Mailboxes.ts';
+export { parseCInt } from './parseCInt.ts';
