@@ -178,6 +178,18 @@ export function createRestClient(options: RestClientOptions): RestClient {
     }
     const given = params ?? {};
     const issues = validateParams(op, given);
+    // A path cannot be built without its parameters, whatever the description says of them
+    // (the endpoints resource documents tech and resource as optional).
+    for (const spec of op.params) {
+      const value = given[spec.name];
+      if (spec.in !== 'path' || spec.required || (value !== undefined && value !== null && value !== ''))
+        continue;
+      issues.push({
+        param: spec.name,
+        kind: 'missing',
+        message: `${key}: path parameter '${spec.name}' is missing; it is part of ${op.method} ${op.path}`,
+      });
+    }
     if (issues.length > 0) throw new InvalidParamsError(key, issues);
     const timeoutMs = requestOptions?.timeoutMs;
     if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0)) {

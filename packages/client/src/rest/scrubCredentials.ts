@@ -6,5 +6,5 @@
  * scrubCredentials('GET /ari/channels?api_key=demo:secret'); // 'GET /ari/channels?api_key=***'
  */
 export function scrubCredentials(text: string): string {
-  return text.replace(/(api_key=)[^&\s"'#]*/gi, '$1***').replace(/(\bBasic\s+)[A-Za-z0-9+/=]+/g, '$1***');
+  return text.replace(/(api_key=)[^&\s"'#)<>]*/gi, '$1***').replace(/(\bBasic\s+)[A-Za-z0-9+/=]+/g, '$1***');
 }
