@@ -1,0 +1,169 @@
+import { type Clock, systemClock } from '@ringflow/client';
+import type { Dialplan } from './dialplan/Dialplan.ts';
+import { ModuleRegistry } from './facilities/index.ts';
+import { EventBus } from './events/EventBus.ts';
+import { handlers } from './handlers/index.ts';
+import { routeRequest } from './routing/Router.ts';
+import { readParams } from './routing/readParams.ts';
+import { SimError } from './SimError.ts';
+import type {
+  EventConnection,
+  EventConnectionRequest,
+  SimRequest,
+  SimResponse,
+  SimulatedServer,
+} from './transport.ts';
+import { Endpoints } from './world/Endpoints.ts';
+import type { Facilities } from './world/Facilities.ts';
+import { World } from './world/World.ts';
+import type { SoundDurations, WorldServices } from './world/WorldServices.ts';
+
+/** The server identifier the simulator reports by default (`asterisk_id`, `entity_id`). */
+export const DEFAULT_ASTERISK_ID = '02:72:66:00:00:01';
+
+export interface SimulatorOptions {
+  /** Where time comes from: `systemClock` (default) or a `VirtualClock` in tests. */
+  readonly clock?: Clock;
+  /** The dialplan the channels run (parsed). Default: an empty dialplan. */
+  readonly dialplan?: Dialplan;
+  /** The server identifier on every event and on ping. */
+  readonly asteriskId?: string;
+  /** Lengths of sounds by name (and language); default: every sound the catalogue knows. */
+  readonly sounds?: SoundDurations;
+  /** Endpoints that exist from the start, as `tech/resource` (`PJSIP/alice`). */
+  readonly endpoints?: readonly string[];
+  /**
+   * Outbound calls to endpoints are answered after this many milliseconds; `null` makes them
+   * ring until the driver answers or rejects them. Default 1000.
+   */
+  readonly answerOutboundAfterMs?: number | null;
+}
+
+/** An in-memory server speaking the interface: see {@link createSimulator}. */
+export interface Simulator extends SimulatedServer {
+  readonly clock: Clock;
+  readonly asteriskId: string;
+  /** Shuts the server down: every channel is hung up and every event stream closed. */
+  close(): void;
+}
+
+const EMPTY_DIALPLAN: Dialplan = {
+  contexts: new Map(),
+  globals: new Map(),
+  general: new Map(),
+  warnings: [],
+};
+
+const NO_SOUNDS: SoundDurations = { durationMs: () => undefined };
+
+class SimulatorImpl implements Simulator {
+  readonly clock: Clock;
+  readonly asteriskId: string;
+  readonly bus: EventBus;
+  readonly world: World;
+  readonly facilities: Facilities;
+  private closed = false;
+
+  constructor(options: SimulatorOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.asteriskId = options.asteriskId ?? DEFAULT_ASTERISK_ID;
+    this.bus = new EventBus(this.clock, this.asteriskId);
+    const endpoints = new Endpoints();
+    for (const key of options.endpoints ?? []) {
+      const slash = key.indexOf('/');
+      if (slash <= 0)
+        throw new TypeError(`endpoints: '${key}' must be written tech/resource, for example PJSIP/alice`);
+      endpoints.ensure(key.slice(0, slash), key.slice(slash + 1));
+    }
+    const dialplan = options.dialplan ?? EMPTY_DIALPLAN;
+    const services: WorldServices = {
+      dialplan,
+      sounds: options.sounds ?? NO_SOUNDS,
+      recordings: { exists: () => false, save: () => {}, durationMs: () => undefined },
+      farEnd: {
+        answerAfterMs:
+          options.answerOutboundAfterMs === null ? undefined : (options.answerOutboundAfterMs ?? 1000),
+      },
+      formats: new Set([
+        'wav',
+        'gsm',
+        'ulaw',
+        'alaw',
+        'slin',
+        'sln',
+        'g722',
+        'g729',
+        'wav49',
+        'ilbc',
+        'ogg',
+        'opus',
+        'h264',
+        'vp8',
+      ]),
+      outbound: () => {},
+    };
+    this.world = new World(this.clock, this.bus, endpoints, services);
+    for (const [name, value] of dialplan.globals) this.world.globals.set(name, value);
+    this.facilities = { modules: new ModuleRegistry() };
+  }
+
+  async handle(request: SimRequest): Promise<SimResponse> {
+    if (this.closed) return { status: 503, body: { message: 'The simulator was closed' } };
+    const match = routeRequest(request.method, request.path);
+    if ('status' in match) return { status: match.status, body: { message: match.message } };
+    if (request.bodyParseError) return { status: 400, body: { message: 'Error parsing request body' } };
+    const read = readParams(match.op, match.pathParams, request);
+    if ('refusal' in read) return { status: read.refusal[0], body: { message: read.refusal[1] } };
+    const handler = handlers[match.op.resource]?.[match.op.name];
+    if (!handler) {
+      return {
+        status: 501,
+        body: {
+          message: `${match.op.method} ${match.op.path} (${match.op.resource}.${match.op.name}) is not simulated`,
+        },
+      };
+    }
+    try {
+      return await handler({
+        world: this.world,
+        bus: this.bus,
+        facilities: this.facilities,
+        params: read.params,
+        request,
+      });
+    } catch (error) {
+      if (error instanceof SimError)
+        return { status: error.status, body: error.body ?? { message: error.message } };
+      throw error;
+    }
+  }
+
+  connectEvents(
+    request: EventConnectionRequest,
+    deliver: (event: Record<string, unknown>) => void,
+  ): EventConnection | SimResponse {
+    if (this.closed) return { status: 503, body: { message: 'The simulator was closed' } };
+    return this.bus.connect(request, deliver);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.bus.closeAll();
+  }
+}
+
+/**
+ * Creates an in-memory server that behaves like a real one: same routes, status codes, error
+ * bodies, events and event order. Reach it in process (`handle`, `connectEvents`) or wrap it in
+ * the over-the-wire transport.
+ *
+ * @example
+ * const sim = createSimulator({ clock: new VirtualClock() });
+ * const events: unknown[] = [];
+ * sim.connectEvents({ apps: ['demo'], subscribeAll: false }, (e) => events.push(e));
+ * await sim.handle({ method: 'GET', path: '/asterisk/ping', query: {} }); // { status: 200, body: { ping: 'pong', ... } }
+ */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  return new SimulatorImpl(options);
+}

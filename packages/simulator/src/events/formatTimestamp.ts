@@ -1,0 +1,10 @@
+/**
+ * Formats a time the way the real server writes it in events and replies:
+ * `2026-11-22T03:47:11.718+0000` (UTC, milliseconds, numeric offset without a colon).
+ *
+ * @example
+ * formatTimestamp(Date.UTC(2026, 10, 22, 3, 47, 11, 718)) // '2026-11-22T03:47:11.718+0000'
+ */
+export function formatTimestamp(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}+0000`;
+}

@@ -1,0 +1,73 @@
+import type { Endpoint as EndpointJson } from '@ringflow/client';
+
+export type EndpointState = 'unknown' | 'offline' | 'online';
+
+/** One endpoint (`PJSIP/alice`): a device channels are made to or from. */
+export class SimEndpoint {
+  state: EndpointState = 'online';
+  readonly channelIds = new Set<string>();
+  constructor(
+    readonly technology: string,
+    readonly resource: string,
+  ) {}
+
+  get key(): string {
+    return `${this.technology}/${this.resource}`;
+  }
+
+  toJson(): EndpointJson {
+    return {
+      technology: this.technology,
+      resource: this.resource,
+      state: this.state,
+      channel_ids: [...this.channelIds],
+    };
+  }
+}
+
+/**
+ * The endpoints of the server. A technology endpoint (all of `PJSIP`) appears implicitly with the
+ * first endpoint of its technology; it has no state, no channels, raises no events, is never
+ * listed as an endpoint and is removed only at shutdown.
+ */
+export class Endpoints {
+  private readonly byKey = new Map<string, SimEndpoint>();
+  private readonly technologies = new Set<string>();
+
+  /** Returns the endpoint, creating it (and its technology endpoint) the first time. */
+  ensure(technology: string, resource: string): SimEndpoint {
+    const key = `${technology}/${resource}`;
+    let ep = this.byKey.get(key);
+    if (!ep) {
+      ep = new SimEndpoint(technology, resource);
+      this.byKey.set(key, ep);
+      this.technologies.add(technology);
+    }
+    return ep;
+  }
+
+  get(technology: string, resource: string): SimEndpoint | undefined {
+    return this.byKey.get(`${technology}/${resource}`);
+  }
+
+  /** Finds an endpoint by technology written in any case (`pjsip:alice` in a message address). */
+  find(technology: string, resource: string): SimEndpoint | undefined {
+    for (const ep of this.byKey.values()) {
+      if (ep.technology.toLowerCase() === technology.toLowerCase() && ep.resource === resource) return ep;
+    }
+    return undefined;
+  }
+
+  list(): SimEndpoint[] {
+    return [...this.byKey.values()];
+  }
+
+  listByTech(technology: string): SimEndpoint[] {
+    return this.list().filter((ep) => ep.technology === technology);
+  }
+
+  /** True when a technology endpoint exists (a subscription to `endpoint:PJSIP` can be made). */
+  hasTechnology(technology: string): boolean {
+    return this.technologies.has(technology);
+  }
+}
