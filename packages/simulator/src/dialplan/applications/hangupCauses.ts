@@ -1,0 +1,31 @@
+/**
+ * Q.850 cause names the real server accepts in Hangup() (matched case-insensitively), with
+ * their numbers.
+ */
+export const hangupCauses: Readonly<Record<string, number>> = {
+  UNALLOCATED: 1,
+  NO_ROUTE_TRANSIT_NET: 2,
+  NO_ROUTE_DESTINATION: 3,
+  CHANNEL_UNACCEPTABLE: 6,
+  NORMAL_CLEARING: 16,
+  USER_BUSY: 17,
+  NO_USER_RESPONSE: 18,
+  NO_ANSWER: 19,
+  SUBSCRIBER_ABSENT: 20,
+  CALL_REJECTED: 21,
+  NUMBER_CHANGED: 22,
+  DESTINATION_OUT_OF_ORDER: 27,
+  INVALID_NUMBER_FORMAT: 28,
+  FACILITY_REJECTED: 29,
+  NORMAL_UNSPECIFIED: 31,
+  NORMAL_CIRCUIT_CONGESTION: 34,
+  NETWORK_OUT_OF_ORDER: 38,
+  NORMAL_TEMPORARY_FAILURE: 41,
+  SWITCH_CONGESTION: 42,
+  REQUESTED_CHAN_UNAVAIL: 44,
+  BEARERCAPABILITY_NOTAVAIL: 58,
+  INTERWORKING: 127,
+};
+
+/** Normal clearing: the cause of an ordinary hangup. */
+export const NORMAL_CLEARING = 16;
