@@ -16,3 +16,18 @@ export {
 export { type ConfiguredLogChannel, LogChannels, type LogChannelsOptions } from './LogChannels.ts';
 export { type MailboxChange, type MailboxCounts, Mailboxes, type MailboxesOptions } from './Mailboxes.ts';
 export { parseCInt } from './parseCInt.ts';
+export { type AriGeneralSettings, type AriUserConfig, ariConfigClass } from './ariConfigClass.ts';
+export type { ConfigClass, ConfigField, ConfigObjectType, ConfigStore } from './ConfigClass.ts';
+export { ConfigFileStore } from './ConfigFileStore.ts';
+export {
+  boolField,
+  choiceField,
+  hiddenField,
+  intRangeField,
+  isTrueWord,
+  stringField,
+  uintField,
+} from './configFieldKinds.ts';
+export { DynamicConfig, type DynamicConfigOptions } from './DynamicConfig.ts';
+export { geolocationConfigClass } from './geolocationConfigClass.ts';
+export { mwiConfigClass } from './mwiConfigClass.ts';
