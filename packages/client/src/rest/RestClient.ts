@@ -60,7 +60,10 @@ export interface RestClientOptions {
   readonly connections?: number;
   /** Source of time for timeouts and durations. Default: the system clock. */
   readonly clock?: Clock;
-  /** Replaces the default HTTP transport (an in-process simulator, a recorder). */
+  /**
+   * Replaces the default HTTP transport (an in-process simulator, a recorder). `auth` and
+   * `connections` only configure the default transport; a given one handles its own.
+   */
   readonly transport?: RestTransport;
   /** Called once per completed request, for metrics. Exceptions it throws are ignored. */
   readonly onRequest?: (record: RequestRecord) => void;

@@ -43,8 +43,9 @@ export class UndiciTransport implements RestTransport {
   private readonly pool: Pool;
   private readonly origin: string;
   private readonly basePath: string;
-  private readonly authorization: string | undefined;
-  private readonly apiKey: string | undefined;
+  // Private (#) so credentials never show up when the transport is logged or inspected.
+  readonly #authorization: string | undefined;
+  readonly #apiKey: string | undefined;
   private closed = false;
 
   constructor(options: UndiciTransportOptions) {
@@ -52,8 +53,8 @@ export class UndiciTransport implements RestTransport {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     const credentials = `${options.username}:${options.password}`;
-    if ((options.auth ?? 'basic') === 'api_key') this.apiKey = credentials;
-    else this.authorization = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
+    if ((options.auth ?? 'basic') === 'api_key') this.#apiKey = credentials;
+    else this.#authorization = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
     this.pool = new Pool(this.origin, {
       connections: options.connections ?? 10,
       // Timeouts belong to the client's Clock (see the class comment); 0 disables undici's own.
@@ -66,10 +67,10 @@ export class UndiciTransport implements RestTransport {
     if (this.closed) {
       throw new RingflowError(ErrorCode.CLOSED, `transport to ${this.origin} is closed; create a new client`);
     }
-    const query = this.apiKey ? [...request.query, ['api_key', this.apiKey] as const] : request.query;
+    const query = this.#apiKey ? [...request.query, ['api_key', this.#apiKey] as const] : request.query;
     const search = encodeQueryString(query);
     const headers: Record<string, string> = {};
-    if (this.authorization) headers.authorization = this.authorization;
+    if (this.#authorization) headers.authorization = this.#authorization;
     let payload: string | undefined;
     if (request.body !== undefined) {
       payload = JSON.stringify(request.body);
