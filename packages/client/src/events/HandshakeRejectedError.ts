@@ -44,7 +44,7 @@ function describe(status: number, url: string): string {
     case 400:
       return `${refused} the request is incomplete. Give at least one application name in \`apps\`.`;
     case 404:
-      return `${refused} nothing serves events there. Point \`baseUrl\` at the interface root (for example http://127.0.0.1:8088/ari) and check that the server has ARI enabled.`;
+      return `${refused} nothing serves events there. Point \`url\` at the interface root (for example http://127.0.0.1:8088/ari) and check that the server has ARI enabled.`;
     default:
       return `${refused} the server could not accept the connection now; it will be retried.`;
   }

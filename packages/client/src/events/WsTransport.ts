@@ -24,7 +24,7 @@ export interface WsTransportOptions {
  * reported through `rejected` with the status and the body the server sent.
  *
  * @example
- * createEventStream({ baseUrl, apps: ['ivr'], username, password,
+ * createEventStream({ url, apps: ['ivr'], username, password,
  *   transport: new WsTransport({ ws: { ca: readFileSync('ca.pem') } }) });
  */
 export class WsTransport implements EventTransport {

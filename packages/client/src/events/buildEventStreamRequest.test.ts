@@ -5,17 +5,17 @@ import { buildEventStreamRequest } from './buildEventStreamRequest.ts';
 describe('buildEventStreamRequest', () => {
   it('builds the URLs a real server accepted (see the recorded handshakes)', () => {
     const demo = buildEventStreamRequest({
-      baseUrl: 'http://127.0.0.1:8088/ari',
+      url: 'http://127.0.0.1:8088/ari',
       apps: 'demo-app',
       username: 'demo',
       password: 'demo',
-      auth: 'query',
+      auth: 'api_key',
       subscribeAll: true,
     });
     expect(demo.url).toBe('ws://127.0.0.1:8088/ari/events?app=demo-app&api_key=demo:demo&subscribeAll=true');
     expect(demo.headers).toEqual({});
     const multi = buildEventStreamRequest({
-      baseUrl: 'http://127.0.0.1:8088/ari/',
+      url: 'http://127.0.0.1:8088/ari/',
       apps: ['multi-one', 'multi-two'],
       username: 'demo',
       password: 'demo',
@@ -28,11 +28,11 @@ describe('buildEventStreamRequest', () => {
 
   it('hides the password in the URL shown to people', () => {
     const r = buildEventStreamRequest({
-      baseUrl: 'https://pbx.example:8089',
+      url: 'https://pbx.example:8089',
       apps: ['a'],
       username: 'u',
       password: 's3cret',
-      auth: 'query',
+      auth: 'api_key',
     });
     expect(r.url).toBe('wss://pbx.example:8089/ari/events?app=a&api_key=u:s3cret');
     expect(r.redactedUrl).toBe('wss://pbx.example:8089/ari/events?app=a&api_key=u:***');
@@ -41,30 +41,34 @@ describe('buildEventStreamRequest', () => {
 
   it('encodes odd characters in names and passwords', () => {
     const r = buildEventStreamRequest({
-      baseUrl: 'ws://h/ari',
+      url: 'ws://h/ari',
       apps: ['a b&c'],
       username: 'u',
       password: 'p&w=d',
-      auth: 'query',
+      auth: 'api_key',
     });
     expect(r.url).toBe('ws://h/ari/events?app=a%20b%26c&api_key=u:p%26w%3Dd');
     expect(new URL(r.url).searchParams.get('api_key')).toBe('u:p&w=d');
   });
 
-  it('takes credentials written in the URL when the options give none', () => {
-    const r = buildEventStreamRequest({ baseUrl: 'http://demo:pw@127.0.0.1:8088/ari', apps: ['a'] });
-    expect(r.credentials).toEqual({ username: 'demo', password: 'pw' });
-    expect(r.url).not.toContain('pw');
+  it('sends no credentials when none are given (a server without authentication)', () => {
+    const r = buildEventStreamRequest({ url: 'http://127.0.0.1:8088/ari', apps: ['a'] });
+    expect(r.headers).toEqual({});
+    expect(r.credentials).toBeUndefined();
+    expect(r.url).toBe('ws://127.0.0.1:8088/ari/events?app=a');
   });
 
   it.each([
-    [{ baseUrl: 'not a url', apps: ['a'] }, 'options.baseUrl'],
-    [{ baseUrl: 'ftp://h/ari', apps: ['a'] }, 'options.baseUrl'],
-    [{ baseUrl: 'http://h/ari', apps: [] }, 'options.apps'],
-    [{ baseUrl: 'http://h/ari', apps: ['a', ''] }, 'options.apps[1]'],
-    [{ baseUrl: 'http://h/ari', apps: ['a,b'] }, 'options.apps[0]'],
-    [{ baseUrl: 'http://h/ari', apps: ['a'], username: 'u' }, 'options.username and options.password'],
-    [{ baseUrl: 'http://h/ari', apps: ['a'], username: 'u:x', password: 'p' }, 'options.username'],
+    [{ url: 'not a url', apps: ['a'] }, 'options.url'],
+    [{ url: 'ftp://h/ari', apps: ['a'] }, 'options.url'],
+    [{ url: 'http://u:p@h/ari', apps: ['a'] }, 'must not contain credentials'],
+    [{ url: 'http://h/ari?x=1', apps: ['a'] }, 'without ?query'],
+    [{ url: 'http://h/ari', apps: ['a'], auth: 'digest' as 'basic' }, 'options.auth'],
+    [{ url: 'http://h/ari', apps: [] }, 'options.apps'],
+    [{ url: 'http://h/ari', apps: ['a', ''] }, 'options.apps[1]'],
+    [{ url: 'http://h/ari', apps: ['a,b'] }, 'options.apps[0]'],
+    [{ url: 'http://h/ari', apps: ['a'], username: 'u' }, 'options.username and options.password'],
+    [{ url: 'http://h/ari', apps: ['a'], username: 'u:x', password: 'p' }, 'options.username'],
   ])('refuses %j with a CONFIG error naming %s', (target, field) => {
     let thrown: unknown;
     try {

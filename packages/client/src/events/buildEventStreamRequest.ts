@@ -4,10 +4,11 @@ import type { EventTransportRequest } from './EventTransport.ts';
 /** Where the event stream is and who asks for it. */
 export interface EventStreamTarget {
   /**
-   * The interface root over HTTP or WebSocket: `http://127.0.0.1:8088/ari` (http becomes ws,
-   * https becomes wss). A URL without a path gets the usual root `/ari`.
+   * The interface root, as for the REST client: `http://127.0.0.1:8088/ari` (http becomes ws,
+   * https becomes wss; ws and wss are taken as they are). A URL without a path gets the usual
+   * root `/ari`. No credentials, query or fragment in it.
    */
-  readonly baseUrl: string;
+  readonly url: string;
   /** One or more application names; one socket carries them all (`app=a,b`). */
   readonly apps: string | readonly string[];
   /** Subscribe the applications to every event of the server, not only their own resources. */
@@ -15,11 +16,11 @@ export interface EventStreamTarget {
   readonly username?: string;
   readonly password?: string;
   /**
-   * How credentials travel: `'header'` (default) sends `Authorization: Basic ...`; `'query'` puts
-   * `api_key=user:password` in the URL, for clients that cannot set headers. Prefer the header:
-   * URLs end up in proxy logs.
+   * How credentials travel (as for the REST client): `'basic'` (default) sends
+   * `Authorization: Basic ...`; `'api_key'` puts `api_key=user:password` in the URL, for
+   * WebSocket clients that cannot set headers. Prefer `'basic'`: URLs end up in proxy logs.
    */
-  readonly auth?: 'header' | 'query';
+  readonly auth?: 'basic' | 'api_key';
 }
 
 /** A connection request plus the URL to show in states and errors (password hidden). */
@@ -61,31 +62,38 @@ function normaliseApps(apps: string | readonly string[]): string[] {
  * Throws a `CONFIG` RingflowError naming the option when the target is unusable.
  *
  * @example
- * buildEventStreamRequest({ baseUrl: 'http://127.0.0.1:8088/ari', apps: ['a', 'b'],
+ * buildEventStreamRequest({ url: 'http://127.0.0.1:8088/ari', apps: ['a', 'b'],
  *   username: 'demo', password: 'demo' }).url;
  * // 'ws://127.0.0.1:8088/ari/events?app=a,b'  (+ an Authorization header)
  */
 export function buildEventStreamRequest(target: EventStreamTarget): EventStreamRequest {
   let url: URL;
   try {
-    url = new URL(target.baseUrl);
+    url = new URL(target.url);
   } catch (cause) {
     throw new RingflowError(
       ErrorCode.CONFIG,
-      `options.baseUrl ("${target.baseUrl}") is not a URL: expected the interface root, e.g. http://127.0.0.1:8088/ari.`,
+      `options.url (${JSON.stringify(target.url)}) is not a URL: expected the interface root, e.g. http://127.0.0.1:8088/ari.`,
       { cause },
     );
   }
   const schemes: Record<string, string> = { 'http:': 'ws:', 'https:': 'wss:', 'ws:': 'ws:', 'wss:': 'wss:' };
   const scheme = schemes[url.protocol];
   if (!scheme) {
-    throw configError(`options.baseUrl uses "${url.protocol}": expected http, https, ws or wss.`);
+    throw configError(`options.url uses "${url.protocol}": expected http, https, ws or wss.`);
+  }
+  if (url.username || url.password) {
+    throw configError(
+      'options.url must not contain credentials (they would be logged with it): pass them as username and password.',
+    );
+  }
+  if (url.search || url.hash) {
+    throw configError(
+      'options.url must be the interface root without ?query or #fragment: the stream adds its own query.',
+    );
   }
   const apps = normaliseApps(target.apps);
-  // Credentials written in the URL (http://user:pass@host/ari) count when the options give none.
-  const fromUrl = url.username !== '' && target.username === undefined;
-  const username = fromUrl ? decodeURIComponent(url.username) : target.username;
-  const password = fromUrl ? decodeURIComponent(url.password) : target.password;
+  const { username, password } = target;
   if ((username === undefined) !== (password === undefined)) {
     throw configError(
       'options.username and options.password go together: give both, or neither for a server without authentication.',
@@ -97,13 +105,15 @@ export function buildEventStreamRequest(target: EventStreamTarget): EventStreamR
     );
   }
   const credentials = username !== undefined && password !== undefined ? { username, password } : undefined;
-  const auth = target.auth ?? 'header';
+  const auth = target.auth ?? 'basic';
+  if (auth !== 'basic' && auth !== 'api_key') {
+    throw configError(`options.auth must be 'basic' or 'api_key', got ${JSON.stringify(auth)}.`);
+  }
 
   const root = url.pathname.replace(/\/+$/, '') || '/ari';
-  const existing = url.search.replace(/^\?/, '');
-  const query = [existing, `app=${apps.map(encodeQueryValue).join(',')}`];
-  let redactedQuery = [...query];
-  if (credentials && auth === 'query') {
+  const query = [`app=${apps.map(encodeQueryValue).join(',')}`];
+  const redactedQuery = [...query];
+  if (credentials && auth === 'api_key') {
     query.push(`api_key=${encodeQueryValue(`${credentials.username}:${credentials.password}`)}`);
     redactedQuery.push(`api_key=${encodeQueryValue(credentials.username)}:***`);
   }
@@ -111,14 +121,13 @@ export function buildEventStreamRequest(target: EventStreamTarget): EventStreamR
     query.push('subscribeAll=true');
     redactedQuery.push('subscribeAll=true');
   }
-  redactedQuery = redactedQuery.filter(Boolean);
   const base = `${scheme}//${url.host}${root}/events`;
   const headers: Record<string, string> = {};
-  if (credentials && auth === 'header') {
+  if (credentials && auth === 'basic') {
     headers.Authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
   }
   return {
-    url: `${base}?${query.filter(Boolean).join('&')}`,
+    url: `${base}?${query.join('&')}`,
     redactedUrl: `${base}?${redactedQuery.join('&')}`,
     headers,
     apps,

@@ -56,7 +56,7 @@ describe('createEventStream over a WebSocket', () => {
     const server = await startServer({ username: 'demo', password: 'demo' });
     const clock = new VirtualClock();
     const stream = open({
-      baseUrl: server.baseUrl,
+      url: server.url,
       apps: ['demo-app'],
       username: 'demo',
       password: 'demo',
@@ -77,7 +77,7 @@ describe('createEventStream over a WebSocket', () => {
   it('asks for several applications and subscribeAll on one socket, with a Basic header by default', async () => {
     const server = await startServer({ username: 'demo', password: 'demo' });
     const stream = open({
-      baseUrl: server.baseUrl,
+      url: server.url,
       apps: ['multi-one', 'multi-two'],
       subscribeAll: true,
       username: 'demo',
@@ -101,11 +101,11 @@ describe('createEventStream over a WebSocket', () => {
   it('can send the credentials as api_key in the query instead', async () => {
     const server = await startServer({ username: 'demo', password: 'demo' });
     const stream = open({
-      baseUrl: server.baseUrl,
+      url: server.url,
       apps: 'demo-app',
       username: 'demo',
       password: 'demo',
-      auth: 'query',
+      auth: 'api_key',
       clock: new VirtualClock(),
     });
     const state = await stream.whenOpen();
@@ -118,7 +118,7 @@ describe('createEventStream over a WebSocket', () => {
   it('reconnects with growing jittered delays after a drop, reports the gap, and delivers what comes after', async () => {
     const server = await startServer();
     const clock = new VirtualClock(1_000_000);
-    const stream = open({ baseUrl: server.baseUrl, apps: ['demo-app'], clock, random: seededRandom(42) });
+    const stream = open({ url: server.url, apps: ['demo-app'], clock, random: seededRandom(42) });
     const expected = seededRandom(42);
     const delay1 = backoffDelay(1, DEFAULT_BACKOFF, expected);
     const delay2 = backoffDelay(2, DEFAULT_BACKOFF, expected);
@@ -176,7 +176,7 @@ describe('createEventStream over a WebSocket', () => {
     const server = await startServer({ autoPong: false });
     const clock = new VirtualClock();
     const stream = open({
-      baseUrl: server.baseUrl,
+      url: server.url,
       apps: ['demo-app'],
       clock,
       pingIntervalMs: 1_000,
@@ -205,7 +205,7 @@ describe('createEventStream over a WebSocket', () => {
     const server = await startServer();
     const clock = new VirtualClock();
     const stream = open({
-      baseUrl: server.baseUrl,
+      url: server.url,
       apps: ['demo-app'],
       clock,
       pingIntervalMs: 1_000,
@@ -226,7 +226,7 @@ describe('createEventStream over a WebSocket', () => {
 
   it('reports malformed frames and skips them; the stream goes on', async () => {
     const server = await startServer();
-    const stream = open({ baseUrl: server.baseUrl, apps: ['demo-app'], clock: new VirtualClock() });
+    const stream = open({ url: server.url, apps: ['demo-app'], clock: new VirtualClock() });
     const problems = first(stream.problems$, 3);
     const events = first(stream.events$, 2);
     await stream.whenOpen();
@@ -242,7 +242,7 @@ describe('createEventStream over a WebSocket', () => {
 
   it('passes unknown event types and unknown fields through unchanged', async () => {
     const server = await startServer();
-    const stream = open({ baseUrl: server.baseUrl, apps: ['demo-app'], clock: new VirtualClock() });
+    const stream = open({ url: server.url, apps: ['demo-app'], clock: new VirtualClock() });
     const unknown = craftedEvent('ChannelSentimentChanged');
     const extended = craftedEvent('StasisEnd');
     const events = first(stream.events$, 2);
@@ -257,7 +257,7 @@ describe('createEventStream over a WebSocket', () => {
     const server = await startServer({ username: 'demo', password: 'demo' });
     const clock = new VirtualClock();
     const stream = open({
-      baseUrl: server.baseUrl,
+      url: server.url,
       apps: ['demo-app'],
       username: 'demo',
       password: 'wrong',
@@ -293,7 +293,7 @@ describe('createEventStream over a WebSocket', () => {
       body: '<html><body><h1>Bad Request</h1><p>HTTP request is missing param: [app]</p></body></html>',
     };
     const clock = new VirtualClock();
-    const stream = open({ baseUrl: server.baseUrl, apps: ['x'], clock, stopOnRejection: true });
+    const stream = open({ url: server.url, apps: ['x'], clock, stopOnRejection: true });
     const closed = await nextState(stream, 'closed');
     expect(closed.by).toBe('rejected');
     expect(closed.error).toMatchObject({
@@ -308,7 +308,7 @@ describe('createEventStream over a WebSocket', () => {
   it('close() while open closes the socket politely, leaves no timers and completes everything', async () => {
     const server = await startServer();
     const clock = new VirtualClock();
-    const stream = open({ baseUrl: server.baseUrl, apps: ['demo-app'], clock });
+    const stream = open({ url: server.url, apps: ['demo-app'], clock });
     const all = <T>(source: Observable<T>) => firstValueFrom(source.pipe(toArray()));
     const completed = Promise.all([
       all(stream.events$),
@@ -333,7 +333,7 @@ describe('createEventStream over a WebSocket', () => {
   it('close() while waiting to reconnect cancels the retry', async () => {
     const server = await startServer();
     const clock = new VirtualClock();
-    const stream = open({ baseUrl: server.baseUrl, apps: ['demo-app'], clock });
+    const stream = open({ url: server.url, apps: ['demo-app'], clock });
     await stream.whenOpen();
     (await server.socket(0)).terminate();
     await nextState(stream, 'reconnecting');
@@ -348,7 +348,7 @@ describe('createEventStream over a WebSocket', () => {
   it('close() while the handshake is under way abandons it', async () => {
     const server = await startServer();
     const clock = new VirtualClock();
-    const stream = open({ baseUrl: server.baseUrl, apps: ['demo-app'], clock });
+    const stream = open({ url: server.url, apps: ['demo-app'], clock });
     await Promise.resolve(); // let the connection attempt start
     await stream.close();
     expect(clock.pendingTimers).toBe(0);

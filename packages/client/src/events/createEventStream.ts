@@ -419,7 +419,7 @@ function positive(value: number, field: string): number {
  *
  * @example
  * const stream = createEventStream({
- *   baseUrl: 'http://127.0.0.1:8088/ari', apps: ['ivr'], username: 'demo', password: 'demo',
+ *   url: 'http://127.0.0.1:8088/ari', apps: ['ivr'], username: 'demo', password: 'demo',
  * });
  * stream.events$.pipe(ofType('StasisStart')).subscribe((e) => console.log('call', e.channel.id));
  * stream.state$.subscribe((s) => console.log('event stream', s.kind));

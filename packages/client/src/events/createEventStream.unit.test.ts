@@ -15,7 +15,7 @@ function setup(options: Partial<EventStreamOptions> = {}) {
   const clock = new VirtualClock(0);
   const transport = new ScriptedTransport();
   const stream = createEventStream({
-    baseUrl: 'http://127.0.0.1:8088/ari',
+    url: 'http://127.0.0.1:8088/ari',
     apps: ['ivr'],
     clock,
     transport,
@@ -197,7 +197,7 @@ describe('createEventStream rules', () => {
       let thrown: unknown;
       try {
         createEventStream({
-          baseUrl: 'http://h/ari',
+          url: 'http://h/ari',
           apps: ['a'],
           transport: new ScriptedTransport(),
           ...options,

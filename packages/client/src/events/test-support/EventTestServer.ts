@@ -58,7 +58,7 @@ export class EventTestServer {
   }
 
   /** `http://127.0.0.1:<port>/ari`, what a client is given as its base URL. */
-  get baseUrl(): string {
+  get url(): string {
     const { port } = this.http.address() as AddressInfo;
     return `http://127.0.0.1:${port}/ari`;
   }
