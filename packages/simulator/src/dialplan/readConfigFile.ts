@@ -46,7 +46,13 @@ const MAX_INCLUDE_DEPTH = 10;
  * @example readConfigFile('[default]\nexten => s,1,Answer()', 'extensions.conf').sections[0]?.entries[0]?.name // 'exten'
  */
 export function readConfigFile(text: string, file: string, options: ReadConfigOptions = {}): ConfigFile {
-  const state: ReaderState = { sections: [], issues: [], current: undefined, includeStack: [file] };
+  const state: ReaderState = {
+    sections: [],
+    issues: [],
+    current: undefined,
+    skipping: false,
+    includeStack: [file],
+  };
   readInto(state, text, file, options);
   return { sections: state.sections, issues: state.issues };
 }
@@ -55,6 +61,8 @@ interface ReaderState {
   sections: ConfigSection[];
   issues: DialplanIssue[];
   current: ConfigSection | undefined;
+  /** The last header was broken (already reported): its lines are skipped without more errors. */
+  skipping: boolean;
   includeStack: string[];
 }
 
@@ -123,6 +131,7 @@ function readInto(state: ReaderState, text: string, file: string, options: ReadC
       while (content[valueStart] === ' ' || content[valueStart] === '\t') valueStart++;
       const value = content.slice(valueStart).trim();
       if (!state.current) {
+        if (state.skipping) continue;
         issue('error', lineNo, `"${name}" is outside any section: add a [context] header above it`, column);
         continue;
       }
@@ -150,12 +159,14 @@ function readSectionHeader(
   if (close < 0) {
     issue('error', position.line, `expected ']' to close the section name "${content}"`, position.column);
     state.current = undefined;
+    state.skipping = true;
     return;
   }
   const name = content.slice(1, close).trim();
   if (!name) {
     issue('error', position.line, 'expected a section name between [ and ], e.g. [default]', position.column);
     state.current = undefined;
+    state.skipping = true;
     return;
   }
   const rest = content.slice(close + 1).trim();
@@ -205,6 +216,7 @@ function readSectionHeader(
   }
   state.sections.push(section);
   state.current = section;
+  state.skipping = false;
 }
 
 function findLastSection(sections: readonly ConfigSection[], name: string): ConfigSection | undefined {
