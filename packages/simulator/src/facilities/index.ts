@@ -31,3 +31,11 @@ export {
 export { DynamicConfig, type DynamicConfigOptions } from './DynamicConfig.ts';
 export { geolocationConfigClass } from './geolocationConfigClass.ts';
 export { mwiConfigClass } from './mwiConfigClass.ts';
+export { characterFiles, digitFiles, numberFiles } from './sayFiles.ts';
+export { defaultSoundDurations } from './defaultSounds.ts';
+export {
+  type MediaTiming,
+  SoundCatalogue,
+  type SoundCatalogueOptions,
+  type SoundSpec,
+} from './SoundCatalogue.ts';
