@@ -1,0 +1,207 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { type Clock, systemClock } from '@ringflow/client';
+import { type Command, UsageError } from '../Command.ts';
+import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
+import { ExitCode } from '../ExitCode.ts';
+import { parseAccount } from '../parseAccount.ts';
+import { parsePort } from '../parsePort.ts';
+import { type SimulatedServer, type WireUser, startWireServer } from '../simulatorPackage.ts';
+
+/** A simulator core the command can serve and then shut down. */
+export interface RunningCore extends SimulatedServer {
+  close(): void | Promise<void>;
+}
+
+/** What the command asks of whoever builds the core. */
+export interface CoreOptions {
+  readonly clock: Clock;
+  /** The dialplan file's text and its name (for positions in messages). */
+  readonly dialplan?: { readonly text: string; readonly file: string };
+  /** Receives one line per diagnostic (dialplan warnings...). */
+  readonly warn: (line: string) => void;
+}
+
+export type CreateCore = (options: CoreOptions) => RunningCore | Promise<RunningCore>;
+
+const HELP = `Usage: ringflow simulator [options]
+
+Runs the simulated ARI server over HTTP and WebSocket until it gets SIGINT (Ctrl-C) or SIGTERM.
+When it is ready it prints exactly one line on stdout:
+
+  listening on http://127.0.0.1:8088/ari
+
+Everything else (dialplan warnings, errors) goes to stderr.
+
+Options:
+  --port <n>                         port to listen on (default 8088; 0 picks a free port,
+                                     and the line above shows which)
+  --host <address>                   address to listen on (default 127.0.0.1, loopback only)
+  --user <name:password>             an account with full access; repeat for more
+  --read-only-user <name:password>   an account that may only read (GET); repeat for more
+  --dialplan <file>                  an extensions.conf to run channels through
+  -h, --help                         show this help
+
+Without any --user or --read-only-user, one account demo:demo (full access) is created.
+
+Exit codes:
+  0  stopped by SIGINT or SIGTERM, after closing every connection
+  1  could not start (port in use, unreadable or invalid dialplan) or stopped by a second signal
+  2  wrong command line
+
+Example:
+  ringflow simulator --port 8088 --dialplan extensions.conf
+  curl -u demo:demo http://127.0.0.1:8088/ari/asterisk/ping
+`;
+
+/**
+ * `ringflow simulator`: the simulated server on a port, for demos and for applications under
+ * development. `createCore` builds the core (tests pass a fake one).
+ *
+ * @example
+ * const command = createSimulatorCommand(createDefaultCore);
+ * await command.run(['--port', '0'], { stdout, stderr }); // prints "listening on http://127.0.0.1:40123/ari"
+ */
+export function createSimulatorCommand(createCore: CreateCore): Command {
+  return {
+    name: 'simulator',
+    summary: 'run the simulated ARI server over HTTP and WebSocket',
+    help: HELP,
+    run: (args, io) => runSimulator(args, io, createCore),
+  };
+}
+
+interface SimulatorArgs {
+  readonly help: boolean;
+  readonly port: number;
+  readonly host: string;
+  readonly users: WireUser[];
+  readonly dialplan?: string;
+}
+
+function readArgs(args: readonly string[]): SimulatorArgs {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(args).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const users: WireUser[] = [
+    ...(values.user ?? []).map((u) => parseAccount(u, '--user')),
+    ...(values['read-only-user'] ?? []).map((u) => ({
+      ...parseAccount(u, '--read-only-user'),
+      readOnly: true,
+    })),
+  ];
+  const names = users.map((u) => u.username);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated !== undefined)
+    throw new UsageError(`the account '${repeated}' is given twice; give each name once`);
+  if (values.host !== undefined && values.host.trim() === '')
+    throw new UsageError('--host: expected an address');
+  return {
+    help: values.help === true,
+    port: values.port === undefined ? 8088 : parsePort(values.port, '--port'),
+    host: values.host ?? '127.0.0.1',
+    users: users.length > 0 ? users : [{ username: 'demo', password: 'demo' }],
+    ...(values.dialplan !== undefined ? { dialplan: values.dialplan } : {}),
+  };
+}
+
+function parse(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      user: { type: 'string', multiple: true },
+      'read-only-user': { type: 'string', multiple: true },
+      dialplan: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+async function runSimulator(
+  args: readonly string[],
+  io: CommandIo,
+  createCore: CreateCore,
+): Promise<ExitCode> {
+  const options = readArgs(args);
+  if (options.help) {
+    io.stdout(HELP);
+    return ExitCode.OK;
+  }
+  // Listen for stop signals before anything starts: whoever saw the "listening" line may signal
+  // at once, and a signal during start-up must still end in an orderly shutdown.
+  let forced: (code: ExitCode) => void = () => {};
+  const secondSignal = new Promise<ExitCode>((resolve) => {
+    forced = resolve;
+  });
+  const stopRequested = (io.waitForStop ?? waitForProcessStop)(() => {
+    io.stderr('ringflow simulator: second stop signal, exiting without waiting\n');
+    forced(ExitCode.FAILURE);
+  });
+  const fail = (message: string): ExitCode => {
+    io.stderr(`ringflow simulator: ${message}\n`);
+    return ExitCode.FAILURE;
+  };
+
+  let dialplan: CoreOptions['dialplan'];
+  if (options.dialplan !== undefined) {
+    try {
+      dialplan = { text: await readFile(options.dialplan, 'utf8'), file: options.dialplan };
+    } catch (error) {
+      return fail(`cannot read the dialplan '${options.dialplan}': ${(error as Error).message}`);
+    }
+  }
+
+  let core: RunningCore;
+  try {
+    core = await createCore({
+      clock: systemClock,
+      ...(dialplan ? { dialplan } : {}),
+      warn: (line) => io.stderr(`${line}\n`),
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+
+  let wire: Awaited<ReturnType<typeof startWireServer>>;
+  try {
+    wire = await startWireServer(core, {
+      users: options.users,
+      host: options.host,
+      port: options.port,
+      clock: systemClock,
+      onError: (error) => io.stderr(`ringflow simulator: internal error: ${describe(error)}\n`),
+    });
+  } catch (error) {
+    await core.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      return fail(
+        `port ${options.port} on ${options.host} is in use; choose another with --port (0 picks a free one)`,
+      );
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      return fail(`cannot listen on '${options.host}': not an address of this machine; try --host 127.0.0.1`);
+    }
+    return fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+  }
+
+  io.stdout(`listening on ${wire.url}\n`);
+  await stopRequested;
+  const closed = (async () => {
+    await wire.close();
+    await core.close();
+    return ExitCode.OK;
+  })();
+  return Promise.race([closed, secondSignal]);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

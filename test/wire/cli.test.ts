@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+
+/** Spawns the real `ringflow` command, as a user would run it. */
+function ringflow(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => {
+    stdout += t;
+  });
+  child.stderr.setEncoding('utf8').on('data', (t: string) => {
+    stderr += t;
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
+    });
+    void exit.then((code) =>
+      reject(new Error(`exited with ${code} before printing a line; stderr: ${stderr}`)),
+    );
+  });
+  // Not every test waits for a line; a command that exits early must not be an unhandled rejection.
+  firstLine.catch(() => {});
+  return { child, exit, firstLine, output: () => ({ stdout, stderr }) };
+}
+
+describe('the ringflow command', () => {
+  it('runs the simulator on a free port, answers ping, and exits 0 on SIGTERM', async () => {
+    const run = ringflow(['simulator', '--port', '0']);
+    const line = await run.firstLine;
+    const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+)\/ari)$/.exec(line);
+    expect(match, line).not.toBeNull();
+    expect(Number(match![2])).toBeGreaterThan(0);
+    const ping = await request(`${match![1]}/asterisk/ping`, {
+      headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` },
+    });
+    expect(ping.statusCode).toBe(200);
+    expect(await ping.body.json()).toMatchObject({ ping: 'pong' });
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.output().stdout).toBe(`${line}\n`);
+  });
+
+  it('exits 0 on SIGINT too', async () => {
+    const run = ringflow(['simulator', '--port', '0']);
+    await run.firstLine;
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('exits 2 on a wrong command line, saying what is wrong on stderr', async () => {
+    const run = ringflow(['simulator', '--port', 'eighty']);
+    expect(await run.exit).toBe(2);
+    expect(run.output().stdout).toBe('');
+    expect(run.output().stderr).toContain('--port: expected a whole number from 0 to 65535');
+  });
+});
