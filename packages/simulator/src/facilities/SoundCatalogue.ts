@@ -56,7 +56,8 @@ export class SoundCatalogue {
     const languages = options.languages ?? ['en_US_f_Allison', 'en_US', 'en'];
     const formats = options.formats ?? ['slin'];
     const everywhere = languages.flatMap((language) => formats.map((format) => ({ language, format })));
-    const base = options.sounds ?? defaultSoundDurations.map(([id, durationMs]) => ({ id, durationMs }));
+    const base: readonly SoundSpec[] =
+      options.sounds ?? defaultSoundDurations.map(([id, durationMs]) => ({ id, durationMs }));
     for (const spec of [...base, ...(options.extraSounds ?? [])]) {
       if (!(spec.durationMs >= 0) || !Number.isFinite(spec.durationMs)) {
         throw new Error(
