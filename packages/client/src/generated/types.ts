@@ -850,19 +850,19 @@ export interface EndpointsReferParams {
 
 /** Parameters of `endpoints.listByTech` (GET /endpoints/{tech}). */
 export interface EndpointsListByTechParams {
-  tech?: string;
+  tech: string;
 }
 
 /** Parameters of `endpoints.get` (GET /endpoints/{tech}/{resource}). */
 export interface EndpointsGetParams {
-  tech?: string;
-  resource?: string;
+  tech: string;
+  resource: string;
 }
 
 /** Parameters of `endpoints.sendMessageToEndpoint` (PUT /endpoints/{tech}/{resource}/sendMessage). */
 export interface EndpointsSendMessageToEndpointParams {
-  tech?: string;
-  resource?: string;
+  tech: string;
+  resource: string;
   from: string;
   body?: string;
   variables?: Record<string, unknown>;
@@ -870,8 +870,8 @@ export interface EndpointsSendMessageToEndpointParams {
 
 /** Parameters of `endpoints.referToEndpoint` (POST /endpoints/{tech}/{resource}/refer). */
 export interface EndpointsReferToEndpointParams {
-  tech?: string;
-  resource?: string;
+  tech: string;
+  resource: string;
   from: string;
   refer_to: string;
   /** Default: false. */
@@ -1542,9 +1542,9 @@ export interface EndpointsApi {
   /** Asks an endpoint or URI to refer to another target. @since interface >1.10.0 */
   refer(params: EndpointsReferParams, options?: RequestOptions): Promise<void>;
   /** Lists the endpoints of one technology. */
-  listByTech(params?: EndpointsListByTechParams, options?: RequestOptions): Promise<Endpoint[]>;
+  listByTech(params: EndpointsListByTechParams, options?: RequestOptions): Promise<Endpoint[]>;
   /** Returns one endpoint. */
-  get(params?: EndpointsGetParams, options?: RequestOptions): Promise<Endpoint>;
+  get(params: EndpointsGetParams, options?: RequestOptions): Promise<Endpoint>;
   /** Sends an out-of-call text message to one endpoint. */
   sendMessageToEndpoint(params: EndpointsSendMessageToEndpointParams, options?: RequestOptions): Promise<void>;
   /** Asks one endpoint to refer to another target. @since interface >1.10.0 */

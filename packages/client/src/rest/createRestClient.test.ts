@@ -127,9 +127,10 @@ describe('parameter validation', () => {
     expect(server.received).toHaveLength(0);
   });
 
-  it('requires path parameters even where the description leaves them optional', async () => {
+  it('requires path parameters, also from untyped callers', async () => {
     const client = newClient();
-    const error = (await failureOf(client.endpoints.listByTech())) as InvalidParamsError;
+    const untyped = client.endpoints.listByTech as (params?: object) => Promise<unknown>;
+    const error = (await failureOf(untyped())) as InvalidParamsError;
     expect(error.issues).toEqual([expect.objectContaining({ param: 'tech', kind: 'missing' })]);
     expect(server.received).toHaveLength(0);
   });
