@@ -12,3 +12,11 @@ export type * from './generated/types.ts';
 export type { RequestOptions } from './rest/requestOptions.ts';
 export * from './rest/index.ts';
 export * from './events/index.ts';
+export {
+  SWAGGER_VERSION,
+  apiDocsPath,
+  generateApiDeclaration,
+  generateResourceListing,
+  isResourceName,
+} from './description/swagger.ts';
+export type * from './description/swagger.ts';
