@@ -1,5 +1,5 @@
 import { filter, firstValueFrom, type Observable, take, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/index.ts';
 import { ErrorCode } from '../errors/index.ts';
 import { DEFAULT_BACKOFF, backoffDelay } from './backoff.ts';
@@ -17,12 +17,25 @@ import { seededRandom } from './test-support/seededRandom.ts';
 
 let servers: EventTestServer[] = [];
 let streams: EventStream[] = [];
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+beforeAll(() => {
+  process.on('unhandledRejection', onUnhandled);
+});
+
+afterAll(() => {
+  process.off('unhandledRejection', onUnhandled);
+});
 
 afterEach(async () => {
   await Promise.all(streams.map((s) => s.close()));
   await Promise.all(servers.map((s) => s.stop()));
   servers = [];
   streams = [];
+  // Let late socket callbacks run, then check that none of them left a rejection unhandled.
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(unhandled).toEqual([]);
 });
 
 async function startServer(options?: EventTestServerOptions) {
@@ -238,6 +251,16 @@ describe('createEventStream over a WebSocket', () => {
       (await problems).map((p) => `${p.kind}:${p.kind === 'malformed-frame' ? p.error.reason : ''}`),
     ).toEqual(['malformed-frame:not-json', 'malformed-frame:not-an-object', 'malformed-frame:missing-type']);
     expect(stream.state.kind).toBe('open');
+  });
+
+  it('reads JSON sent in binary frames as text', async () => {
+    const server = await startServer();
+    const stream = open({ url: server.url, apps: ['demo-app'], clock: new VirtualClock() });
+    const event = recordedEvents()[2]!.event;
+    const got = first(stream.events$, 1);
+    await stream.whenOpen();
+    (await server.socket(0)).send(Buffer.from(JSON.stringify(event)), { binary: true });
+    expect(await got).toEqual([event]);
   });
 
   it('passes unknown event types and unknown fields through unchanged', async () => {
