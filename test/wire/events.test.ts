@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '@ringflow/client';
 import { type WireServer, startWireServer } from '../../packages/simulator/src/wire/index.ts';
@@ -48,6 +49,36 @@ describe('event stream handshake', () => {
     const res = await refusedHandshake(`${ws}?app=refused-app&api_key=demo:demo`);
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toEqual({ message: 'Refused by the fake' });
+  });
+
+  it('answers 500 when the core throws while connecting, and keeps serving', async () => {
+    const res = await refusedHandshake(`${ws}?app=throwing-app&api_key=demo:demo`);
+    expect(res.status).toBe(500);
+    const client = await EventClient.open(`${ws}?app=after-throw&api_key=demo:demo`);
+    await client.close();
+  });
+
+  it('releases the connection when the upgrade request itself is broken', async () => {
+    const before = fake.connections.length;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(wire.port, '127.0.0.1', () =>
+        socket.write(
+          'GET /ari/events?app=broken-app&api_key=demo:demo HTTP/1.1\r\nHost: x\r\n' +
+            'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        ),
+      );
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const connection = fake.connections[before]!;
+    expect(connection.apps).toEqual(['broken-app']);
+    await expect.poll(() => connection.closed).toBe(true);
   });
 
   it('refuses upgrades anywhere but /ari/events', async () => {

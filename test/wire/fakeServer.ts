@@ -62,6 +62,7 @@ export class FakeServer implements SimulatedServer {
   ): EventConnection | SimResponse {
     if (request.apps.includes('refused-app'))
       return { status: 400, body: { message: 'Refused by the fake' } };
+    if (request.apps.includes('throwing-app')) throw new Error('connectEvents exploded');
     const connection: FakeConnection = { ...request, deliver, closed: false };
     this.connections.push(connection);
     // Events raised while the handshake is still under way must not be lost.

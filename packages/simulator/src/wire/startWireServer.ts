@@ -83,7 +83,8 @@ export async function startWireServer(
   let selfUrl = '';
 
   const http = createServer();
-  const wss = new WebSocketServer({ noServer: true });
+  // REST requests sent over the socket obey the same size limit as HTTP bodies.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxBodyBytes });
   const clients = new Set<WebSocket>();
   const sockets = new Set<Socket>();
   let asteriskIdProbe: Promise<string> | undefined;
