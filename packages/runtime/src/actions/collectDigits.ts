@@ -1,0 +1,73 @@
+import type { CallHandle } from '../call/CallHandle.ts';
+import { withScope } from '../call/withScope.ts';
+import { callActor, type WithCall } from './callActor.ts';
+
+/** Input of {@link collectDigits}. */
+export interface CollectDigitsInput extends WithCall {
+  /** Stop after this many digits. Default 1. */
+  readonly maxDigits?: number;
+  /** Digits that end the entry early (not included in the result). Default `#`. */
+  readonly terminators?: string;
+  /** How long to wait for the first digit. Default 5000 ms. */
+  readonly firstDigitTimeoutMs?: number;
+  /** How long to wait for each next digit. Default 3000 ms. */
+  readonly interDigitTimeoutMs?: number;
+  /** Forget digits pressed before this step started. Default false (type-ahead is kept). */
+  readonly discardTypeAhead?: boolean;
+}
+
+/** Output of {@link collectDigits}. */
+export interface CollectDigitsOutput {
+  readonly digits: string;
+  /** `complete`: maxDigits reached; `terminator`: a terminator was pressed; `timeout`: the caller stopped typing (or never started). */
+  readonly reason: 'complete' | 'terminator' | 'timeout';
+}
+
+/** Waits for a digit in the buffer; false when `timeoutMs` passed first (on the call's clock). */
+async function digitWithin(call: CallHandle, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  const timeout = new AbortController();
+  const timer = call.setTimer(() => timeout.abort(), timeoutMs);
+  try {
+    await call.digits.whenDigit(AbortSignal.any([signal, timeout.signal]));
+    return true;
+  } catch (error) {
+    if (timeout.signal.aborted && !signal.aborted) return false;
+    throw error;
+  } finally {
+    call.clearTimer(timer);
+  }
+}
+
+/**
+ * Collects DTMF digits from the call's type-ahead buffer (so digits that stopped a prompt count),
+ * with first-digit and inter-digit timeouts on the call's clock.
+ *
+ * @example
+ * menu: {
+ *   invoke: {
+ *     src: 'collectDigits',
+ *     input: ({ context }) => ({ call: context.call, maxDigits: 4, terminators: '#' }),
+ *     onDone: { target: 'route', actions: assign({ pin: ({ event }) => event.output.digits }) },
+ *   },
+ * }
+ */
+export const collectDigits = callActor(
+  (input: CollectDigitsInput, signal): Promise<CollectDigitsOutput> =>
+    withScope(signal, async (scope) => {
+      const { call } = input;
+      const maxDigits = input.maxDigits ?? 1;
+      const terminators = input.terminators ?? '#';
+      if (input.discardTypeAhead) call.digits.clear();
+      let digits = '';
+      let waitMs = input.firstDigitTimeoutMs ?? 5000;
+      for (;;) {
+        for (let d = call.digits.take(); d !== undefined; d = call.digits.take()) {
+          if (terminators.includes(d)) return { digits, reason: 'terminator' };
+          digits += d;
+          if (digits.length >= maxDigits) return { digits, reason: 'complete' };
+          waitMs = input.interDigitTimeoutMs ?? 3000;
+        }
+        if (!(await digitWithin(call, waitMs, scope))) return { digits, reason: 'timeout' };
+      }
+    }),
+);

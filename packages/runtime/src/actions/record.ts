@@ -1,0 +1,69 @@
+import type {
+  ChannelsRecordParams,
+  LiveRecording,
+  RecordingFailed,
+  RecordingFinished,
+} from '@ringflow/client';
+import { nextEvent } from '../call/nextEvent.ts';
+import { withScope } from '../call/withScope.ts';
+import { callActor, type WithCall } from './callActor.ts';
+
+/** Input of {@link record}: the recording parameters of the interface, with defaults. */
+export interface RecordInput
+  extends WithCall,
+    Partial<Omit<ChannelsRecordParams, 'channelId' | 'name' | 'format'>> {
+  /** Name of the stored recording; default: a fresh id. */
+  readonly name?: string;
+  /** Default `wav`. */
+  readonly format?: string;
+}
+
+/** Output of {@link record}. */
+export interface RecordOutput {
+  readonly name: string;
+  /** `finished`: the recording is stored; `failed`: the server could not make or keep it. */
+  readonly outcome: 'finished' | 'failed';
+  /** The recording as the final event described it (durations, cause). */
+  readonly recording: LiveRecording;
+}
+
+/**
+ * Records the call and finishes when the recording does (silence limit, duration limit, the
+ * terminating digit, or a stop). The name is chosen and owned before the request.
+ *
+ * @example
+ * voicemail: {
+ *   invoke: {
+ *     src: 'record',
+ *     input: ({ context }) => ({ call: context.call, maxDurationSeconds: 60, maxSilenceSeconds: 3, terminateOn: '#', beep: true }),
+ *     onDone: 'thanks',
+ *   },
+ * }
+ */
+export const record = callActor(
+  (input: RecordInput, signal): Promise<RecordOutput> =>
+    withScope(signal, async (scope) => {
+      const { call, name: given, format, ...options } = input;
+      const name = given ?? call.pickId('recording');
+      call.own('recording', name, { cleanup: false });
+      const ended = nextEvent<RecordingFinished | RecordingFailed>(
+        call.events$,
+        (e) =>
+          (e.type === 'RecordingFinished' || e.type === 'RecordingFailed') &&
+          (e as RecordingFinished).recording?.name === name,
+        scope,
+      );
+      try {
+        await call.channel.record({ name, format: format ?? 'wav', ...options }, { signal: scope });
+      } catch (error) {
+        call.disown('recording', name);
+        throw error;
+      }
+      const event = await ended;
+      return {
+        name,
+        outcome: event.type === 'RecordingFinished' ? 'finished' : 'failed',
+        recording: event.recording,
+      };
+    }),
+);

@@ -1,0 +1,18 @@
+import type { EventGap } from '@ringflow/client';
+
+/** What the runtime did after an event stream came back from a gap. */
+export interface GapReport {
+  /** The server's name. */
+  readonly server: string;
+  readonly asteriskId: string;
+  /** When the connection was lost and came back (clock time), and after how many attempts. */
+  readonly gap: EventGap;
+  /** Calls whose channels disappeared during the gap: their sessions were ended. */
+  readonly endedCalls: readonly string[];
+  /** Calls still on the server: their sessions go on. */
+  readonly keptCalls: readonly string[];
+  /** Bridge sessions whose bridges disappeared during the gap. */
+  readonly endedBridges: readonly string[];
+  /** Set when the server could not be listed; sessions were left as they were. */
+  readonly error?: Error;
+}

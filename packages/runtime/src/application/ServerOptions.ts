@@ -1,0 +1,24 @@
+import type { EventStreamOptions, EventTransport, RestAuth, RestTransport } from '@ringflow/client';
+
+/** One server the application serves. */
+export interface ServerOptions {
+  /** The interface root: `http://127.0.0.1:8088/ari`. */
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  /** A name for logs and metrics; default: the URL's host. */
+  readonly name?: string;
+  /** How the REST client authenticates: `basic` (default) or `api_key`. */
+  readonly auth?: RestAuth;
+  /** Replaces the HTTP transport (in process: `inProcessRestTransport(simulator)`). */
+  readonly restTransport?: RestTransport;
+  /** Replaces the WebSocket transport (in process: `inProcessEventTransport(simulator)`). */
+  readonly eventTransport?: EventTransport;
+  /** Event stream tuning: backoff, ping interval, timeouts. */
+  readonly eventStream?: Pick<
+    EventStreamOptions,
+    'backoff' | 'random' | 'pingIntervalMs' | 'pongTimeoutMs' | 'connectTimeoutMs'
+  >;
+  /** REST timeout in milliseconds. Default 10000. */
+  readonly restTimeoutMs?: number;
+}

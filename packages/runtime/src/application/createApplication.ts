@@ -1,0 +1,481 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ChannelsOriginateParams,
+  type Clock,
+  ErrorCode,
+  type EventGap,
+  RingflowError,
+  type StasisStart,
+  type StreamEvent,
+  systemClock,
+} from '@ringflow/client';
+import type { Logger, LoggerOptions } from 'pino';
+import { type Observable, Subject } from 'rxjs';
+import type { AnyStateMachine } from 'xstate';
+import { BridgeSession, type BridgeSessionOptions } from '../bridge/BridgeSession.ts';
+import { createRuntimeLogger } from '../logging/createRuntimeLogger.ts';
+import { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
+import { CallSession, type SessionOutcome } from '../session/CallSession.ts';
+import { SessionRouter } from '../session/SessionRouter.ts';
+import { TrackingClock } from '../session/TrackingClock.ts';
+import type { GapReport } from './GapReport.ts';
+import { ServerLink } from './ServerLink.ts';
+import type { ServerOptions } from './ServerOptions.ts';
+
+/** What the machine factory learns about a new call. */
+export interface CallInfo {
+  readonly app: string;
+  readonly args: readonly string[];
+  readonly direction: 'inbound' | 'outbound';
+  readonly server: string;
+  readonly start: StasisStart;
+}
+
+export interface ApplicationOptions {
+  /** The servers to serve; one event stream and one REST client each. */
+  readonly servers: readonly ServerOptions[];
+  /** The application names channels enter with `Stasis(name)`. */
+  readonly apps: string | readonly string[];
+  /** The machine every call runs, or a function choosing one per call (by app, args...). */
+  readonly call: AnyStateMachine | ((info: CallInfo) => AnyStateMachine);
+  /** Source of time for everything (machines' `after`, digit timeouts, drain, reconnects). Default: system clock. */
+  readonly clock?: Clock;
+  /** A pino logger to use (a redacting child is made), or options for a new one. */
+  readonly logger?: Logger | LoggerOptions;
+  /** Makes unique ids for channels, bridges, playbacks...; default `randomUUID`. */
+  readonly ids?: () => string;
+  /** Ask the servers for every event, not only the application's resources. Default false. */
+  readonly subscribeAll?: boolean;
+  /**
+   * What to do with a channel entering the application while draining: `hangup` (default, with
+   * cause `congestion`, so the caller's side can retry elsewhere) or `continue` (back to the
+   * dialplan at the next priority, which may route it elsewhere).
+   */
+  readonly whileDraining?: 'hangup' | 'continue';
+  /** Called after each event stream gap, once sessions were reconciled. */
+  readonly onGap?: (report: GapReport) => void;
+}
+
+/** Options of {@link Application.originate}. */
+export interface OriginateOptions
+  extends Omit<ChannelsOriginateParams, 'app' | 'channelId' | 'otherChannelId'> {
+  /** The server to call from (by name); default: the first one. */
+  readonly server?: string;
+  /** The application the channel enters; default: the first of `apps`. */
+  readonly app?: string;
+  /** The machine this call runs; default: the application's `call` option. */
+  readonly machine?: AnyStateMachine;
+}
+
+/** Options of {@link Application.createBridge}. */
+export interface CreateBridgeOptions extends Omit<BridgeSessionOptions, 'bridgeId'> {
+  readonly server?: string;
+}
+
+/** Live counts of what the application holds; all zero after every call has ended. */
+export interface RuntimeCounters {
+  readonly activeSessions: number;
+  readonly bridgeSessions: number;
+  /** Subscriptions to call and bridge event streams. */
+  readonly subscriptions: number;
+  /** Timers set by sessions and machines, and the drain deadline. */
+  readonly timers: number;
+  /** REST requests in flight for sessions, plus cleanup requests. */
+  readonly pendingRequests: number;
+  /** Resources routed to a session. */
+  readonly routes: number;
+  /** Digit collectors waiting. */
+  readonly digitWaiters: number;
+}
+
+/**
+ * A running telephony application: connects to every server, starts a call session (one XState
+ * actor) for each channel entering the application, routes every event to its session by
+ * `asterisk_id` and resource id, and reconciles sessions after event stream gaps.
+ */
+export class Application {
+  readonly metrics: RuntimeMetrics;
+  readonly logger: Logger;
+  /** Each call session as it starts. */
+  readonly calls$: Observable<CallSession>;
+  /** Each event stream gap, after sessions were reconciled. */
+  readonly gaps$: Observable<GapReport>;
+  private readonly options: ApplicationOptions;
+  private readonly apps: readonly string[];
+  private readonly clock: TrackingClock;
+  private readonly router = new SessionRouter();
+  private readonly links: ServerLink[];
+  private readonly sessions = new Set<CallSession>();
+  private readonly bridges = new Set<BridgeSession>();
+  private readonly callsSubject = new Subject<CallSession>();
+  private readonly gapsSubject = new Subject<GapReport>();
+  private readonly ids: () => string;
+  private state: 'new' | 'starting' | 'running' | 'draining' | 'stopped' = 'new';
+  private drainDeadline = 0;
+  private unrouted = 0;
+
+  constructor(options: ApplicationOptions) {
+    if (!options.servers || options.servers.length === 0) {
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        "options.servers is empty: give at least one server, e.g. servers: [{ url: 'http://127.0.0.1:8088/ari', username, password }].",
+      );
+    }
+    this.apps = typeof options.apps === 'string' ? [options.apps] : [...options.apps];
+    if (this.apps.length === 0) {
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        "options.apps is empty: give the application name(s), e.g. apps: ['ivr'].",
+      );
+    }
+    this.options = options;
+    const clock = options.clock ?? systemClock;
+    this.clock = new TrackingClock(clock);
+    this.ids = options.ids ?? randomUUID;
+    this.logger = createRuntimeLogger(options.logger);
+    this.metrics = new RuntimeMetrics(clock);
+    this.calls$ = this.callsSubject.asObservable();
+    this.gaps$ = this.gapsSubject.asObservable();
+    const names = new Set<string>();
+    this.links = options.servers.map((server, index) => {
+      const link = new ServerLink(server, {
+        apps: this.apps,
+        subscribeAll: options.subscribeAll ?? false,
+        clock,
+        router: this.router,
+        metrics: this.metrics,
+        logger: this.logger,
+        pickId: (kind) => `${kind}-${this.ids()}`,
+        onEvent: (l, event) => this.onEvent(l, event),
+        onGap: (l, gap) => void this.reconcile(l, gap),
+      });
+      if (names.has(link.name)) {
+        throw new RingflowError(
+          ErrorCode.CONFIG,
+          `options.servers[${index}].name "${link.name}" is used twice: give each server its own name.`,
+        );
+      }
+      names.add(link.name);
+      return link;
+    });
+  }
+
+  /** Connects to every server; resolves when every event stream is open. */
+  async start(): Promise<void> {
+    if (this.state !== 'new')
+      throw new RingflowError(ErrorCode.CONFIG, `start() called twice (state: ${this.state})`);
+    this.state = 'starting';
+    await Promise.all(this.links.map((link) => link.start()));
+    const ids = new Set(this.links.map((l) => l.server.asteriskId));
+    if (ids.size !== this.links.length) {
+      this.logger.warn('two servers report the same asterisk_id; events cannot be told apart by server');
+    }
+    this.state = 'running';
+    this.logger.info({ apps: this.apps, servers: this.links.map((l) => l.name) }, 'application started');
+  }
+
+  /** The call sessions in progress. */
+  activeCalls(): CallSession[] {
+    return [...this.sessions];
+  }
+
+  /** The session of a call by its channel id. */
+  call(channelId: string): CallSession | undefined {
+    for (const s of this.sessions) if (s.channelId === channelId) return s;
+    return undefined;
+  }
+
+  /** The bridge sessions in progress. */
+  activeBridges(): BridgeSession[] {
+    return [...this.bridges];
+  }
+
+  /** The REST client of a server (by name; default the first), for work outside calls. */
+  client(server?: string) {
+    return this.link(server).client;
+  }
+
+  /** Events received that no session owned and that did not start a call. */
+  get unroutedEvents(): number {
+    return this.unrouted;
+  }
+
+  counters(): RuntimeCounters {
+    let subscriptions = 0;
+    let timers = this.clock.pendingTimers;
+    let pendingRequests = 0;
+    let digitWaiters = 0;
+    for (const s of this.sessions) {
+      const c = s.counters();
+      subscriptions += c.subscriptions;
+      timers += c.timers;
+      pendingRequests += c.pendingRequests;
+      digitWaiters += c.digitWaiters;
+    }
+    for (const b of this.bridges) {
+      const c = b.counters();
+      subscriptions += c.subscriptions;
+      pendingRequests += c.pendingRequests;
+    }
+    for (const l of this.links) pendingRequests += l.pendingCleanups;
+    return {
+      activeSessions: this.sessions.size,
+      bridgeSessions: this.bridges.size,
+      subscriptions,
+      timers,
+      pendingRequests,
+      routes: this.router.size,
+      digitWaiters,
+    };
+  }
+
+  private link(name?: string): ServerLink {
+    if (name === undefined) return this.links[0]!;
+    const link = this.links.find((l) => l.name === name);
+    if (!link) {
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `no server named "${name}"; the servers are: ${this.links.map((l) => l.name).join(', ')}`,
+      );
+    }
+    return link;
+  }
+
+  private machineFor(info: CallInfo, override?: AnyStateMachine): AnyStateMachine {
+    if (override) return override;
+    const call = this.options.call;
+    return typeof call === 'function' ? call(info) : call;
+  }
+
+  private newSession(
+    link: ServerLink,
+    channelId: string,
+    direction: 'inbound' | 'outbound',
+    machine?: AnyStateMachine,
+  ) {
+    const session = new CallSession(link, {
+      channelId,
+      direction,
+      machineFor: (start) =>
+        this.machineFor(
+          { app: start.application, args: start.args ?? [], direction, server: link.name, start },
+          machine,
+        ),
+      onEnded: (s, outcome) => this.sessionEnded(s, outcome),
+    });
+    this.sessions.add(session);
+    this.metrics.callStarted(direction);
+    this.callsSubject.next(session);
+    return session;
+  }
+
+  private sessionEnded(session: CallSession, outcome: SessionOutcome): void {
+    this.sessions.delete(session);
+    this.metrics.callEnded(outcome);
+  }
+
+  private onEvent(link: ServerLink, event: StreamEvent): void {
+    this.metrics.eventReceived(link.name);
+    const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
+    if (this.router.route(asteriskId, event) > 0) return;
+    if (event.type === 'StasisStart' && this.apps.includes((event as StasisStart).application)) {
+      this.inbound(link, event as StasisStart);
+      return;
+    }
+    this.unrouted++;
+  }
+
+  private inbound(link: ServerLink, start: StasisStart): void {
+    const channelId = start.channel.id;
+    if (this.state === 'draining' || this.state === 'stopped') {
+      const how = this.options.whileDraining ?? 'hangup';
+      link.logger.info({ call: channelId, how }, 'not taking new calls (draining)');
+      if (how === 'continue')
+        link.cleanup(`continue ${channelId}`, () => link.client.channel(channelId).continueInDialplan());
+      else
+        link.cleanup(`refuse ${channelId}`, () =>
+          link.client.channel(channelId).hangup({ reason: 'congestion' }),
+        );
+      return;
+    }
+    this.newSession(link, channelId, 'inbound').deliver(start);
+  }
+
+  /**
+   * Places an outbound call that runs a machine once answered. Stage, then execute: the channel id
+   * is picked and the session routed before the originate request, so no event is missed.
+   * Resolves with the session once the server accepted the request.
+   *
+   * @example
+   * const session = await app.originate({ endpoint: 'PJSIP/alice', callerId: 'Reminder <100>' });
+   * const outcome = await session.done; // 'completed', 'unanswered', ...
+   */
+  async originate(options: OriginateOptions): Promise<CallSession> {
+    if (this.state !== 'running') {
+      throw new RingflowError(
+        ErrorCode.CLOSED,
+        `cannot originate while the application is ${this.state}; call start() first`,
+      );
+    }
+    const { server, app, machine, ...params } = options;
+    const link = this.link(server);
+    const channelId = `channel-${this.ids()}`;
+    const session = this.newSession(link, channelId, 'outbound', machine);
+    try {
+      await link.client.channels.originate({ ...params, app: app ?? this.apps[0]!, channelId });
+    } catch (error) {
+      session.end('failed');
+      throw error;
+    }
+    return session;
+  }
+
+  /**
+   * Creates a bridge owned by the application (a conference room) and its bridge session.
+   *
+   * @example
+   * const room = await app.createBridge({ name: 'sales', type: 'mixing,dtmf_events' });
+   */
+  async createBridge(options: CreateBridgeOptions = {}): Promise<BridgeSession> {
+    const { server, ...rest } = options;
+    const link = this.link(server);
+    const bridge = new BridgeSession(link, { ...rest, bridgeId: `bridge-${this.ids()}` }, (b) =>
+      this.bridges.delete(b),
+    );
+    this.bridges.add(bridge);
+    try {
+      await bridge.create();
+    } catch (error) {
+      bridge.end();
+      throw error;
+    }
+    return bridge;
+  }
+
+  /**
+   * Stops taking calls and lets active ones finish until `deadlineMs` (on the application's clock),
+   * then hangs up the ones left. New channels are refused (see `whileDraining`). Machines get
+   * `call.draining` with the deadline. Resolves when no call is left.
+   *
+   * @example
+   * process.on('SIGTERM', async () => { await app.drain({ deadlineMs: 30_000 }); await app.stop(); });
+   */
+  async drain(options: { readonly deadlineMs: number }): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'draining';
+    this.drainDeadline = this.clock.now() + options.deadlineMs;
+    this.logger.info({ activeCalls: this.sessions.size, deadlineMs: options.deadlineMs }, 'draining');
+    for (const s of this.sessions) s.call?.send({ type: 'call.draining', deadline: this.drainDeadline });
+    if (this.sessions.size === 0) return;
+    const timer = this.clock.setTimeout(() => {
+      this.logger.warn(
+        { activeCalls: this.sessions.size },
+        'drain deadline passed; hanging up the calls left',
+      );
+      for (const s of [...this.sessions]) s.end('drained', true);
+    }, options.deadlineMs);
+    await Promise.all([...this.sessions].map((s) => s.done));
+    this.clock.clearTimeout(timer);
+  }
+
+  /**
+   * Stops: hangs up calls still active, destroys the application's bridges, closes every event
+   * stream and REST client. Resolves when everything is released.
+   */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    for (const s of [...this.sessions]) s.end('stopped', true);
+    for (const b of [...this.bridges]) b.destroy();
+    this.clock.clearAll();
+    await Promise.all(this.links.map((l) => l.close()));
+    this.callsSubject.complete();
+    this.gapsSubject.complete();
+    this.logger.info('application stopped');
+  }
+
+  /** After a gap: list the server's channels and bridges, end the sessions whose resources are gone. */
+  private async reconcile(link: ServerLink, gap: EventGap): Promise<void> {
+    const mine = [...this.sessions].filter((s) => s.server.name === link.name);
+    const myBridges = [...this.bridges].filter((b) => b.server.name === link.name);
+    let report: GapReport;
+    try {
+      const [channels, bridges] = await Promise.all([
+        link.client.channels.list(),
+        link.client.bridges.list(),
+      ]);
+      const liveChannels = new Set(channels.map((c) => c.id));
+      const liveBridges = new Set(bridges.map((b) => b.id));
+      const endedCalls: string[] = [];
+      const keptCalls: string[] = [];
+      for (const s of mine) {
+        if (s.ended) continue;
+        if (liveChannels.has(s.channelId)) {
+          s.reconcile(liveChannels, liveBridges);
+          keptCalls.push(s.channelId);
+        } else {
+          s.end('reconciled');
+          endedCalls.push(s.channelId);
+        }
+      }
+      const endedBridges: string[] = [];
+      for (const b of myBridges) {
+        if (liveBridges.has(b.bridgeId)) b.reconcile(liveChannels);
+        else {
+          b.end();
+          endedBridges.push(b.bridgeId);
+        }
+      }
+      report = {
+        server: link.name,
+        asteriskId: link.server.asteriskId,
+        gap,
+        endedCalls,
+        keptCalls,
+        endedBridges,
+      };
+    } catch (error) {
+      report = {
+        server: link.name,
+        asteriskId: link.server.asteriskId,
+        gap,
+        endedCalls: [],
+        keptCalls: mine.map((s) => s.channelId),
+        endedBridges: [],
+        error: error instanceof Error ? error : new Error(String(error)),
+      };
+    }
+    this.metrics.gaps.inc({ server: link.name });
+    link.logger.warn(
+      {
+        gapMs: gap.durationMs,
+        attempts: gap.attempts,
+        endedCalls: report.endedCalls.length,
+        keptCalls: report.keptCalls.length,
+        err: report.error,
+      },
+      'event stream gap: sessions reconciled',
+    );
+    this.gapsSubject.next(report);
+    try {
+      this.options.onGap?.(report);
+    } catch (error) {
+      this.logger.error({ err: error }, 'onGap callback threw');
+    }
+  }
+}
+
+/**
+ * Creates an application serving one or more servers.
+ *
+ * @example
+ * const app = createApplication({
+ *   servers: [{ url: 'http://127.0.0.1:8088/ari', username: 'asterisk', password: 'secret' }],
+ *   apps: ['ivr'],
+ *   call: ivrMachine,
+ * });
+ * await app.start();
+ */
+export function createApplication(options: ApplicationOptions): Application {
+  return new Application(options);
+}

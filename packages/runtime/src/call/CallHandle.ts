@@ -1,0 +1,119 @@
+import type {
+  ChannelHandle,
+  Clock,
+  ResourceKind,
+  RestClient,
+  StasisStart,
+  StreamEvent,
+  TimerHandle,
+} from '@ringflow/client';
+import type { Logger } from 'pino';
+import type { Observable } from 'rxjs';
+import type { DigitBuffer } from '../session/DigitBuffer.ts';
+import type { OperationId, ParamsOf, ResultOf } from './OperationId.ts';
+
+/** Which server a call lives on. */
+export interface ServerInfo {
+  /** The name given in the application's options (or the server's URL host). */
+  readonly name: string;
+  /** The server's `asterisk_id`, stamped on every event it sends. */
+  readonly asteriskId: string;
+}
+
+/** Per-request options of {@link CallHandle.request}. */
+export interface CallRequestOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * What a call machine gets in its input: everything it needs to drive one call, bound to the
+ * server the call lives on. Requests made through it are counted, cancelled when the call ends,
+ * and a 404 on the call's own channels becomes a `call.gone` event instead of a failure.
+ *
+ * @example
+ * const machine = setup({ types: { input: {} as CallInput } }).createMachine({
+ *   context: ({ input }) => ({ call: input.call }),
+ *   entry: ({ context }) => context.call.logger.info({ args: context.call.args }, 'call started'),
+ * });
+ */
+export interface CallHandle {
+  /** The session id: the id of the call's main channel. */
+  readonly id: string;
+  readonly channelId: string;
+  /** The call's channel, every channel operation bound to its id (tracked like `request`). */
+  readonly channel: ChannelHandle;
+  readonly direction: 'inbound' | 'outbound';
+  /** The application the channel entered. */
+  readonly app: string;
+  /** The arguments of the `Stasis(app,args...)` dialplan call or of `appArgs` at origination. */
+  readonly args: readonly string[];
+  /** The StasisStart event that started the machine. */
+  readonly start: StasisStart;
+  readonly server: ServerInfo;
+  /** The REST client of the call's server, untracked: prefer `request`, which the session counts and cancels. */
+  readonly client: RestClient;
+  readonly clock: Clock;
+  /** A child logger carrying `call`, `app` and `server`. */
+  readonly logger: Logger;
+  /** Every event about the call's resources: its channel, its playbacks and recordings, its snoop and dialled channels, its bridges. Completes when the call ends. */
+  readonly events$: Observable<StreamEvent>;
+  /** The type-ahead buffer of DTMF digits pressed on the call's channel. */
+  readonly digits: DigitBuffer;
+  /** Aborted when the session ends. */
+  readonly signal: AbortSignal;
+  /** True once the session has ended. */
+  readonly ended: boolean;
+
+  /**
+   * Sends any operation of the interface on the call's server.
+   *
+   * @example
+   * await call.request('channels.setChannelVar', { channelId: call.channelId, variable: 'LANG', value: 'fr' });
+   */
+  request<Op extends OperationId>(
+    operation: Op,
+    params: ParamsOf<Op>,
+    options?: CallRequestOptions,
+  ): Promise<ResultOf<Op>>;
+  /** A fresh resource id for a channel, bridge, playback, recording or snoop channel of this call. */
+  pickId(kind: 'channel' | 'bridge' | 'playback' | 'recording' | 'snoop'): string;
+  /**
+   * Makes the call own a resource: its events reach this call from now on. Do it before creating
+   * the resource ("stage, then execute"), so its first event cannot be missed.
+   */
+  own(kind: ResourceKind, id: string, options?: { readonly cleanup?: boolean }): void;
+  /** Stops routing a resource's events to this call. */
+  disown(kind: ResourceKind, id: string): void;
+  /** A timer on the call's clock, cleared when the call ends. */
+  setTimer(callback: () => void, delayMs: number): TimerHandle;
+  clearTimer(handle: TimerHandle | undefined): void;
+  /** Sends an event to the call's machine (helpers report progress this way). */
+  send(event: { readonly type: string; readonly [key: string]: unknown }): void;
+}
+
+/** The input every call machine receives. */
+export interface CallInput {
+  readonly call: CallHandle;
+}
+
+/** The event a call machine receives when a request finds one of the call's channels gone (404). */
+export interface CallGoneEvent {
+  readonly type: 'call.gone';
+  readonly channelId: string;
+  /** The operation that found out (`channels.play`). */
+  readonly operation: string;
+}
+
+/** Sent to every active call when the application starts draining. */
+export interface CallDrainingEvent {
+  readonly type: 'call.draining';
+  /** Clock time (ms) when calls still active are hung up. */
+  readonly deadline: number;
+}
+
+/** Events the runtime itself sends to a call machine, besides the server's events. */
+export type RuntimeCallEvent = CallGoneEvent | CallDrainingEvent;
+
+/** Everything a call machine may receive: the server's events about the call, and the runtime's. */
+export type CallEvent = StreamEvent | RuntimeCallEvent;

@@ -1,0 +1,48 @@
+/**
+ * @ringflow/runtime: applications and call sessions. One XState actor per call, driven by the
+ * call's RxJS event stream, issuing REST actions through the typed client.
+ */
+export * from './actions/index.ts';
+export { Application, createApplication } from './application/createApplication.ts';
+export type {
+  ApplicationOptions,
+  CallInfo,
+  CreateBridgeOptions,
+  OriginateOptions,
+  RuntimeCounters,
+} from './application/createApplication.ts';
+export type { GapReport } from './application/GapReport.ts';
+export type { ServerOptions } from './application/ServerOptions.ts';
+export { BridgeSession, bridgeMachine } from './bridge/BridgeSession.ts';
+export type {
+  BridgeContext,
+  BridgeSessionOptions,
+  QueuedPlayback,
+  VideoSourceMode,
+} from './bridge/BridgeSession.ts';
+export { bindHandle } from './call/bindHandle.ts';
+export type {
+  CallDrainingEvent,
+  CallEvent,
+  CallGoneEvent,
+  CallHandle,
+  CallInput,
+  CallRequestOptions,
+  RuntimeCallEvent,
+  ServerInfo,
+} from './call/CallHandle.ts';
+export { nextEvent } from './call/nextEvent.ts';
+export type { OperationId, ParamsOf, ResultOf } from './call/OperationId.ts';
+export { withScope } from './call/withScope.ts';
+export { inProcessEventTransport } from './inProcess/inProcessEventTransport.ts';
+export type { InProcessEventTransport } from './inProcess/inProcessEventTransport.ts';
+export { inProcessRestTransport } from './inProcess/inProcessRestTransport.ts';
+export type { InProcessServer } from './inProcess/InProcessServer.ts';
+export { createRuntimeLogger, REDACTED_PATHS, safeUrl } from './logging/createRuntimeLogger.ts';
+export * from './metrics/index.ts';
+export { CallSession } from './session/CallSession.ts';
+export type { SessionOutcome } from './session/CallSession.ts';
+export { DigitBuffer } from './session/DigitBuffer.ts';
+export { isCallGone } from './session/isCallGone.ts';
+export { SessionRouter } from './session/SessionRouter.ts';
+export { TrackingClock } from './session/TrackingClock.ts';

@@ -1,0 +1,170 @@
+import type { Clock } from '@ringflow/client';
+import {
+  type Counter,
+  type Gauge,
+  type Histogram,
+  MetricsRegistry,
+  type MetricsSnapshot,
+} from './MetricsRegistry.ts';
+
+/** REST latency buckets in seconds: from a loopback simulator (sub-millisecond) to a slow WAN. */
+const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** How many one-second slots the events/s rate averages over. */
+const RATE_WINDOW_SECONDS = 10;
+
+/** The runtime's numbers as plain data, for tests and JSON endpoints. */
+export interface RuntimeMetricsSummary {
+  readonly activeCalls: number;
+  readonly callsStarted: number;
+  readonly callsEnded: number;
+  readonly events: number;
+  /** Events per second over the last 10 s of clock time. */
+  readonly eventsPerSecond: number;
+  readonly restRequests: number;
+  /** REST error replies by status: `{ '404': 3 }`. */
+  readonly restErrorsByStatus: Readonly<Record<string, number>>;
+  readonly reconnects: number;
+  readonly gaps: number;
+}
+
+/**
+ * The metrics every application keeps: active calls, calls started and ended, events (and events
+ * per second), REST latency, REST errors by status, reconnects and event gaps.
+ *
+ * @example
+ * const metrics = new RuntimeMetrics(clock);
+ * metrics.callStarted('inbound');
+ * metrics.registry.toPrometheus(); // includes 'ringflow_active_calls 1'
+ */
+export class RuntimeMetrics {
+  readonly registry = new MetricsRegistry();
+  readonly activeCalls: Gauge;
+  readonly callsStarted: Counter;
+  readonly callsEnded: Counter;
+  readonly events: Counter;
+  readonly eventsPerSecondGauge: Gauge;
+  readonly restLatency: Histogram;
+  readonly restErrors: Counter;
+  readonly reconnects: Counter;
+  readonly gaps: Counter;
+  private readonly clock: Clock;
+  /** Events counted per whole second of clock time; only the last window is kept. */
+  private readonly perSecond = new Map<number, number>();
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+    const r = this.registry;
+    this.activeCalls = r.gauge({ name: 'ringflow_active_calls', help: 'Call sessions in progress' });
+    this.callsStarted = r.counter({
+      name: 'ringflow_calls_started_total',
+      help: 'Call sessions started, by direction (inbound, outbound)',
+      labelNames: ['direction'],
+    });
+    this.callsEnded = r.counter({
+      name: 'ringflow_calls_ended_total',
+      help: 'Call sessions ended, by outcome (completed, failed, reconciled, drained, stopped)',
+      labelNames: ['outcome'],
+    });
+    this.events = r.counter({
+      name: 'ringflow_events_total',
+      help: 'Events received from the event streams, by server',
+      labelNames: ['server'],
+    });
+    this.eventsPerSecondGauge = r.gauge({
+      name: 'ringflow_events_per_second',
+      help: `Events per second over the last ${RATE_WINDOW_SECONDS} s (computed when read)`,
+    });
+    this.restLatency = r.histogram({
+      name: 'ringflow_rest_request_duration_seconds',
+      help: 'Time from sending a REST request to its reply, by operation',
+      labelNames: ['operation'],
+      buckets: LATENCY_BUCKETS,
+    });
+    this.restErrors = r.counter({
+      name: 'ringflow_rest_errors_total',
+      help: 'REST requests answered with an error status (or none: status 0), by operation and status',
+      labelNames: ['operation', 'status'],
+    });
+    this.reconnects = r.counter({
+      name: 'ringflow_reconnects_total',
+      help: 'Event stream reconnections, by server',
+      labelNames: ['server'],
+    });
+    this.gaps = r.counter({
+      name: 'ringflow_event_gaps_total',
+      help: 'Periods without an event stream, after which sessions were reconciled, by server',
+      labelNames: ['server'],
+    });
+  }
+
+  callStarted(direction: 'inbound' | 'outbound'): void {
+    this.callsStarted.inc({ direction });
+    this.activeCalls.inc();
+  }
+
+  callEnded(outcome: string): void {
+    this.callsEnded.inc({ outcome });
+    this.activeCalls.dec();
+  }
+
+  eventReceived(server: string): void {
+    this.events.inc({ server });
+    const second = Math.floor(this.clock.now() / 1000);
+    this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
+    if (this.perSecond.size > RATE_WINDOW_SECONDS + 1) this.prune(second);
+  }
+
+  /** Records one REST exchange: latency always, errors by status (0 when no reply came). */
+  restRequestDone(operation: string, durationMs: number, status: number): void {
+    this.restLatency.observe(durationMs / 1000, { operation });
+    if (status === 0 || status >= 400) this.restErrors.inc({ operation, status });
+  }
+
+  private prune(nowSecond: number): void {
+    for (const s of this.perSecond.keys()) if (s <= nowSecond - RATE_WINDOW_SECONDS) this.perSecond.delete(s);
+  }
+
+  /** Events per second over the last window of clock time. */
+  eventsPerSecond(): number {
+    const now = Math.floor(this.clock.now() / 1000);
+    this.prune(now);
+    let total = 0;
+    for (const n of this.perSecond.values()) total += n;
+    return total / RATE_WINDOW_SECONDS;
+  }
+
+  /** The Prometheus text format. */
+  toPrometheus(): string {
+    this.eventsPerSecondGauge.set(this.eventsPerSecond());
+    return this.registry.toPrometheus();
+  }
+
+  /** Every metric with its series, as plain data. */
+  toJSON(): MetricsSnapshot {
+    this.eventsPerSecondGauge.set(this.eventsPerSecond());
+    return this.registry.toJSON();
+  }
+
+  /** The headline numbers. */
+  summary(): RuntimeMetricsSummary {
+    const restErrorsByStatus: Record<string, number> = {};
+    for (const s of this.restErrors.samples()) {
+      const status = s.labels.status ?? '';
+      restErrorsByStatus[status] = (restErrorsByStatus[status] ?? 0) + s.value;
+    }
+    let restRequests = 0;
+    for (const s of this.restLatency.samples()) restRequests += s.count;
+    return {
+      activeCalls: this.activeCalls.get(),
+      callsStarted: this.callsStarted.total(),
+      callsEnded: this.callsEnded.total(),
+      events: this.events.total(),
+      eventsPerSecond: this.eventsPerSecond(),
+      restRequests,
+      restErrorsByStatus,
+      reconnects: this.reconnects.total(),
+      gaps: this.gaps.total(),
+    };
+  }
+}

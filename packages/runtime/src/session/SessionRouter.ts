@@ -1,0 +1,76 @@
+import { eventResources, type ResourceKind, type StreamEvent } from '@ringflow/client';
+
+/** Something events can be routed to: a call session or a bridge session. */
+export interface EventOwner {
+  deliver(event: StreamEvent): void;
+}
+
+/** The key of one resource on one server: the server's `asterisk_id`, the kind and the id. */
+export function resourceKey(asteriskId: string, kind: ResourceKind, id: string): string {
+  return `${asteriskId}\u0000${kind}\u0000${id}`;
+}
+
+/**
+ * Routes events to the sessions that own the resources they refer to. A resource may have several
+ * owners (a conference bridge is owned by its bridge session and by each call that joined it); an
+ * event reaches each owner once, however many of its resources that owner holds.
+ *
+ * Owners register a resource before creating it ("stage, then execute"), so the first event about
+ * it always finds its way.
+ *
+ * @example
+ * router.add('02:fc:00:00:00:01', 'channel', 'call-1', session);
+ * router.route('02:fc:00:00:00:01', stasisStartEvent); // 1 owner reached
+ */
+export class SessionRouter {
+  private readonly owners = new Map<string, Set<EventOwner>>();
+
+  add(asteriskId: string, kind: ResourceKind, id: string, owner: EventOwner): void {
+    const key = resourceKey(asteriskId, kind, id);
+    let set = this.owners.get(key);
+    if (!set) {
+      set = new Set();
+      this.owners.set(key, set);
+    }
+    set.add(owner);
+  }
+
+  remove(asteriskId: string, kind: ResourceKind, id: string, owner: EventOwner): void {
+    const key = resourceKey(asteriskId, kind, id);
+    const set = this.owners.get(key);
+    if (!set) return;
+    set.delete(owner);
+    if (set.size === 0) this.owners.delete(key);
+  }
+
+  /** The owners of one resource. */
+  ownersOf(asteriskId: string, kind: ResourceKind, id: string): readonly EventOwner[] {
+    return [...(this.owners.get(resourceKey(asteriskId, kind, id)) ?? [])];
+  }
+
+  /** The owners of any resource the event refers to, each once, in the order of the event's fields. */
+  resolve(asteriskId: string, event: StreamEvent): EventOwner[] {
+    const found: EventOwner[] = [];
+    for (const ref of eventResources(event)) {
+      const set = this.owners.get(resourceKey(asteriskId, ref.kind, ref.id));
+      if (!set) continue;
+      for (const owner of set) if (!found.includes(owner)) found.push(owner);
+    }
+    return found;
+  }
+
+  /**
+   * Delivers the event to every owner of a resource it refers to.
+   * @returns how many owners it reached (0: nobody in this application cares).
+   */
+  route(asteriskId: string, event: StreamEvent): number {
+    const owners = this.resolve(asteriskId, event);
+    for (const owner of owners) owner.deliver(event);
+    return owners.length;
+  }
+
+  /** Number of resource keys with at least one owner (leak checks count them). */
+  get size(): number {
+    return this.owners.size;
+  }
+}
