@@ -1,0 +1,85 @@
+import {
+  HandshakeRejectedError,
+  type StreamEvent,
+  createEventStream,
+  createRestClient,
+  ofType,
+  systemClock,
+} from '@ringflow/client';
+import { type Simulator, createSimulator } from '@ringflow/simulator';
+import { firstValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type WireServer, startWireServer } from '../../packages/simulator/src/wire/index.ts';
+import { users } from './wireClient.ts';
+
+/** ringflow's own client (REST and event stream) against the simulator over the wire. */
+let sim: Simulator;
+let wire: WireServer;
+
+beforeAll(async () => {
+  sim = createSimulator({ clock: systemClock });
+  wire = await startWireServer(sim, { users, clock: sim.clock });
+});
+afterAll(async () => {
+  await wire.close();
+  sim.close();
+});
+
+describe('the ringflow client against the wire simulator', () => {
+  it('detects the server-level segment from the published resource listing and pings', async () => {
+    const client = createRestClient({ url: wire.url, username: 'demo', password: 'demo' });
+    try {
+      expect(await client.resolveSegment()).toBe('asterisk');
+      expect(await client.asterisk.ping()).toMatchObject({ ping: 'pong', asterisk_id: sim.asteriskId });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('receives over its event stream the user event it raised over REST', async () => {
+    const client = createRestClient({ url: wire.url, username: 'demo', password: 'demo' });
+    const stream = createEventStream({
+      url: wire.url,
+      apps: ['client-app'],
+      username: 'demo',
+      password: 'demo',
+    });
+    try {
+      const received = firstValueFrom(stream.events$.pipe(ofType('ChannelUserevent')));
+      await stream.whenOpen();
+      await client.events.userEvent({
+        eventName: 'FromClient',
+        application: 'client-app',
+        variables: { k: 'v' },
+      });
+      const event = (await received) as StreamEvent & {
+        eventname?: string;
+        userevent?: Record<string, string>;
+      };
+      expect(event).toMatchObject({
+        type: 'ChannelUserevent',
+        eventname: 'FromClient',
+        application: 'client-app',
+      });
+      expect(event.userevent).toMatchObject({ k: 'v' });
+    } finally {
+      await stream.close();
+      await client.close();
+    }
+  });
+
+  it('reports a wrong password on the event stream as a refused handshake', async () => {
+    const stream = createEventStream({
+      url: wire.url,
+      apps: ['client-app'],
+      username: 'demo',
+      password: 'wrong',
+      stopOnRejection: true,
+    });
+    try {
+      await expect(stream.whenOpen()).rejects.toBeInstanceOf(HandshakeRejectedError);
+    } finally {
+      await stream.close();
+    }
+  });
+});
