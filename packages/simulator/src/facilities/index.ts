@@ -39,3 +39,6 @@ export {
   type SoundCatalogueOptions,
   type SoundSpec,
 } from './SoundCatalogue.ts';
+export { type AudioFormat, audioFormats } from './audioFormats.ts';
+export { isSafeRecordingName } from './recordingName.ts';
+export { type IfExists, RecordingStore, type RecordingStoreOptions } from './RecordingStore.ts';
