@@ -59,6 +59,12 @@ exten => stasis,1,Stasis(app-one,a,"b,c")
  same => n,NoOp(after stasis)
  same => n(exit),NoOp(at exit)
 exten => loop,1,Goto(1)
+exten => failingloop,1,Answer()
+ same => n,Playback(nosuchfile)
+ same => n,Goto(1)
+exten => waitloop,1,Set(N=$[\${N} + 1])
+ same => n,Wait(0.01)
+ same => n,GotoIf($[\${N} < 4000]?1)
 exten => h,1,NoOp(hangup handler \${EXTEN})
 
 [with-invalid]
@@ -282,6 +288,16 @@ describe('runDialplan: flow rules', () => {
     const { host, end } = await run('tests', 'loop', 1);
     expect(end.reason).toBe('application-failed');
     expect(host.logs('error')[0]).toMatch(/the dialplan loops/);
+  });
+
+  it('also ends a loop whose applications fail at once (a missing file), but not one that waits', async () => {
+    const failing = await run('tests', 'failingloop', 1, { play: { nosuchfile: 'failed' } });
+    expect(failing.end.reason).toBe('application-failed');
+    const host = new FakeDialplanHost(dialplan);
+    host.variables.set('N', '0');
+    const waiting = await runDialplan(host, { context: 'tests', exten: 'waitloop', priority: 1 });
+    expect(waiting.reason).toBe('end-of-extension');
+    expect(host.variables.get('N')).toBe('4000');
   });
 
   it('ends at once for a channel that is already hung up', async () => {

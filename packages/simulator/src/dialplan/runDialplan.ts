@@ -20,8 +20,9 @@ export interface RunDialplanOptions {
 const CAUSE_UNKNOWN = 0;
 
 /**
- * Applications in a row that finish without waiting on the host before the run is declared a
- * loop (`same => n,Goto(1)` would otherwise spin forever and starve the clock).
+ * Applications in a row that let no time pass (see ApplicationContext.tookTime) before the run
+ * is declared a loop: `same => n,Goto(1)` would otherwise spin forever and starve every other
+ * channel and the clock, since the simulator runs on one thread.
  */
 const MAX_INSTANT_STEPS = 10_000;
 
@@ -116,21 +117,18 @@ class DialplanRun {
     const data = substituteVariables(priority.appData, createVariableScope(host, location, warn));
     host.setLocation({ ...location, app: app.name, appData: data });
 
-    const pending = app.run({ host, dialplan: host.dialplan, location, data, warn });
-    let result: ApplicationResult;
-    if (pending instanceof Promise) {
+    const instantBefore = ++this.instantSteps;
+    const tookTime = () => {
       this.instantSteps = 0;
-      result = await pending;
-    } else {
-      result = pending;
-      if (++this.instantSteps > MAX_INSTANT_STEPS) {
-        host.log(
-          'error',
-          `${describe(location, priority)}: ${MAX_INSTANT_STEPS} applications ran without ever waiting; ` +
-            'the dialplan loops (e.g. a Goto back to itself). Hanging up',
-        );
-        return { end: 'application-failed', location, cause: CAUSE_UNKNOWN };
-      }
+    };
+    const result = await app.run({ host, dialplan: host.dialplan, location, data, warn, tookTime });
+    if (this.instantSteps >= instantBefore && this.instantSteps > MAX_INSTANT_STEPS) {
+      host.log(
+        'error',
+        `${describe(location, priority)}: ${MAX_INSTANT_STEPS} applications ran without letting any time pass; ` +
+          'the dialplan loops (e.g. a Goto back to itself). Hanging up',
+      );
+      return { end: 'application-failed', location, cause: CAUSE_UNKNOWN };
     }
     return this.after(result, location, priority, warn);
   }

@@ -6,7 +6,7 @@ import { type DialplanApplication, HUNGUP, NEXT } from './DialplanApplication.ts
  */
 export const Answer: DialplanApplication = {
   name: 'Answer',
-  async run({ host, data, warn }) {
+  async run({ host, data, warn, tookTime }) {
     if (host.isAnswered()) return NEXT;
     await host.answer();
     if (host.isHungUp()) return HUNGUP;
@@ -15,7 +15,10 @@ export const Answer: DialplanApplication = {
       const delay = Number(delayText);
       if (!Number.isFinite(delay) || delay < 0) {
         warn(`Answer(${data}): the delay must be a number of milliseconds; answering without delay`);
-      } else if (delay > 0 && (await host.wait(delay)) === 'hungup') return HUNGUP;
+      } else if (delay > 0) {
+        if ((await host.wait(delay)) === 'hungup') return HUNGUP;
+        tookTime();
+      }
     }
     return NEXT;
   },

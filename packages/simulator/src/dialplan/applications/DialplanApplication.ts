@@ -11,6 +11,12 @@ export interface ApplicationContext {
   readonly data: string;
   /** Reports a problem with this priority (logged by the host with the dialplan position). */
   warn(message: string): void;
+  /**
+   * Tells the interpreter that the application let time pass (a wait elapsed, a file played,
+   * the ARI application handed the channel back). A run of applications that never do is a
+   * loop, which the interpreter ends instead of spinning forever.
+   */
+  tookTime(): void;
 }
 
 /** What the interpreter does after an application returns. */

@@ -9,7 +9,7 @@ import { type DialplanApplication, HUNGUP, NEXT } from './DialplanApplication.ts
  */
 export const Playback: DialplanApplication = {
   name: 'Playback',
-  async run({ host, data, warn }) {
+  async run({ host, data, warn, tookTime }) {
     const [fileList = '', optionText = ''] = splitArguments(data, ',', 2);
     const files = fileList
       .split('&')
@@ -35,6 +35,7 @@ export const Playback: DialplanApplication = {
     }
     const outcome = await host.play(files);
     if (outcome === 'hungup') return HUNGUP;
+    if (outcome === 'finished') tookTime();
     host.setVariable('PLAYBACKSTATUS', outcome === 'finished' ? 'SUCCESS' : 'FAILED');
     return NEXT;
   },

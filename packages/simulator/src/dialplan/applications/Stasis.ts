@@ -8,11 +8,13 @@ import { type DialplanApplication, HUNGUP, NEXT } from './DialplanApplication.ts
  */
 export const Stasis: DialplanApplication = {
   name: 'Stasis',
-  async run({ host, data }) {
+  async run({ host, data, tookTime }) {
     const [app = '', ...args] = splitArguments(data);
     if (!app.trim()) return { kind: 'failed', message: 'Stasis requires an argument (application name)' };
     const exit = await host.enterStasis(app.trim(), args);
     if (exit.kind === 'hungup' || host.isHungUp()) return HUNGUP;
+    // Handed back by the ARI application (a REST call): time has passed.
+    if (exit.kind === 'continue') tookTime();
     if (exit.kind === 'continue' && exit.target) return { kind: 'goto', target: exit.target };
     return NEXT;
   },
