@@ -1,0 +1,94 @@
+import type { ExpressionScope } from '../expr/Expression.ts';
+import { evaluateCondition, evaluateExpression } from '../expr/Expression.ts';
+import type { ExprValue, Value } from '../schema/s.ts';
+import type { CallInfo, FlowHost } from './FlowHost.ts';
+
+/** The context of a compiled flow machine. */
+export interface FlowContext {
+  readonly host: FlowHost;
+  readonly call: CallInfo;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly vars: Readonly<Record<string, unknown>>;
+  /** The result of the step that just ended (the `event` root while its outcome is routed). */
+  readonly result: Readonly<Record<string, unknown>> | undefined;
+  /** Scratch space of the running step (ids, digits, counters); reset when a step starts. */
+  readonly step: Readonly<Record<string, unknown>>;
+  /** The bridge this call is in (conference or dial), if any. */
+  readonly bridgeId: string | undefined;
+  /** Set once the caller's channel is gone: channel operations are no longer attempted. */
+  readonly hungUp: boolean;
+  /** The final state's output (subflows hand it to their caller). */
+  readonly output: Readonly<Record<string, unknown>> | undefined;
+  /** The last unhandled failure. */
+  readonly error: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Any event the machine receives: ARI events by their `type`, and XState's own. */
+export interface AnyFlowEvent {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+export interface ActionArgs {
+  readonly context: FlowContext;
+  readonly event: AnyFlowEvent;
+}
+
+/** The roots an expression sees; `event` is the routed step result, else the current event. */
+export function scopeOf(context: FlowContext, event: unknown): ExpressionScope {
+  return {
+    input: context.input,
+    vars: context.vars,
+    call: context.call as unknown as Record<string, unknown>,
+    event,
+    now: context.host.clock.now(),
+  };
+}
+
+function isExpr(value: unknown): value is ExprValue {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as ExprValue).expr === 'string'
+  );
+}
+
+/**
+ * Resolves a field that is a literal or `{ expr }`. Throws ExpressionError when the expression fails.
+ * @example resolveValue({ expr: "'PJSIP/' + vars.ext" }, scope) // 'PJSIP/200'
+ */
+export function resolveValue<T>(value: Value<T>, scope: ExpressionScope): T {
+  return (isExpr(value) ? evaluateExpression(value.expr, scope) : value) as T;
+}
+
+/** Resolves an optional field. */
+export function resolveOptional<T>(value: Value<T> | undefined, scope: ExpressionScope): T | undefined {
+  return value === undefined ? undefined : resolveValue(value, scope);
+}
+
+/** A condition that fails while running counts as false, and the problem is logged, not thrown. */
+export function safeCondition(condition: string | boolean, context: FlowContext, event: unknown): boolean {
+  try {
+    return evaluateCondition(condition, scopeOf(context, event));
+  } catch (e) {
+    context.host.log?.warn(
+      { condition, error: (e as Error).message },
+      'flow condition failed; treated as false',
+    );
+    return false;
+  }
+}
+
+/** Pulls the HTTP status and a message out of a failed REST call or any other error. */
+export function describeFailure(error: unknown): { message: string; status?: number } {
+  const err = error as { message?: unknown; status?: unknown; statusCode?: unknown } | undefined;
+  const status =
+    typeof err?.status === 'number'
+      ? err.status
+      : typeof err?.statusCode === 'number'
+        ? err.statusCode
+        : undefined;
+  const message = typeof err?.message === 'string' ? err.message : String(error);
+  return status === undefined ? { message } : { message, status };
+}

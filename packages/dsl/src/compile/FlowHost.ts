@@ -1,0 +1,132 @@
+import type {
+  BridgesApi,
+  ChannelsApi,
+  Clock,
+  DeviceStatesApi,
+  EndpointsApi,
+  EventsApi,
+  MailboxesApi,
+  PlaybacksApi,
+  RecordingsApi,
+} from '@ringflow/client';
+
+/**
+ * The REST operations a compiled flow uses, shaped exactly like the resource APIs of
+ * `@ringflow/client` (a client instance satisfies it as is). Kept narrow so that tests and other
+ * runtimes can provide it, and so a reader sees at a glance what a flow can do to a server.
+ */
+export interface FlowAri {
+  readonly channels: Pick<
+    ChannelsApi,
+    | 'answer'
+    | 'hangup'
+    | 'play'
+    | 'record'
+    | 'continueInDialplan'
+    | 'originate'
+    | 'originateWithId'
+    | 'getChannelVar'
+    | 'setChannelVar'
+    | 'hold'
+    | 'unhold'
+    | 'mute'
+    | 'unmute'
+    | 'ring'
+    | 'ringStop'
+    | 'startSilence'
+    | 'stopSilence'
+    | 'startMoh'
+    | 'stopMoh'
+    | 'snoopChannelWithId'
+  >;
+  readonly bridges: Pick<
+    BridgesApi,
+    | 'createWithId'
+    | 'destroy'
+    | 'addChannel'
+    | 'removeChannel'
+    | 'playWithId'
+    | 'startMoh'
+    | 'stopMoh'
+    | 'setVideoSource'
+    | 'clearVideoSource'
+  >;
+  readonly playbacks: Pick<PlaybacksApi, 'stop'>;
+  readonly recordings: Pick<RecordingsApi, 'stop'>;
+  readonly events: Pick<EventsApi, 'userEvent'>;
+  readonly endpoints: Pick<EndpointsApi, 'sendMessage'>;
+  readonly deviceStates: Pick<DeviceStatesApi, 'update'>;
+  readonly mailboxes: Pick<MailboxesApi, 'update'>;
+}
+
+/** Where a running flow gets its effects from: one per call (or shared by an application). */
+export interface FlowHost {
+  readonly ari: FlowAri;
+  /** The runtime clock: `now` in expressions and webhook timeouts. Timers of the machine use the actor's clock. */
+  readonly clock: Clock;
+  /** The ARI application name: dialled channels and snoops are created into it. */
+  readonly application: string;
+  /** Picks ids for resources before creating them (playbacks, bridges, channels), so no event is missed. */
+  newId(kind: 'playback' | 'recording' | 'channel' | 'bridge' | 'snoop'): string;
+  /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */
+  readonly fetch?: typeof fetch;
+  /** Where non-fatal problems go (an expression that failed in a guard, a cleanup that failed). */
+  readonly log?: { warn(details: Record<string, unknown>, message: string): void };
+}
+
+/** What the flow knows about its call. Usually built from the StasisStart event with `callFromStasisStart`. */
+export interface CallInfo {
+  readonly channelId: string;
+  readonly caller?: { readonly number: string; readonly name: string };
+  readonly extension?: string;
+  readonly context?: string;
+  readonly language?: string;
+  /** Arguments given to Stasis() in the dialplan. */
+  readonly args?: readonly string[];
+  /** Channel variables known so far (StasisStart `channelvars`, then `getVar` results). */
+  readonly variables?: Readonly<Record<string, string>>;
+}
+
+/** The input of a compiled flow machine. */
+export interface FlowMachineInput {
+  readonly host: FlowHost;
+  readonly call: CallInfo;
+  /** Flow inputs; declared defaults fill the gaps. */
+  readonly input?: Readonly<Record<string, unknown>>;
+}
+
+/** How a run ended, the machine's output. */
+export interface FlowOutput {
+  /** completed: a final state; hungUp: the caller left; continued: sent on in the dialplan; failed: an unhandled step failure. */
+  readonly status: 'completed' | 'hungUp' | 'continued' | 'failed';
+  readonly output?: Readonly<Record<string, unknown>>;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly error?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Builds the call description from a StasisStart event.
+ * @example const call = callFromStasisStart(event); actor = createActor(machine, { input: { host, call } });
+ */
+export function callFromStasisStart(event: {
+  channel: {
+    id: string;
+    caller?: { number: string; name: string };
+    dialplan?: { context: string; exten: string };
+    language?: string;
+    channelvars?: Record<string, unknown>;
+  };
+  args?: readonly string[];
+}): CallInfo {
+  const channel = event.channel;
+  const variables: Record<string, string> = {};
+  for (const [k, v] of Object.entries(channel.channelvars ?? {})) variables[k] = String(v);
+  return {
+    channelId: channel.id,
+    ...(channel.caller ? { caller: { number: channel.caller.number, name: channel.caller.name } } : {}),
+    ...(channel.dialplan ? { extension: channel.dialplan.exten, context: channel.dialplan.context } : {}),
+    ...(channel.language ? { language: channel.language } : {}),
+    args: event.args ?? [],
+    variables,
+  };
+}

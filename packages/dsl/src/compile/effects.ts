@@ -1,0 +1,73 @@
+import { assign, fromPromise } from 'xstate';
+import { type ActionArgs, describeFailure, type FlowContext, scopeOf } from './FlowContext.ts';
+import type { Action, InvokeSpec, Transitions } from './StateSpec.ts';
+
+/** One promise actor runs every REST call and webhook; what it runs comes in its input. */
+export const runEffect = fromPromise<unknown, { run: () => Promise<unknown> }>(({ input }) => input.run());
+
+/**
+ * Invokes an effect (usually one REST call) when the state is entered. Failures arrive as an
+ * `xstate.error.actor` event and take `onError`; nothing is ever thrown out of the machine.
+ *
+ * @example
+ * invoke: effect(({ context }) => context.host.ari.channels.answer({ channelId: context.call.channelId }), {
+ *   onDone: build.exit('done'), onError: build.exit('failed', failureData) })
+ */
+export function effect(
+  run: (args: ActionArgs) => Promise<unknown>,
+  handlers: { onDone?: Transitions; onError: Transitions },
+): InvokeSpec {
+  return {
+    src: runEffect,
+    input: (args) => ({ run: () => Promise.resolve().then(() => run(args)) }),
+    ...(handlers.onDone ? { onDone: handlers.onDone } : {}),
+    onError: handlers.onError,
+  };
+}
+
+/** Result data of a failed effect: `{ message, status? }` from the error event. */
+export function failureData({ event }: ActionArgs): Record<string, unknown> {
+  if ('error' in event) return describeFailure(event.error);
+  return { message: `${event.type} reported a failure` };
+}
+
+/** Merges into the running step's scratch space. */
+export function setStep(patch: (args: ActionArgs) => Record<string, unknown>): Action {
+  return assign(({ context, event }: ActionArgs) => ({
+    step: { ...context.step, ...patch({ context, event }) },
+  })) as unknown as Action;
+}
+
+/** Assigns flow variables. */
+export function setVars(patch: (args: ActionArgs) => Record<string, unknown>): Action {
+  return assign(({ context, event }: ActionArgs) => ({
+    vars: { ...context.vars, ...patch({ context, event }) },
+  })) as unknown as Action;
+}
+
+/** Assigns any context fields. */
+export function setContext(patch: (args: ActionArgs) => Partial<FlowContext>): Action {
+  return assign(({ context, event }: ActionArgs) => patch({ context, event })) as unknown as Action;
+}
+
+/** Starts an effect without waiting for it (stopping a playback on barge-in); failures are only logged. */
+export function fireAndForget(run: (args: ActionArgs) => Promise<unknown>, what: string): Action {
+  return (args: ActionArgs) => {
+    Promise.resolve()
+      .then(() => run(args))
+      .catch((e: unknown) =>
+        args.context.host.log?.warn({ what, ...describeFailure(e) }, 'background flow action failed'),
+      );
+  };
+}
+
+/** The scope of expressions evaluated inside a step (`event` is the event being handled). */
+export function stepScope({ context, event }: ActionArgs) {
+  return scopeOf(context, event);
+}
+
+/** Guard: the event concerns this call's channel. */
+export function isOwnChannel({ context, event }: ActionArgs): boolean {
+  const channel = (event as { channel?: { id?: unknown } }).channel;
+  return channel?.id === context.call.channelId;
+}

@@ -1,0 +1,97 @@
+import type { ActionArgs } from './FlowContext.ts';
+import { effect, fireAndForget, isOwnChannel, setStep } from './effects.ts';
+import type { StateSpec, TransitionSpec } from './StateSpec.ts';
+import { withActions, withGuard } from './StateSpec.ts';
+
+export interface PlayFragmentOptions {
+  /** The URIs and language to play, computed when the state is entered. */
+  readonly media: (args: ActionArgs) => { media: string[]; lang?: string };
+  /** Taken when the playback finished by itself. */
+  readonly onFinished: TransitionSpec;
+  /** Taken when the playback could not start or failed. */
+  readonly onFailed: TransitionSpec;
+  /** With barge-in: taken on a DTMF digit from the caller, after the playback is stopped. */
+  readonly onDigit?: TransitionSpec;
+  /** Scratch key holding the playback id. */
+  readonly scratch: string;
+  /** Play on a bridge instead of the call's channel. */
+  readonly bridge?: (args: ActionArgs) => string;
+}
+
+function playbackOf(event: unknown): { id?: string; state?: string } {
+  return ((event as { playback?: { id?: string; state?: string } }).playback ?? {}) as {
+    id?: string;
+    state?: string;
+  };
+}
+
+function safeEmpty(options: PlayFragmentOptions, args: ActionArgs): boolean {
+  try {
+    return options.media(args).media.length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A state that plays media and waits for it to finish. The playback id is chosen before the request
+ * is sent, so the PlaybackFinished event is recognised even when it arrives before the response.
+ * An empty media list finishes at once.
+ */
+export function playFragment(options: PlayFragmentOptions): StateSpec {
+  const { scratch } = options;
+  const mine = ({ context, event }: ActionArgs) => playbackOf(event).id === context.step[scratch];
+  const on: Record<string, TransitionSpec[]> = {
+    PlaybackFinished: [
+      withGuard(options.onFailed, (a) => mine(a) && playbackOf(a.event).state === 'failed'),
+      withGuard(options.onFinished, mine),
+    ],
+  };
+  if (options.onDigit)
+    on.ChannelDtmfReceived = [
+      withGuard(
+        withActions(options.onDigit, [
+          fireAndForget(
+            ({ context }) => context.host.ari.playbacks.stop({ playbackId: String(context.step[scratch]) }),
+            'stop playback on barge-in',
+          ),
+        ]),
+        isOwnChannel,
+      ),
+    ];
+  return {
+    initial: 'starting',
+    entry: [setStep(({ context }) => ({ [scratch]: context.host.newId('playback') }))],
+    states: {
+      starting: {
+        // A media expression that fails here fails again in `playing`, where it becomes onFailed.
+        always: [{ guard: (a) => safeEmpty(options, a), target: 'empty' }, { target: 'playing' }],
+      },
+      empty: { always: options.onFinished },
+      playing: {
+        invoke: effect(
+          (args) => {
+            const { context } = args;
+            const { media, lang } = options.media(args);
+            const playbackId = String(context.step[scratch]);
+            if (options.bridge)
+              return context.host.ari.bridges.playWithId({
+                bridgeId: options.bridge(args),
+                playbackId,
+                media,
+                ...(lang ? { lang } : {}),
+              });
+            return context.host.ari.channels.play({
+              channelId: context.call.channelId,
+              playbackId,
+              media,
+              ...(lang ? { lang } : {}),
+            });
+          },
+          { onError: options.onFailed },
+        ),
+      },
+    },
+    on,
+  };
+}

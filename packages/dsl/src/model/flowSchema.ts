@@ -1,0 +1,171 @@
+import { steps } from '../steps/index.ts';
+import { type Infer, s } from '../schema/s.ts';
+import { mediaListSchema } from './media.ts';
+import { STATE_NAME, targetSchema, type transitionSchema, transitionsSchema } from './transition.ts';
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LANGUAGE = /^[a-z]{2,3}([_-][A-Za-z]{2,4})?$/;
+
+type StepParamSchemas = { [K in keyof typeof steps]: (typeof steps)[K]['params'] };
+
+function stepParamSchemas(): StepParamSchemas {
+  const out: Record<string, unknown> = {};
+  for (const [name, definition] of Object.entries(steps)) out[name] = definition.params;
+  return out as StepParamSchemas;
+}
+
+/** A step: a one-key mapping naming the step, or a bare name for steps without required fields. */
+export const stepSchema = s.named('Step', () =>
+  s.keyed(
+    'step',
+    stepParamSchemas(),
+    (Object.keys(steps) as (keyof typeof steps)[]).filter((k) => steps[k].bare),
+    { description: 'A step: one key naming it (answer, play, menu, ...) with its options.' },
+  ),
+);
+
+const chooseEntry = s.object(
+  {
+    when: s.optional(
+      s.condition({
+        description:
+          'Condition; the first entry whose condition holds is taken. Omit on the last entry for "otherwise".',
+      }),
+    ),
+    goto: targetSchema,
+    set: s.optional(s.record(s.value(s.any()), { description: 'Variables to assign on the way.' })),
+  },
+  { description: 'One branch of choose.' },
+);
+
+const onSchema = s.record(transitionsSchema, {
+  description:
+    'Event name -> transition. Events: hangup, dtmf, userEvent, userEvent:<Name>, textMessage, talkingStarted, talkingFinished, hold, unhold, deviceState, error, or a server event type.',
+});
+
+export const stateSchema = s.named('State', () =>
+  s.object(
+    {
+      description: s.optional(s.string({ description: 'What this state is for (shown in diagrams).' })),
+      steps: s.optional(
+        s.array(stepSchema, { description: 'Steps run in order when the state is entered.' }),
+      ),
+      next: s.optional(transitionsSchema),
+      choose: s.optional(
+        s.array(chooseEntry, {
+          minItems: 1,
+          description: 'Ordered conditions evaluated after the steps; the first that holds is taken.',
+        }),
+      ),
+      on: s.optional(onSchema),
+      after: s.optional(
+        s.record(transitionsSchema, {
+          description: 'Timers: duration since the state was entered -> transition.',
+          keyPattern: /^\d+(\.\d+)?(ms|s|m|h)?$/,
+          keyHint: 'a duration such as 30s, 500ms or 2m',
+        }),
+      ),
+      final: s.optional(
+        s.boolean({
+          description: "The flow ends after this state's steps (a subflow returns `output`).",
+          default: false,
+        }),
+      ),
+      output: s.optional(
+        s.record(s.value(s.any()), {
+          description: 'For final states: the output handed back (name -> literal or { expr }).',
+        }),
+      ),
+    },
+    {
+      description:
+        'A state: steps run on entry, then `next`/`choose`, or wait for `on` events and `after` timers.',
+    },
+  ),
+);
+
+const inputSchema = s.object(
+  {
+    type: s.enum(['string', 'number', 'boolean', 'list', 'map'], { description: 'The input type.' }),
+    default: s.optional(s.any({ description: 'Used when the input is not given.' })),
+    required: s.optional(
+      s.boolean({ default: false, description: 'Fail at start when it is missing and has no default.' }),
+    ),
+    description: s.optional(s.string()),
+  },
+  { description: 'A flow input.' },
+);
+
+const flowBodyProps = {
+  description: s.optional(s.string({ description: 'What the flow does.' })),
+  language: s.optional(
+    s.string({
+      description: 'Default language of prompts (e.g. en, fr, en_GB).',
+      pattern: LANGUAGE,
+      patternHint: 'a language code such as en, fr or en_GB',
+      default: 'en',
+    }),
+  ),
+  inputs: s.optional(
+    s.record(inputSchema, {
+      description: 'Inputs of the flow, with defaults.',
+      keyPattern: NAME,
+      keyHint: 'an input name (letters, digits, _)',
+    }),
+  ),
+  vars: s.optional(
+    s.record(s.any(), {
+      description: 'Flow variables and their initial values.',
+      keyPattern: NAME,
+      keyHint: 'a variable name (letters, digits, _)',
+    }),
+  ),
+  prompts: s.optional(
+    s.record(s.record(mediaListSchema, { keyPattern: NAME, keyHint: 'a prompt name (letters, digits, _)' }), {
+      description: 'The prompt catalogue: language -> prompt name -> media.',
+      keyPattern: LANGUAGE,
+      keyHint: 'a language code such as en, fr or en_GB',
+    }),
+  ),
+  start: targetSchema,
+  on: s.optional(onSchema),
+  states: s.record(stateSchema, {
+    description: 'The states, by name.',
+    keyPattern: STATE_NAME,
+    keyHint: 'a state name (letters, digits, _ and -)',
+  }),
+};
+
+/** A subflow: a flow without its own subflows (all subflows of a document are siblings). */
+export const subflowSchema = s.named('Subflow', () =>
+  s.object(flowBodyProps, { description: 'A reusable flow called with the subflow step.' }),
+);
+
+/** The whole document: the one model behind YAML files, the TypeScript builder and the JSON Schema. */
+export const flowSchema = s.object(
+  {
+    name: s.string({
+      description: 'Flow name.',
+      pattern: /^[A-Za-z0-9_.-]+$/,
+      patternHint: 'letters, digits, ".", "_" and "-"',
+    }),
+    version: s.optional(
+      s.integer({ min: 1, max: 1, default: 1, description: 'Version of the flow format (1).' }),
+    ),
+    ...flowBodyProps,
+    subflows: s.optional(
+      s.record(subflowSchema, {
+        description: 'Flows reused with the subflow step.',
+        keyPattern: NAME,
+        keyHint: 'a subflow name (letters, digits, _)',
+      }),
+    ),
+  },
+  { description: 'A ringflow call flow.' },
+);
+
+export type FlowDocument = Infer<typeof flowSchema>;
+export type SubflowDocument = Infer<typeof subflowSchema>;
+export type StateDocument = Infer<typeof stateSchema>;
+export type StepDocument = Infer<typeof stepSchema>;
+export type TransitionDocument = Infer<typeof transitionSchema>;

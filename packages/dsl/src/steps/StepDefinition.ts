@@ -1,0 +1,110 @@
+import type { ActionArgs, FlowContext } from '../compile/FlowContext.ts';
+import type { StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
+import { type FlowTransitions, transitionsSchema } from '../model/transition.ts';
+import { type Infer, type Optional, type Schema, s } from '../schema/s.ts';
+import type { Path } from '../validate/Diagnostic.ts';
+
+/**
+ * What an outcome means for the flow when the step's `on` does not route it:
+ * - success: go on with the next step;
+ * - failure: the state's or the flow's `error` handler (else the flow ends with status failed);
+ * - hangup: the caller's channel is gone; the flow's `hangup` handler runs;
+ * - ended: the flow hung the call up itself and ends (status completed);
+ * - continued: the call left for the dialplan; the flow ends (status continued).
+ */
+export type OutcomeKind = 'success' | 'failure' | 'hangup' | 'ended' | 'continued';
+
+export interface OutcomeSpec {
+  readonly name: string;
+  readonly kind: OutcomeKind;
+  readonly description: string;
+  /** Fields of the result (`event.<field>` while routing, and `vars.<as>` when `as` is set). */
+  readonly data?: Readonly<Record<string, string>>;
+}
+
+/** Compile-time facts a step needs about its flow. */
+export interface FlowCompileInfo {
+  /** Media of a prompt in a language (undefined when the catalogue has none). */
+  prompt(name: string, language: string): readonly string[] | undefined;
+  readonly defaultLanguage: string;
+  /** Compiled machines of the document's subflows. */
+  subflow(name: string): unknown;
+}
+
+/** Handed to a step's compile function: how to leave the step with an outcome. */
+export interface StepBuild {
+  /** Unique key of this step in the machine (for ids and scratch entries). */
+  readonly key: string;
+  readonly flow: FlowCompileInfo;
+  /**
+   * A transition that ends the step with an outcome. `data` computes the result fields from the
+   * context and the event that ended the step.
+   */
+  exit(outcome: string, data?: (args: ActionArgs) => Record<string, unknown>): TransitionSpec;
+}
+
+/** An extra route of an outcome decided by the step's own parameters (menu choices). */
+export interface StepRoute {
+  readonly outcome: string;
+  readonly label: string;
+  readonly matches: (result: Readonly<Record<string, unknown>>) => boolean;
+  readonly transitions: FlowTransitions;
+  readonly path: Path;
+}
+
+/** One built-in step: its parameters, its outcomes and how it compiles to a small statechart. */
+export interface StepDefinition<P = Record<string, unknown>> {
+  readonly name: string;
+  readonly description: string;
+  readonly params: Schema<P>;
+  /** May be written as a bare name in a step list (`- answer`). */
+  readonly bare: boolean;
+  readonly outcomes: readonly OutcomeSpec[];
+  compile(params: P, build: StepBuild): StateSpec;
+  /** Routes chosen by the parameters (e.g. menu choices to states). */
+  routes?(params: P, path: Path): StepRoute[];
+  /** Short text for diagrams. */
+  label?(params: P): string;
+}
+
+/** Fields every step accepts besides its own. */
+export const commonStepFields = {
+  if: s.optional(
+    s.condition({
+      description: 'Run the step only when this condition holds; otherwise skip to the next one.',
+    }),
+  ),
+  as: s.optional(
+    s.string({
+      description: 'Store the step result (outcome and data) in this flow variable.',
+      pattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
+      patternHint: 'a variable name (letters, digits, _)',
+    }),
+  ),
+  on: s.optional(
+    s.record(transitionsSchema, {
+      description:
+        'Where each outcome goes (outcome name -> transition). Unrouted success outcomes go on to the next step.',
+    }),
+  ),
+};
+
+type Shapes = Record<string, Schema<unknown> | Optional<unknown>>;
+
+/** The parameter schema of a step: its own fields plus the common ones. */
+export function stepParams<P extends Shapes>(props: P, description: string) {
+  return s.object({ ...props, ...commonStepFields }, { description });
+}
+
+/** Parameters common to every step, as typed values. */
+export type CommonStepParams = Infer<ReturnType<typeof stepParams<{}>>>;
+
+/** Declares a step definition with its parameter type inferred from the schema. */
+export function defineStep<P>(definition: StepDefinition<P>): StepDefinition<P> {
+  return definition;
+}
+
+/** The channel of this call. */
+export function ownChannel(context: FlowContext): string {
+  return context.call.channelId;
+}

@@ -1,0 +1,232 @@
+import type { ActionArgs } from '../compile/FlowContext.ts';
+import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
+import { effect, failureData, setContext } from '../compile/effects.ts';
+import { playFragment } from '../compile/playFragment.ts';
+import { resolveMedia } from '../compile/resolveMedia.ts';
+import { playableFields } from '../model/media.ts';
+import { s } from '../schema/s.ts';
+import { restStep } from './restStep.ts';
+import { FAILED } from './restStep.ts';
+import { defineStep, stepParams } from './StepDefinition.ts';
+
+const BRIDGE_TYPES = [
+  'mixing',
+  'holding',
+  'dtmf_events',
+  'proxy_media',
+  'video_sfu',
+  'video_single',
+] as const;
+
+/** Bridges are named by the flow; the id is derived so every call naming the same room meets in it. */
+export function bridgeIdForName(name: string): string {
+  return `ringflow-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+function currentBridge({ context }: ActionArgs): string {
+  if (!context.bridgeId) throw new Error('this call is not in a bridge; run a conference step first');
+  return context.bridgeId;
+}
+
+const conferenceParams = stepParams(
+  {
+    name: s.value(
+      s.string({ description: 'The room name; calls giving the same name meet in the same bridge.' }),
+    ),
+    type: s.optional(
+      s.array(s.enum(BRIDGE_TYPES), { description: 'Bridge attributes.', default: ['mixing'] }),
+    ),
+    role: s.optional(
+      s.string({ description: 'Role of this call in the bridge (e.g. announcer in a holding bridge).' }),
+    ),
+    mute: s.optional(s.boolean({ description: 'Join muted.', default: false })),
+    absorbDTMF: s.optional(
+      s.boolean({ description: "Keep this call's key presses from reaching the others.", default: false }),
+    ),
+  },
+  'Creates (if needed) and joins a named bridge.',
+);
+
+/** conference: creates or joins a named bridge. Outcomes: joined (`event.bridgeId`), failed. */
+export const conferenceStep = defineStep({
+  name: 'conference',
+  description: 'Creates (if needed) and joins a named bridge (a conference room).',
+  params: conferenceParams,
+  bare: false,
+  outcomes: [
+    {
+      name: 'joined',
+      kind: 'success',
+      description: 'The call is in the bridge.',
+      data: { bridgeId: 'the bridge id' },
+    },
+    FAILED,
+  ],
+  label: (p) => `conference ${typeof p.name === 'string' ? p.name : 'expr'}`,
+  compile: (p, build) => ({
+    invoke: effect(
+      async (args) => {
+        const { context } = args;
+        const bridgeId = bridgeIdForName(resolveValue(p.name, scopeOf(context, args.event)));
+        const name = resolveValue(p.name, scopeOf(context, args.event));
+        await context.host.ari.bridges.createWithId({
+          bridgeId,
+          name,
+          type: (p.type ?? ['mixing']).join(','),
+        });
+        await context.host.ari.bridges.addChannel({
+          bridgeId,
+          channel: context.call.channelId,
+          ...(p.role ? { role: p.role } : {}),
+          ...(p.mute !== undefined ? { mute: p.mute } : {}),
+          ...(p.absorbDTMF !== undefined ? { absorbDTMF: p.absorbDTMF } : {}),
+        });
+        return bridgeId;
+      },
+      {
+        onDone: {
+          actions: [setContext(({ event }) => ({ bridgeId: String(event.output) }))],
+          ...build.exit('joined', ({ event }) => ({ bridgeId: event.output })),
+        },
+        onError: build.exit('failed', failureData),
+      },
+    ),
+  }),
+});
+
+/** leaveBridge: removes the call from its bridge (optionally destroying it). */
+export const leaveBridgeStep = restStep({
+  name: 'leaveBridge',
+  description: 'Takes the call out of its bridge.',
+  params: stepParams(
+    { destroy: s.optional(s.boolean({ description: 'Also destroy the bridge.', default: false })) },
+    'Takes the call out of its bridge.',
+  ),
+  bare: true,
+  run: async (p, args) => {
+    const bridgeId = currentBridge(args);
+    await args.context.host.ari.bridges.removeChannel({ bridgeId, channel: args.context.call.channelId });
+    if (p.destroy) await args.context.host.ari.bridges.destroy({ bridgeId });
+  },
+});
+
+/**
+ * bridgePlay: plays on the call's bridge. The server queues it behind a playback already running
+ * there. Outcomes: done (finished, or at once with wait: false), failed.
+ */
+export const bridgePlayStep = defineStep({
+  name: 'bridgePlay',
+  description: 'Plays prompts or media to everyone in the bridge (queued behind a running playback).',
+  params: stepParams(
+    {
+      ...playableFields,
+      wait: s.optional(s.boolean({ description: 'Wait until it has been played.', default: true })),
+    },
+    'Plays to everyone in the bridge.',
+  ),
+  bare: false,
+  outcomes: [{ name: 'done', kind: 'success', description: 'Played (or queued, with wait: false).' }, FAILED],
+  label: () => 'bridgePlay',
+  compile: (p, build) => {
+    if (p.wait === false)
+      return {
+        invoke: effect(
+          async (args) => {
+            const { media, lang } = resolveMedia(p, args, build.flow);
+            await args.context.host.ari.bridges.playWithId({
+              bridgeId: currentBridge(args),
+              playbackId: args.context.host.newId('playback'),
+              media,
+              lang,
+            });
+          },
+          { onDone: build.exit('done'), onError: build.exit('failed', failureData) },
+        ),
+      };
+    return playFragment({
+      scratch: 'playback',
+      bridge: currentBridge,
+      media: (args) => resolveMedia(p, args, build.flow),
+      onFinished: build.exit('done'),
+      onFailed: build.exit('failed', failureData),
+    });
+  },
+});
+
+/** bridgeMoh: music on hold on the whole bridge, or stops it. */
+export const bridgeMohStep = restStep({
+  name: 'bridgeMoh',
+  description: 'Starts (or with stop: true, stops) music on hold on the bridge.',
+  params: stepParams(
+    {
+      class: s.optional(s.string({ description: 'Music-on-hold class.' })),
+      stop: s.optional(s.boolean({ default: false, description: 'Stop instead of start.' })),
+    },
+    'Music on hold on the bridge.',
+  ),
+  bare: true,
+  run: (p, args) =>
+    p.stop
+      ? args.context.host.ari.bridges.stopMoh({ bridgeId: currentBridge(args) })
+      : args.context.host.ari.bridges.startMoh({
+          bridgeId: currentBridge(args),
+          ...(p.class ? { mohClass: p.class } : {}),
+        }),
+});
+
+/** videoSource: locks the bridge's video to one channel, or (clear: true) returns to talk detection. */
+export const videoSourceStep = restStep({
+  name: 'videoSource',
+  description: 'Sets the bridge video source (default: this call), or clears it to follow the talker.',
+  params: stepParams(
+    {
+      channel: s.optional(
+        s.value(s.string({ description: 'Channel id shown to everyone (default: this call).' })),
+      ),
+      clear: s.optional(s.boolean({ default: false, description: 'Go back to talk-detection mode.' })),
+    },
+    'Sets or clears the bridge video source.',
+  ),
+  bare: true,
+  run: (p, args, scope) =>
+    p.clear
+      ? args.context.host.ari.bridges.clearVideoSource({ bridgeId: currentBridge(args) })
+      : args.context.host.ari.bridges.setVideoSource({
+          bridgeId: currentBridge(args),
+          channelId: resolveOptional(p.channel, scope) ?? args.context.call.channelId,
+        }),
+});
+
+/**
+ * talkDetection: turns talk detection on (ChannelTalkingStarted / Finished events, handled with
+ * `on: talkingStarted`) or off, through the TALK_DETECT channel function.
+ */
+export const talkDetectionStep = restStep({
+  name: 'talkDetection',
+  description: 'Turns talk detection on or off (events talkingStarted / talkingFinished).',
+  params: stepParams(
+    {
+      enabled: s.optional(s.boolean({ default: true, description: 'false turns it off.' })),
+      silenceThreshold: s.optional(
+        s.integer({ min: 1, description: 'Milliseconds of silence that end talking.', default: 2500 }),
+      ),
+      talkingThreshold: s.optional(
+        s.integer({ min: 1, description: 'Energy level above which audio counts as talking.', default: 256 }),
+      ),
+    },
+    'Talk detection on the call.',
+  ),
+  bare: true,
+  run: (p, args) =>
+    p.enabled === false
+      ? args.context.host.ari.channels.setChannelVar({
+          channelId: args.context.call.channelId,
+          variable: 'TALK_DETECT(remove)',
+          value: '',
+        })
+      : args.context.host.ari.channels.setChannelVar({
+          channelId: args.context.call.channelId,
+          variable: 'TALK_DETECT(set)',
+          value: `${p.silenceThreshold ?? 2500},${p.talkingThreshold ?? 256}`,
+        }),
+});

@@ -1,0 +1,218 @@
+import type { ActionArgs } from '../compile/FlowContext.ts';
+import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
+import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
+import { parseDuration, s, type Value } from '../schema/s.ts';
+import { FAILED } from './restStep.ts';
+import { defineStep, stepParams } from './StepDefinition.ts';
+
+const params = stepParams(
+  {
+    endpoint: s.value(
+      s.string({
+        description: 'Who to call: technology/resource, e.g. PJSIP/operator or Local/100@default.',
+        examples: ['PJSIP/operator'],
+      }),
+    ),
+    callerId: s.optional(
+      s.value(s.string({ description: 'Caller id shown to the called party, e.g. "Support <100>".' })),
+    ),
+    timeout: s.optional(s.duration({ description: 'How long to let it ring.', default: '30s' })),
+    variables: s.optional(
+      s.record(s.value(s.any()), { description: 'Channel variables of the new call (flat name -> value).' }),
+    ),
+    bridge: s.optional(
+      s.boolean({
+        description: 'Bridge the caller with the answered call and wait until the called party hangs up.',
+        default: true,
+      }),
+    ),
+  },
+  'Calls another party; on answer, bridges the two calls (default) or hands the new call to the flow.',
+);
+
+/** Hangup causes (Q.850) that say why a dialled call ended before it was answered. */
+export function dialOutcomeForCause(cause: unknown): 'busy' | 'noAnswer' | 'failed' {
+  if (cause === 17) return 'busy';
+  if (cause === 18 || cause === 19 || cause === 21 || cause === 16) return 'noAnswer';
+  return 'failed';
+}
+
+function channelOf(event: unknown): { id?: string } {
+  return ((event as { channel?: { id?: string }; peer?: { id?: string } }).channel ??
+    (event as { peer?: { id?: string } }).peer ??
+    {}) as { id?: string };
+}
+
+export function resolveVariables(
+  variables: Record<string, Value<unknown>> | undefined,
+  args: ActionArgs,
+): Record<string, string> | undefined {
+  if (!variables) return undefined;
+  const scope = scopeOf(args.context, args.event);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(variables)) {
+    const value = resolveValue(v, scope);
+    out[k] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+/**
+ * dial: originates a call into the application, waits for an answer and bridges the two.
+ * Outcomes: completed (bridged call ended by the called party), answered (bridge: false;
+ * `event.channelId` is the new call), busy, noAnswer, failed (`event.cause` when known).
+ */
+export const dialStep = defineStep({
+  name: 'dial',
+  description: 'Calls another party and connects the caller to them.',
+  params,
+  bare: false,
+  outcomes: [
+    {
+      name: 'completed',
+      kind: 'success',
+      description: 'They talked; the called party hung up.',
+      data: { channelId: 'the called channel', bridgeId: 'the bridge used' },
+    },
+    {
+      name: 'answered',
+      kind: 'success',
+      description: 'With bridge: false, the call was answered (the flow decides what next).',
+      data: { channelId: 'the called channel' },
+    },
+    {
+      name: 'busy',
+      kind: 'success',
+      description: 'The called party was busy.',
+      data: { cause: 'hangup cause' },
+    },
+    {
+      name: 'noAnswer',
+      kind: 'success',
+      description: 'Nobody answered in time.',
+      data: { cause: 'hangup cause when the server gave one' },
+    },
+    { ...FAILED, data: { ...FAILED.data, cause: 'hangup cause when the called channel ended' } },
+  ],
+  label: (p) => `dial ${typeof p.endpoint === 'string' ? p.endpoint : 'expr'}`,
+  compile: (p, build) => {
+    const timeoutMs = parseDuration(p.timeout ?? '30s') ?? 30_000;
+    const isPeer = ({ context, event }: ActionArgs) => channelOf(event).id === context.step.peer;
+    const peerGone = setStep(() => ({ peerUp: false }));
+    const result = ({ context }: ActionArgs) => ({
+      channelId: context.step.peer,
+      ...(context.step.bridge ? { bridgeId: context.step.bridge } : {}),
+    });
+    const ended =
+      (outcome: 'busy' | 'noAnswer' | 'failed') =>
+      ({ event }: ActionArgs) =>
+        dialOutcomeForCause((event as { cause?: unknown }).cause) === outcome;
+    const byCause = [
+      {
+        guard: (a: ActionArgs) => isPeer(a) && ended('busy')(a),
+        actions: [peerGone],
+        ...build.exit('busy', ({ event }) => ({ cause: event.cause })),
+      },
+      {
+        guard: (a: ActionArgs) => isPeer(a) && ended('noAnswer')(a),
+        actions: [peerGone],
+        ...build.exit('noAnswer', ({ event }) => ({ cause: event.cause })),
+      },
+      {
+        guard: isPeer,
+        actions: [peerGone],
+        ...build.exit('failed', ({ event }) => ({
+          message: 'the called party could not be reached',
+          cause: event.cause,
+        })),
+      },
+    ];
+    return {
+      entry: [
+        setStep(({ context }) => ({
+          peer: context.host.newId('channel'),
+          peerUp: false,
+          handedOver: false,
+          bridge: undefined,
+        })),
+      ],
+      // Whatever ends this step (the caller hanging up included), a call we placed does not outlive it.
+      exit: [
+        fireAndForget(async ({ context }) => {
+          if (context.step.handedOver === true) return;
+          if (context.step.peerUp === true)
+            await context.host.ari.channels.hangup({ channelId: String(context.step.peer) });
+          if (context.step.bridge)
+            await context.host.ari.bridges.destroy({ bridgeId: String(context.step.bridge) });
+        }, 'dial cleanup'),
+      ],
+      initial: 'ringing',
+      states: {
+        ringing: {
+          entry: [setStep(() => ({ peerUp: true }))],
+          invoke: effect(
+            (args) => {
+              const { context } = args;
+              const scope = scopeOf(context, args.event);
+              const callerId = resolveOptional(p.callerId, scope);
+              const variables = resolveVariables(p.variables, args);
+              return context.host.ari.channels.originateWithId({
+                channelId: String(context.step.peer),
+                endpoint: resolveValue(p.endpoint, scope),
+                app: context.host.application,
+                appArgs: 'dialed',
+                timeout: Math.max(1, Math.round(timeoutMs / 1000)),
+                ...(callerId ? { callerId } : {}),
+                ...(variables ? { variables } : {}),
+              });
+            },
+            { onError: { actions: [peerGone], ...build.exit('failed', failureData) } },
+          ),
+          on: {
+            StasisStart:
+              p.bridge === false
+                ? {
+                    guard: isPeer,
+                    actions: [setStep(() => ({ handedOver: true }))],
+                    ...build.exit('answered', result),
+                  }
+                : { guard: isPeer, target: 'bridging' },
+            ChannelDestroyed: byCause,
+          },
+          // The server's own timeout normally ends the call first; this is the safety net.
+          after: { [timeoutMs + 5000]: { ...build.exit('noAnswer', () => ({ cause: 'timeout' })) } },
+        },
+        bridging: {
+          entry: [setStep(({ context }) => ({ bridge: context.host.newId('bridge') }))],
+          invoke: effect(
+            async ({ context }) => {
+              const bridgeId = String(context.step.bridge);
+              await context.host.ari.bridges.createWithId({ bridgeId, type: 'mixing' });
+              await context.host.ari.bridges.addChannel({
+                bridgeId,
+                channel: [context.call.channelId, String(context.step.peer)],
+              });
+            },
+            {
+              onDone: {
+                target: 'connected',
+                actions: [setContext(({ context }) => ({ bridgeId: String(context.step.bridge) }))],
+              },
+              onError: build.exit('failed', failureData),
+            },
+          ),
+          on: {
+            ChannelDestroyed: { guard: isPeer, actions: [peerGone], ...build.exit('completed', result) },
+          },
+        },
+        connected: {
+          on: {
+            ChannelDestroyed: { guard: isPeer, actions: [peerGone], ...build.exit('completed', result) },
+            StasisEnd: { guard: isPeer, ...build.exit('completed', result) },
+          },
+          exit: [setContext(() => ({ bridgeId: undefined }))],
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,115 @@
+import type { ActionArgs } from '../compile/FlowContext.ts';
+import { resolveOptional, scopeOf } from '../compile/FlowContext.ts';
+import { effect, failureData, setStep } from '../compile/effects.ts';
+import { parseDuration, s } from '../schema/s.ts';
+import { FAILED } from './restStep.ts';
+import { defineStep, stepParams } from './StepDefinition.ts';
+
+const params = stepParams(
+  {
+    name: s.optional(
+      s.value(
+        s.string({
+          description:
+            'Name of the stored recording (may include a folder: voicemail/42). Default: a fresh id.',
+        }),
+      ),
+    ),
+    format: s.optional(
+      s.string({ description: 'File format.', default: 'wav', examples: ['wav', 'gsm', 'ulaw'] }),
+    ),
+    maxDuration: s.optional(s.duration({ description: 'Stop after this long (0: no limit).', default: 0 })),
+    maxSilence: s.optional(
+      s.duration({ description: 'Stop after this much silence (0: no limit).', default: 0 }),
+    ),
+    beep: s.optional(s.boolean({ description: 'Play a beep before recording starts.', default: true })),
+    terminateOn: s.optional(
+      s.enum(['none', 'any', '*', '#'], { description: 'Key that stops the recording.', default: '#' }),
+    ),
+    ifExists: s.optional(
+      s.enum(['fail', 'overwrite', 'append'], {
+        description: 'What to do when a recording of that name exists.',
+        default: 'overwrite',
+      }),
+    ),
+  },
+  'Records the caller (voicemail). Ends on the terminate key, silence, duration limit or hangup.',
+);
+
+function recordingOf(event: unknown): Record<string, unknown> {
+  return ((event as { recording?: Record<string, unknown> }).recording ?? {}) as Record<string, unknown>;
+}
+
+function seconds(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * record: records the caller. Outcomes: recorded (`event.name`, `event.duration`,
+ * `event.talkingDuration`, `event.silenceDuration`, in seconds), failed.
+ */
+export const recordStep = defineStep({
+  name: 'record',
+  description: 'Records the caller (voicemail).',
+  params,
+  bare: true,
+  outcomes: [
+    {
+      name: 'recorded',
+      kind: 'success',
+      description: 'The recording finished and was stored.',
+      data: {
+        name: 'stored recording name',
+        duration: 'total seconds',
+        talkingDuration: 'seconds of talk (with maxSilence)',
+        silenceDuration: 'seconds of silence (with maxSilence)',
+      },
+    },
+    FAILED,
+  ],
+  label: () => 'record',
+  compile: (p, build) => {
+    const mine = ({ context, event }: ActionArgs) => recordingOf(event).name === context.step.recording;
+    const recorded = ({ event }: ActionArgs) => {
+      const r = recordingOf(event);
+      return {
+        name: r.name,
+        duration: seconds(r.total_duration) ?? seconds(r.duration) ?? 0,
+        ...(seconds(r.talking_duration) !== undefined ? { talkingDuration: r.talking_duration } : {}),
+        ...(seconds(r.silence_duration) !== undefined ? { silenceDuration: r.silence_duration } : {}),
+      };
+    };
+    return {
+      entry: [
+        setStep((args) => ({
+          recording:
+            resolveOptional(p.name, scopeOf(args.context, args.event)) ??
+            args.context.host.newId('recording'),
+        })),
+      ],
+      invoke: effect(
+        ({ context }) =>
+          context.host.ari.channels.record({
+            channelId: context.call.channelId,
+            name: String(context.step.recording),
+            format: p.format ?? 'wav',
+            maxDurationSeconds: Math.round((parseDuration(p.maxDuration ?? 0) ?? 0) / 1000),
+            maxSilenceSeconds: Math.round((parseDuration(p.maxSilence ?? 0) ?? 0) / 1000),
+            beep: p.beep ?? true,
+            terminateOn: p.terminateOn ?? '#',
+            ifExists: p.ifExists ?? 'overwrite',
+          }),
+        { onError: build.exit('failed', failureData) },
+      ),
+      on: {
+        RecordingFinished: { guard: mine, ...build.exit('recorded', recorded) },
+        RecordingFailed: {
+          guard: mine,
+          ...build.exit('failed', ({ event }) => ({
+            message: `recording failed: ${String(recordingOf(event).cause ?? 'unknown cause')}`,
+          })),
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,502 @@
+import { eventTypeNames } from '@ringflow/client';
+import { compileExpression } from '../expr/Expression.ts';
+import { isKnownTimeZone, parseOpeningHours } from '../expr/openingHours.ts';
+import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
+import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flowSchema.ts';
+import { type FlowTransitions, transitionList } from '../model/transition.ts';
+import type { FoundExpression } from '../schema/checkValue.ts';
+import { stepDefinition } from '../steps/index.ts';
+import { type Diagnostic, diagnostic, type Path } from './Diagnostic.ts';
+import { didYouMean } from './suggest.ts';
+
+type FlowBody = SubflowDocument;
+
+/** One edge of the state graph, with where it is written. */
+interface Edge {
+  readonly from: string | undefined; // undefined: a flow-level handler (reachable from anywhere)
+  readonly to: string;
+  readonly path: Path;
+  readonly eventless: boolean;
+  readonly guarded: boolean;
+}
+
+function stepEntries(step: unknown): [string, Record<string, unknown>] | undefined {
+  if (typeof step === 'string') return [step, {}];
+  if (typeof step !== 'object' || step === null) return undefined;
+  const entries = Object.entries(step);
+  if (entries.length !== 1) return undefined;
+  const [name, body] = entries[0]!;
+  return [name, (body ?? {}) as Record<string, unknown>];
+}
+
+const TERMINAL_STEPS = new Set(['hangup', 'continue']);
+/** Steps that never wait for the server or a timer: a state made only of these passes control at once. */
+const INSTANT_STEPS = new Set(['set']);
+
+/**
+ * The checks that need the whole flow: targets, reachability, the path to an end, eventless loops,
+ * events, outcomes, subflows, prompts and every expression. Reports everything it finds.
+ */
+export function checkFlowSemantics(doc: FlowDocument, expressions: readonly FoundExpression[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const subflows = doc.subflows ?? {};
+  checkBody(doc, [], subflows, out);
+  for (const [name, sub] of Object.entries(subflows)) checkBody(sub, ['subflows', name], subflows, out);
+  checkExpressions(doc, expressions, out);
+  return out;
+}
+
+function checkBody(
+  body: FlowBody,
+  base: Path,
+  subflows: Record<string, SubflowDocument>,
+  out: Diagnostic[],
+): void {
+  const states = body.states ?? {};
+  const names = Object.keys(states);
+  const edges: Edge[] = [];
+  const languages = Object.keys(body.prompts ?? {});
+  const defaultLanguage = body.language ?? 'en';
+  const promptNames = new Set(languages.flatMap((l) => Object.keys(body.prompts?.[l] ?? {})));
+
+  const target = (
+    to: string | undefined,
+    path: Path,
+    from: string | undefined,
+    eventless: boolean,
+    guarded: boolean,
+  ) => {
+    if (to === undefined) return;
+    if (!Object.hasOwn(states, to)) {
+      out.push(
+        diagnostic(
+          'unknown-target',
+          path,
+          `No state named "${to}".${didYouMean(to, names) || ` States are: ${names.join(', ')}.`}`,
+        ),
+      );
+      return;
+    }
+    edges.push({ from, to, path, eventless, guarded });
+  };
+  const transitions = (
+    value: FlowTransitions | undefined,
+    path: Path,
+    from: string | undefined,
+    eventless: boolean,
+  ) => {
+    if (value === undefined) return;
+    const list = transitionList(value);
+    list.forEach((t, i) => {
+      const p = Array.isArray(value) ? [...path, i] : path;
+      target(
+        t.goto,
+        typeof value === 'string' || (Array.isArray(value) && typeof value[i] === 'string')
+          ? p
+          : [...p, 'goto'],
+        from,
+        eventless,
+        t.if !== undefined,
+      );
+    });
+  };
+  const checkEvents = (
+    on: Record<string, FlowTransitions> | undefined,
+    path: Path,
+    from: string | undefined,
+  ) => {
+    for (const [event, value] of Object.entries(on ?? {})) {
+      const known =
+        Object.hasOwn(flowEvents, event) ||
+        (event.startsWith(USER_EVENT_PREFIX) && event.length > USER_EVENT_PREFIX.length) ||
+        eventTypeNames.includes(event);
+      if (!known)
+        out.push(
+          diagnostic(
+            'unknown-event',
+            [...path, event],
+            `Unknown event "${event}".${didYouMean(event, [...Object.keys(flowEvents), ...eventTypeNames]) || ` Use one of ${Object.keys(flowEvents).join(', ')}, userEvent:<Name>, or a server event type.`}`,
+            { target: 'key' },
+          ),
+        );
+      transitions(value, [...path, event], from, false);
+    }
+  };
+  const usePrompt = (name: string, path: Path) => {
+    if (!promptNames.has(name)) {
+      out.push(
+        diagnostic(
+          'unknown-prompt',
+          path,
+          `No prompt named "${name}" in the catalogue.${didYouMean(name, promptNames) || (promptNames.size > 0 ? ` Prompts are: ${[...promptNames].join(', ')}.` : ' Add it under prompts.<language>.')}`,
+        ),
+      );
+      return;
+    }
+    const missing = languages.filter((l) => !Object.hasOwn(body.prompts?.[l] ?? {}, name));
+    if (!Object.hasOwn(body.prompts?.[defaultLanguage] ?? {}, name))
+      out.push(
+        diagnostic(
+          'prompt-missing-in-language',
+          path,
+          `Prompt "${name}" has no media in the default language "${defaultLanguage}"; callers in other languages hear nothing. Add prompts.${defaultLanguage}.${name}.`,
+        ),
+      );
+    else if (missing.length > 0)
+      out.push(
+        diagnostic(
+          'prompt-missing-in-language',
+          path,
+          `Prompt "${name}" is missing in ${missing.join(', ')}; those callers hear the "${defaultLanguage}" version.`,
+          { severity: 'warning' },
+        ),
+      );
+  };
+  const useLanguage = (language: unknown, path: Path) => {
+    if (typeof language === 'string' && languages.length > 0 && !languages.includes(language))
+      out.push(
+        diagnostic(
+          'unknown-language',
+          path,
+          `The prompt catalogue has no language "${language}".${didYouMean(language, languages) || ` Languages are: ${languages.join(', ')}.`}`,
+        ),
+      );
+  };
+
+  if (!Object.hasOwn(states, body.start))
+    out.push(
+      diagnostic(
+        'unknown-start',
+        [...base, 'start'],
+        `The start state "${body.start}" does not exist.${didYouMean(body.start, names) || ` States are: ${names.join(', ')}.`}`,
+      ),
+    );
+  if (body.language !== undefined) useLanguage(body.language, [...base, 'language']);
+  checkEvents(body.on, [...base, 'on'], undefined);
+  checkInputs(body, base, out);
+
+  const terminal = new Set<string>();
+  const instant = new Set<string>();
+  for (const [name, state] of Object.entries(states) as [string, StateDocument][]) {
+    const sp: Path = [...base, 'states', name];
+    if (state.next !== undefined && state.choose !== undefined)
+      out.push(
+        diagnostic(
+          'invalid-value',
+          [...sp, 'choose'],
+          'A state has either next or choose, not both: put the unconditional target last in choose.',
+        ),
+      );
+    if (state.final && (state.next !== undefined || state.choose !== undefined))
+      out.push(
+        diagnostic(
+          'invalid-value',
+          [...sp, 'final'],
+          'A final state ends the flow; remove next/choose or final.',
+        ),
+      );
+    if (state.output !== undefined && !state.final)
+      out.push(
+        diagnostic('invalid-value', [...sp, 'output'], 'Only a final state has an output; add final: true.'),
+      );
+    if (state.final) terminal.add(name);
+    let allInstant = true;
+    (state.steps ?? []).forEach((step, i) => {
+      const entry = stepEntries(step);
+      if (!entry) return;
+      const [stepName, params] = entry;
+      const definition = stepDefinition(stepName);
+      if (!definition) return;
+      const stepPath: Path = typeof step === 'string' ? [...sp, 'steps', i] : [...sp, 'steps', i, stepName];
+      if (TERMINAL_STEPS.has(stepName) && params.if === undefined) terminal.add(name);
+      if (!INSTANT_STEPS.has(stepName)) allInstant = false;
+      const outcomes = definition.outcomes.map((o) => o.name);
+      for (const [outcome, value] of Object.entries((params.on ?? {}) as Record<string, FlowTransitions>)) {
+        if (!outcomes.includes(outcome))
+          out.push(
+            diagnostic(
+              'unknown-outcome',
+              [...stepPath, 'on', outcome],
+              `The ${stepName} step has no outcome "${outcome}".${didYouMean(outcome, outcomes) || ` Its outcomes are: ${outcomes.join(', ')}.`}`,
+              {
+                target: 'key',
+              },
+            ),
+          );
+        transitions(value, [...stepPath, 'on', outcome], name, false);
+      }
+      for (const route of definition.routes?.(params as never, stepPath) ?? [])
+        transitions(route.transitions, route.path, name, false);
+      // What to play.
+      if (
+        ['play', 'bridgePlay'].includes(stepName) &&
+        params.prompt === undefined &&
+        params.media === undefined
+      )
+        out.push(
+          diagnostic(
+            'missing-field',
+            stepPath,
+            `The ${stepName} step needs "prompt" (a catalogue name) or "media" (URIs).`,
+            { target: 'key' },
+          ),
+        );
+      if (params.prompt !== undefined) {
+        const list = Array.isArray(params.prompt) ? params.prompt : [params.prompt];
+        list.forEach((p, j) => {
+          if (typeof p === 'string')
+            usePrompt(p, Array.isArray(params.prompt) ? [...stepPath, 'prompt', j] : [...stepPath, 'prompt']);
+        });
+      }
+      for (const retry of ['noInput', 'noMatch'] as const) {
+        const prompts = (params[retry] as { prompts?: unknown[] } | undefined)?.prompts;
+        prompts?.forEach((p, j) => {
+          if (typeof p === 'string') usePrompt(p, [...stepPath, retry, 'prompts', j]);
+        });
+      }
+      if (params.language !== undefined) useLanguage(params.language, [...stepPath, 'language']);
+      if (stepName === 'subflow') checkSubflowCall(params, stepPath, subflows, out);
+    });
+    if (!state.steps || state.steps.length === 0) allInstant = true;
+    if (allInstant && (state.next !== undefined || state.choose !== undefined)) instant.add(name);
+    transitions(state.next as FlowTransitions | undefined, [...sp, 'next'], name, true);
+    state.choose?.forEach((c, i) => {
+      target(c.goto, [...sp, 'choose', i, 'goto'], name, true, c.when !== undefined);
+    });
+    checkEvents(state.on, [...sp, 'on'], name);
+    for (const [delay, value] of Object.entries(state.after ?? {}))
+      transitions(value, [...sp, 'after', delay], name, false);
+  }
+
+  // Reachability from start; flow-level handlers can fire from any reachable state.
+  const reachable = new Set<string>();
+  const queue = Object.hasOwn(states, body.start) ? [body.start] : [];
+  const global = edges.filter((e) => e.from === undefined).map((e) => e.to);
+  if (queue.length > 0) queue.push(...global);
+  while (queue.length > 0) {
+    const current = queue.pop()!;
+    if (reachable.has(current)) continue;
+    reachable.add(current);
+    for (const e of edges) if (e.from === current && !reachable.has(e.to)) queue.push(e.to);
+  }
+  for (const name of names)
+    if (!reachable.has(name) && Object.hasOwn(states, body.start))
+      out.push(
+        diagnostic(
+          'unreachable-state',
+          [...base, 'states', name],
+          `State "${name}" can never be entered: no transition leads to it from "${body.start}". Remove it or add a transition to it.`,
+          {
+            severity: 'warning',
+            target: 'key',
+          },
+        ),
+      );
+
+  // A path to an end (hangup, continue or final) from every reachable state.
+  const canEnd = new Set(terminal);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const e of edges)
+      if (e.from !== undefined && canEnd.has(e.to) && !canEnd.has(e.from)) {
+        canEnd.add(e.from);
+        changed = true;
+      }
+  }
+  for (const name of names)
+    if (reachable.has(name) && !canEnd.has(name))
+      out.push(
+        diagnostic(
+          'no-hangup-path',
+          [...base, 'states', name],
+          `From state "${name}" no path leads to a hangup, continue or final state: the call only ends when the caller hangs up. Add a way out (e.g. a timeout to a goodbye state).`,
+          { severity: 'warning', target: 'key' },
+        ),
+      );
+
+  // Eventless loops: instant states chained by unconditional next/choose edges.
+  const unguarded = edges.filter(
+    (e) => e.eventless && !e.guarded && e.from !== undefined && instant.has(e.from),
+  );
+  const reported = new Set<string>();
+  for (const start of instant) {
+    const seen: string[] = [];
+    let current: string | undefined = start;
+    while (current !== undefined && !seen.includes(current)) {
+      seen.push(current);
+      const from: string = current;
+      current = unguarded.find((e) => e.from === from)?.to;
+    }
+    if (current === undefined) continue;
+    const cycle = seen.slice(seen.indexOf(current));
+    const key = [...cycle].sort().join(',');
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const edge = unguarded.find((e) => e.from === cycle[cycle.length - 1]);
+    out.push(
+      diagnostic(
+        'eventless-loop',
+        edge?.path ?? [...base, 'states', current],
+        `States ${[...cycle, cycle[0]].map((c) => `"${c}"`).join(' -> ')} pass control to each other without waiting for anything: the flow would loop forever. Add a condition, a step that waits, or a timer.`,
+      ),
+    );
+  }
+}
+
+function checkInputs(body: FlowBody, base: Path, out: Diagnostic[]): void {
+  const typeOf = (v: unknown) =>
+    Array.isArray(v) ? 'list' : v !== null && typeof v === 'object' ? 'map' : typeof v;
+  for (const [name, input] of Object.entries(body.inputs ?? {}))
+    if (input.default !== undefined && typeOf(input.default) !== input.type)
+      out.push(
+        diagnostic(
+          'wrong-type',
+          [...base, 'inputs', name, 'default'],
+          `The default of input "${name}" must be a ${input.type}, found ${typeOf(input.default)}.`,
+        ),
+      );
+}
+
+function checkSubflowCall(
+  params: Record<string, unknown>,
+  path: Path,
+  subflows: Record<string, SubflowDocument>,
+  out: Diagnostic[],
+): void {
+  const name = params.flow;
+  if (typeof name !== 'string') return;
+  const sub = subflows[name];
+  if (!sub || !Object.hasOwn(subflows, name)) {
+    out.push(
+      diagnostic(
+        'unknown-subflow',
+        [...path, 'flow'],
+        `No subflow named "${name}".${didYouMean(name, Object.keys(subflows)) || ' Define it under subflows.'}`,
+      ),
+    );
+    return;
+  }
+  const declared = sub.inputs ?? {};
+  const given = (params.inputs ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(given))
+    if (!Object.hasOwn(declared, key))
+      out.push(
+        diagnostic(
+          'unknown-input',
+          [...path, 'inputs', key],
+          `Subflow "${name}" has no input "${key}".${didYouMean(key, Object.keys(declared)) || ` Its inputs: ${Object.keys(declared).join(', ') || 'none'}.`}`,
+          { target: 'key' },
+        ),
+      );
+  for (const [key, input] of Object.entries(declared))
+    if (input.required && input.default === undefined && !Object.hasOwn(given, key))
+      out.push(
+        diagnostic(
+          'missing-input',
+          [...path, 'inputs'],
+          `Subflow "${name}" needs input "${key}" (${input.type}).`,
+          { target: 'key' },
+        ),
+      );
+}
+
+/** Variables a flow body declares, assigns or stores results in. */
+function knownVariables(body: FlowBody): Set<string> {
+  const names = new Set(Object.keys(body.vars ?? {}));
+  const visit = (value: unknown, parentKey?: string) => {
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === 'as' && typeof v === 'string') names.add(v);
+        if (
+          (k === 'set' && v && typeof v === 'object' && !Array.isArray(v)) ||
+          (parentKey === undefined && k === 'set')
+        )
+          for (const name of Object.keys(v as object)) names.add(name);
+        visit(v, k);
+      }
+    }
+  };
+  visit(body.states);
+  return names;
+}
+
+function checkExpressions(
+  doc: FlowDocument,
+  expressions: readonly FoundExpression[],
+  out: Diagnostic[],
+): void {
+  const bodies = new Map<string, { vars: Set<string>; inputs: string[] }>();
+  const scopeFor = (path: Path) => {
+    const key = path[0] === 'subflows' && typeof path[1] === 'string' ? path[1] : '';
+    let scope = bodies.get(key);
+    if (!scope) {
+      const body: FlowBody | undefined = key === '' ? doc : doc.subflows?.[key];
+      scope = { vars: body ? knownVariables(body) : new Set(), inputs: Object.keys(body?.inputs ?? {}) };
+      bodies.set(key, scope);
+    }
+    return scope;
+  };
+  for (const found of expressions) {
+    const result = compileExpression(found.source, found.role);
+    if (!result.ok) {
+      out.push(
+        diagnostic(
+          result.problem.kind,
+          found.path,
+          `In expression "${found.source}": ${result.problem.message}.`,
+          { offset: result.problem.offset },
+        ),
+      );
+      continue;
+    }
+    const scope = scopeFor(found.path);
+    for (const ref of result.expression.references.get('vars') ?? [])
+      if (!scope.vars.has(ref.name))
+        out.push(
+          diagnostic(
+            'unknown-variable',
+            found.path,
+            `"vars.${ref.name}" is never declared or assigned.${didYouMean(ref.name, scope.vars) || ' Declare it under vars with an initial value.'}`,
+            {
+              severity: 'warning',
+              offset: ref.offset,
+            },
+          ),
+        );
+    for (const ref of result.expression.references.get('input') ?? [])
+      if (!scope.inputs.includes(ref.name))
+        out.push(
+          diagnostic(
+            'unknown-variable',
+            found.path,
+            `"input.${ref.name}" is not a declared input.${didYouMean(ref.name, scope.inputs) || ' Declare it under inputs.'}`,
+            { offset: ref.offset },
+          ),
+        );
+    for (const call of result.expression.literalCalls) {
+      if (call.fn !== 'isOpen') continue;
+      const hours = call.args[1];
+      const zone = call.args[2];
+      if (hours !== undefined) {
+        const parsed = parseOpeningHours(hours);
+        if (!parsed.ok)
+          out.push(
+            diagnostic('invalid-hours', found.path, `Opening hours "${hours}": ${parsed.problem}.`, {
+              offset: call.offset,
+            }),
+          );
+      }
+      if (zone !== undefined && !isKnownTimeZone(zone))
+        out.push(
+          diagnostic(
+            'invalid-hours',
+            found.path,
+            `Unknown time zone "${zone}"; use an IANA name such as "Europe/Paris".`,
+            { offset: call.offset },
+          ),
+        );
+    }
+  }
+}
