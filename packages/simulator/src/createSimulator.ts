@@ -1,5 +1,7 @@
 import { type Clock, systemClock } from '@ringflow/client';
 import type { Dialplan } from './dialplan/Dialplan.ts';
+import { loadDefaultDialplan } from './dialplan/loadDialplanFile.ts';
+import { parseDialplan } from './dialplan/parseDialplan.ts';
 import { ModuleRegistry } from './facilities/index.ts';
 import { EventBus } from './events/EventBus.ts';
 import { handlers } from './handlers/index.ts';
@@ -24,12 +26,15 @@ export const DEFAULT_ASTERISK_ID = '02:72:66:00:00:01';
 export interface SimulatorOptions {
   /** Where time comes from: `systemClock` (default) or a `VirtualClock` in tests. */
   readonly clock?: Clock;
-  /** The dialplan the channels run (parsed). Default: an empty dialplan. */
-  readonly dialplan?: Dialplan;
+  /**
+   * The dialplan the channels run: `extensions.conf` text (with a file name for messages) or an
+   * already parsed dialplan. Default: the simulator's shipped `extensions.conf`.
+   */
+  readonly dialplan?: Dialplan | { readonly text: string; readonly file?: string };
   /** The server identifier on every event and on ping. */
   readonly asteriskId?: string;
-  /** Lengths of sounds by name (and language); default: every sound the catalogue knows. */
-  readonly sounds?: SoundDurations;
+  /** Lengths of sounds: a lookup, or milliseconds by sound name (`{ beep: 250 }`). */
+  readonly sounds?: SoundDurations | Readonly<Record<string, number>>;
   /** Endpoints that exist from the start, as `tech/resource` (`PJSIP/alice`). */
   readonly endpoints?: readonly string[];
   /**
@@ -47,14 +52,18 @@ export interface Simulator extends SimulatedServer {
   close(): void;
 }
 
-const EMPTY_DIALPLAN: Dialplan = {
-  contexts: new Map(),
-  globals: new Map(),
-  general: new Map(),
-  warnings: [],
-};
+function readDialplan(option: SimulatorOptions['dialplan']): Dialplan {
+  if (!option) return loadDefaultDialplan();
+  if ('text' in option) return parseDialplan(option.text, option.file ?? 'extensions.conf');
+  return option;
+}
 
-const NO_SOUNDS: SoundDurations = { durationMs: () => undefined };
+function soundLookup(option: SimulatorOptions['sounds']): SoundDurations {
+  if (!option) return { durationMs: () => undefined };
+  if (typeof option.durationMs === 'function') return option as SoundDurations;
+  const table = option as Readonly<Record<string, number>>;
+  return { durationMs: (sound) => (Object.hasOwn(table, sound) ? table[sound] : undefined) };
+}
 
 class SimulatorImpl implements Simulator {
   readonly clock: Clock;
@@ -75,10 +84,10 @@ class SimulatorImpl implements Simulator {
         throw new TypeError(`endpoints: '${key}' must be written tech/resource, for example PJSIP/alice`);
       endpoints.ensure(key.slice(0, slash), key.slice(slash + 1));
     }
-    const dialplan = options.dialplan ?? EMPTY_DIALPLAN;
+    const dialplan = readDialplan(options.dialplan);
     const services: WorldServices = {
       dialplan,
-      sounds: options.sounds ?? NO_SOUNDS,
+      sounds: soundLookup(options.sounds),
       recordings: { exists: () => false, save: () => {}, durationMs: () => undefined },
       farEnd: {
         answerAfterMs:

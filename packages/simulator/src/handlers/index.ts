@@ -1,6 +1,7 @@
 import type { HandlerTable } from './HandlerContext.ts';
 import { applicationsHandlers } from './applicationsHandlers.ts';
 import { asteriskHandlers } from './asteriskHandlers.ts';
+import { channelsHandlers } from './channelsHandlers.ts';
 import { eventsHandlers } from './eventsHandlers.ts';
 
 /** Every REST handler, by resource then operation name (as in the interface description). */
@@ -8,4 +9,5 @@ export const handlers: Readonly<Record<string, HandlerTable>> = {
   asterisk: asteriskHandlers,
   applications: applicationsHandlers,
   events: eventsHandlers,
+  channels: channelsHandlers,
 };

@@ -31,12 +31,21 @@ export class SimBridge implements MediaTarget {
     readonly creator: string,
     readonly creationtime: string,
   ) {
-    this.scope = { bridgeId: id };
+    // Bridge media events reach apps subscribed to everything twice, as observed on a real server.
+    this.scope = { bridgeId: id, twiceToAll: true };
     if (attributes.has('video_sfu')) this.videoMode = 'sfu';
   }
 
   get uri(): string {
     return `bridge:${this.id}`;
+  }
+
+  isTalking(): boolean {
+    return false;
+  }
+
+  recordingEnded(name: string): void {
+    if (this.recordingName === name) this.recordingName = undefined;
   }
 
   get holding(): boolean {

@@ -1,7 +1,8 @@
 import type { Channel as ChannelJson } from '@ringflow/client';
 import type { StasisExit } from '../dialplan/DialplanHost.ts';
-import type { ScopeChannel } from '../events/EventScope.ts';
+import type { EventScope, ScopeChannel } from '../events/EventScope.ts';
 import type { MediaJob, MediaTarget } from './mediaQueue.ts';
+import type { Destination } from './sendToDestination.ts';
 
 export type ChannelState = ChannelJson['state'];
 
@@ -78,15 +79,14 @@ export class SimChannel implements ScopeChannel, MediaTarget {
   stasisExit: ((exit: StasisExit) => void) | undefined;
   /** Settles whatever the dialplan waits for (Wait, Playback) early, when the channel hangs up. */
   wake: (() => void) | undefined;
+  /** Timer of an unanswered originate (its `timeout`), cleared on answer or hangup. */
+  dialTimer: unknown;
   /** For a leg being dialed by an originate: the dial has not been answered yet. */
   dialing = false;
   /** The dial string of an originated leg (`s@stasis-ivr`), reported by Dial events. */
   dialString: string | undefined;
   /** Where an answered originate goes: an application with args, or a dialplan location. */
-  afterAnswer:
-    | { app: string; args: string[] }
-    | { context: string; exten: string; priority: number }
-    | undefined;
+  afterAnswer: Destination | undefined;
 
   // The last published snapshot fields, compared to raise ChannelStateChange, ChannelDialplan...
   pubState: ChannelState;
@@ -119,6 +119,24 @@ export class SimChannel implements ScopeChannel, MediaTarget {
     this.context = this.pubContext = init.context;
     this.exten = this.pubExten = init.exten;
     this.priority = this.pubPriority = init.priority ?? 1;
+  }
+
+  /** `channel:{id}`, the target URI of its playbacks and recordings. */
+  get uri(): string {
+    return `channel:${this.id}`;
+  }
+
+  /** Where events about the channel's media go. */
+  get scope(): EventScope {
+    return { channels: [this] };
+  }
+
+  isTalking(): boolean {
+    return this.talkingSince !== undefined;
+  }
+
+  recordingEnded(name: string): void {
+    if (this.recordingName === name) this.recordingName = undefined;
   }
 
   get alive(): boolean {

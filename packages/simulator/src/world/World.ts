@@ -155,6 +155,14 @@ export class World {
     this.publish('DeviceStateChanged', { device_state: { name: deviceName, state } }, { deviceName });
   }
 
+  /** Diagnostics (dialplan warnings, failures), newest last, at most 500. */
+  readonly diagnostics: { level: string; message: string; time: string }[] = [];
+
+  log(level: string, message: string): void {
+    this.diagnostics.push({ level, message, time: this.now() });
+    if (this.diagnostics.length > 500) this.diagnostics.shift();
+  }
+
   /** Finds a live channel. */
   channel(id: string): SimChannel | undefined {
     const ch = this.channels.get(id);

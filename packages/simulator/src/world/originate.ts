@@ -1,0 +1,335 @@
+import { resolveContinueTarget } from '../dialplan/resolveContinueTarget.ts';
+import { SimError } from '../SimError.ts';
+import {
+  answerDialedLeg,
+  createChannel,
+  dialFields,
+  hangupChannel,
+  setChannelState,
+} from './channelLifecycle.ts';
+import { parseCallerId, parseFunctionName, writeChannelFunction } from './channelFunctions.ts';
+import type { SimChannel } from './SimChannel.ts';
+import type { Destination } from './sendToDestination.ts';
+import { startDialplan } from './startDialplan.ts';
+import { enterStasis } from './stasis.ts';
+import type { World } from './World.ts';
+
+/** Technologies whose endpoints the simulator creates on first use (`PJSIP/bob`). */
+const ENDPOINT_TECHNOLOGIES = new Set([
+  'PJSIP',
+  'SIP',
+  'IAX2',
+  'DAHDI',
+  'WebRTC',
+  'Test',
+  'UnicastRTP',
+  'AudioSocket',
+]);
+
+export interface OriginateRequest {
+  readonly endpoint: string;
+  readonly app?: string;
+  readonly appArgs?: string;
+  readonly extension?: string;
+  readonly context?: string;
+  readonly priority?: number;
+  readonly label?: string;
+  readonly callerId?: string;
+  readonly timeoutSec?: number;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly channelId?: string;
+  readonly otherChannelId?: string;
+  readonly originator?: string;
+  readonly formats?: string;
+}
+
+interface ParsedEndpoint {
+  readonly technology: string;
+  readonly resource: string;
+}
+
+function parseEndpoint(endpoint: string): ParsedEndpoint {
+  const slash = endpoint.indexOf('/');
+  if (slash <= 0 || slash === endpoint.length - 1) throw new SimError(400, 'Invalid endpoint specified');
+  return { technology: endpoint.slice(0, slash), resource: endpoint.slice(slash + 1) };
+}
+
+/** `Local/100@default/n` -> `100@default` and its parts (context `default` when none is written). */
+function localTarget(resource: string): { dialString: string; exten: string; context: string } {
+  const dialString = resource.split('/')[0]!;
+  const at = dialString.indexOf('@');
+  return at < 0
+    ? { dialString, exten: dialString, context: 'default' }
+    : { dialString, exten: dialString.slice(0, at), context: dialString.slice(at + 1) };
+}
+
+function checkIds(world: World, ...ids: (string | undefined)[]): void {
+  for (const id of ids) {
+    if (id !== undefined && world.channels.has(id))
+      throw new SimError(409, 'Channel with given unique ID already exists');
+  }
+}
+
+function checkOriginatorAndFormats(world: World, request: OriginateRequest): void {
+  if (request.originator !== undefined && request.formats !== undefined) {
+    throw new SimError(400, "Originator and formats can't both be specified");
+  }
+  if (request.originator !== undefined && !world.channel(request.originator)) {
+    throw new SimError(400, 'Provided originator channel was not found');
+  }
+  for (const format of request.formats?.split(',') ?? []) {
+    if (!world.services.formats.has(format.trim()))
+      throw new SimError(400, `Provided format (${format}) was not found`);
+  }
+}
+
+/** Applies originate variables: functions (`CALLERID(name)`) to the channel, the rest as variables. */
+function applyVariables(
+  world: World,
+  ch: SimChannel,
+  variables: Readonly<Record<string, unknown>>,
+  functions: boolean,
+): void {
+  for (const [name, raw] of Object.entries(variables)) {
+    const value = typeof raw === 'string' ? raw : JSON.stringify(raw);
+    const fn = parseFunctionName(name);
+    if (fn) {
+      if (functions) writeChannelFunction(world, ch, fn.name, fn.args, value);
+    } else world.setChannelVar(ch, name, value);
+  }
+}
+
+function destinationOf(world: World, request: OriginateRequest, args: string[]): Destination {
+  if (request.app) return { app: request.app, args };
+  const context = request.context || 'default';
+  const exten = request.extension!;
+  if (request.label) {
+    const resolved = resolveContinueTarget(
+      world.services.dialplan,
+      { context, exten, priority: 1 },
+      { context, extension: exten, label: request.label },
+    );
+    if (resolved.kind === 'label-not-found') throw new SimError(400, 'Requested label can not be found');
+    if (resolved.kind === 'illegal-priority') throw new SimError(400, 'Requested priority is illegal');
+    return resolved.target;
+  }
+  return { context, exten, priority: request.priority && request.priority > 0 ? request.priority : 1 };
+}
+
+/** A channel to an endpoint (`PJSIP/bob`), or undefined when the technology cannot be dialed. */
+function endpointChannelInit(world: World, target: ParsedEndpoint, request: OriginateRequest) {
+  if (!ENDPOINT_TECHNOLOGIES.has(target.technology) && !world.endpoints.hasTechnology(target.technology))
+    return undefined;
+  const endpoint = world.endpoints.ensure(target.technology, target.resource);
+  return {
+    name: `${target.technology}/${target.resource}-${world.nextSequence(target.technology)}`,
+    technology: target.technology,
+    endpoint,
+    deviceName: `${target.technology}/${target.resource}`,
+    context: request.context || 'default',
+    exten: request.extension || 's',
+  };
+}
+
+function armDialTimeout(world: World, leg: SimChannel, timeoutSec: number | undefined): void {
+  const seconds = timeoutSec === undefined || timeoutSec <= 0 ? 30 : timeoutSec;
+  leg.dialTimer = world.clock.setTimeout(() => {
+    leg.dialTimer = undefined;
+    if (leg.dialing) hangupChannel(world, leg, 19, 'remote');
+  }, seconds * 1000);
+}
+
+/**
+ * `POST /channels`: creates an outgoing channel and dials it. A Local channel is a pair: the
+ * `;2` half runs the dialplan at `exten@context`, the `;1` half goes to the application (or the
+ * dialplan location asked for) once `;2` answers. A channel to an endpoint rings its far end,
+ * which answers by the simulator's policy or when the test driver says so.
+ */
+export function originate(world: World, request: OriginateRequest): SimChannel {
+  const target = parseEndpoint(request.endpoint);
+  if (!request.app && !request.extension)
+    throw new SimError(400, 'Application or extension must be specified');
+  checkIds(world, request.channelId, request.otherChannelId);
+  checkOriginatorAndFormats(world, request);
+  const args = request.appArgs ? request.appArgs.split(',') : [];
+  const destination = destinationOf(world, request, args);
+  const caller = request.callerId ? parseCallerId(request.callerId) : undefined;
+  const variables = request.variables ?? {};
+
+  if (target.technology === 'Local') {
+    const local = localTarget(target.resource);
+    const seq = world.nextLocalSequence();
+    const common = {
+      technology: 'Local',
+      deviceName: `Local/${local.dialString}`,
+      context: local.context,
+      exten: local.exten,
+    };
+    const leg = createChannel(world, {
+      ...common,
+      ...(request.channelId ? { id: request.channelId } : {}),
+      name: `Local/${local.dialString}-${seq};1`,
+      state: 'Down',
+    });
+    const called = createChannel(world, {
+      ...common,
+      ...(request.otherChannelId ? { id: request.otherChannelId } : {}),
+      name: `Local/${local.dialString}-${seq};2`,
+      state: 'Ring',
+    });
+    leg.peer = called;
+    called.peer = leg;
+    leg.half = 1;
+    called.half = 2;
+    startDialing(world, leg, local.dialString, destination, request);
+    if (caller) {
+      leg.callerName = leg.connectedName = caller.name;
+      leg.callerNumber = leg.connectedNumber = caller.number;
+      world.channelChanged(leg);
+    }
+    applyVariables(world, leg, variables, true);
+    applyVariables(world, called, variables, false);
+    if (caller) {
+      called.callerName = caller.name;
+      called.callerNumber = caller.number;
+    }
+    called.connectedName = leg.callerName;
+    called.connectedNumber = leg.callerNumber;
+    world.channelChanged(called);
+    world.publish('Dial', dialFields(leg, ''), { channels: [leg] });
+    startDialplan(world, called, { context: local.context, exten: local.exten, priority: 1 }, true);
+    armDialTimeout(world, leg, request.timeoutSec);
+    return leg;
+  }
+
+  const init = endpointChannelInit(world, target, request);
+  if (!init) throw new SimError(500, 'Allocation failed', { error: 'Allocation failed' });
+  const leg = createChannel(world, {
+    ...init,
+    ...(request.channelId ? { id: request.channelId } : {}),
+    state: 'Down',
+  });
+  startDialing(world, leg, target.resource, destination, request);
+  if (caller) {
+    leg.callerName = leg.connectedName = caller.name;
+    leg.callerNumber = leg.connectedNumber = caller.number;
+    world.channelChanged(leg);
+  }
+  applyVariables(world, leg, variables, true);
+  world.publish('Dial', dialFields(leg, ''), { channels: [leg] });
+  ringFarEnd(world, leg);
+  armDialTimeout(world, leg, request.timeoutSec);
+  return leg;
+}
+
+/** Marks a leg as being dialed by an originate (`AppDial2` in its snapshot) and subscribes its app. */
+function startDialing(
+  world: World,
+  leg: SimChannel,
+  dialString: string,
+  destination: Destination,
+  request: OriginateRequest,
+): void {
+  leg.idleApp = ['AppDial2', '(Outgoing Line)'];
+  leg.setApp('', '');
+  world.channelChanged(leg);
+  leg.dialing = true;
+  leg.dialString = dialString;
+  leg.afterAnswer = destination;
+  // Originating into an application subscribes it to the new channel at once.
+  const app = request.app ? world.bus.app(request.app) : undefined;
+  if (app && !app.allChannels) app.channelIds.add(leg.id);
+}
+
+/** The far end of an endpoint channel starts ringing, and answers when the policy says so. */
+export function ringFarEnd(world: World, leg: SimChannel): void {
+  setChannelState(world, leg, 'Ringing');
+  world.publish('Dial', dialFields(leg, 'RINGING'), { channels: [leg] });
+  const after = world.services.farEnd.answerAfterMs;
+  if (after === undefined) return;
+  // One timer per ringing leg; it is cleared on answer or hangup, so idle channels hold none.
+  leg.dialTimer = world.clock.setTimeout(() => {
+    leg.dialTimer = undefined;
+    if (leg.dialing && !leg.hangingUp) answerDialedLeg(world, leg);
+  }, after);
+}
+
+/**
+ * `POST /channels/create`: a channel that enters its application at once and is dialed later
+ * with `dial`. For a Local pair the `;2` half starts its dialplan at once, as observed.
+ */
+export function createForDial(world: World, request: OriginateRequest): SimChannel {
+  const target = parseEndpoint(request.endpoint);
+  checkIds(world, request.channelId, request.otherChannelId);
+  checkOriginatorAndFormats(world, request);
+  const args = request.appArgs ? request.appArgs.split(',') : [];
+  const variables = request.variables ?? {};
+  let leg: SimChannel;
+  let called: SimChannel | undefined;
+  let local: ReturnType<typeof localTarget> | undefined;
+  if (target.technology === 'Local') {
+    local = localTarget(target.resource);
+    const seq = world.nextLocalSequence();
+    const common = {
+      technology: 'Local',
+      deviceName: `Local/${local.dialString}`,
+      context: local.context,
+      exten: local.exten,
+    };
+    leg = createChannel(world, {
+      ...common,
+      ...(request.channelId ? { id: request.channelId } : {}),
+      name: `Local/${local.dialString}-${seq};1`,
+      state: 'Down',
+    });
+    called = createChannel(world, {
+      ...common,
+      ...(request.otherChannelId ? { id: request.otherChannelId } : {}),
+      name: `Local/${local.dialString}-${seq};2`,
+      state: 'Ring',
+    });
+    leg.peer = called;
+    called.peer = leg;
+    leg.half = 1;
+    called.half = 2;
+    leg.dialString = local.dialString;
+  } else {
+    const init = endpointChannelInit(world, target, request);
+    if (!init) throw new SimError(500, 'Allocation failed', { error: 'Allocation failed' });
+    leg = createChannel(world, {
+      ...init,
+      ...(request.channelId ? { id: request.channelId } : {}),
+      state: 'Down',
+    });
+    leg.dialString = target.resource;
+  }
+  applyVariables(world, leg, variables, true);
+  // The real server shows a missing app as `Stasis((null))`, which fails and ends the call.
+  const appName = request.app ?? '(null)';
+  leg.setApp('Stasis', [appName, ...args].join(','));
+  world.channelChanged(leg);
+  if (!enterStasis(world, leg, appName, args)) {
+    if (called) hangupChannel(world, called, 0, 'dialplan');
+    hangupChannel(world, leg, 0, 'dialplan');
+    return leg;
+  }
+  if (called && local) {
+    applyVariables(world, called, variables, false);
+    startDialplan(world, called, { context: local.context, exten: local.exten, priority: 1 }, true);
+  }
+  return leg;
+}
+
+/** `POST /channels/{id}/dial`: dials a channel made with `create`. */
+export function dialCreated(world: World, leg: SimChannel, timeoutSec: number | undefined): void {
+  if (leg.state !== 'Down') throw new SimError(409, "Channel is not in the 'Down' state");
+  leg.dialing = true;
+  if (leg.half === 1) {
+    // Observed: the originating half of a Local pair is up at once; Dial ANSWER follows when ;2 answers.
+    setChannelState(world, leg, 'Up');
+    if (leg.peer?.state === 'Up') answerDialedLeg(world, leg);
+    return;
+  }
+  ringFarEnd(world, leg);
+  armDialTimeout(world, leg, timeoutSec);
+}

@@ -1,0 +1,87 @@
+import type { Playback as PlaybackJson, LiveRecording as LiveRecordingJson } from '@ringflow/client';
+import { SimError } from '../SimError.ts';
+import { LiveRecording, type RecordingTarget } from './LiveRecording.ts';
+import { enqueueMedia } from './mediaQueue.ts';
+import { type PlaybackTarget, SimPlayback } from './SimPlayback.ts';
+import type { World } from './World.ts';
+
+let generatedIds = 0;
+
+/** A playback id the server picks when the caller gave none (unique in this process). */
+function newPlaybackId(world: World): string {
+  for (;;) {
+    const id = `${world.clock.now().toString(36)}-${(generatedIds++).toString(36)}`;
+    if (!world.playbacks.has(id)) return id;
+  }
+}
+
+/**
+ * Queues a playback on a channel or bridge and returns it as the reply shows it (`queued`):
+ * it starts at once when nothing else plays there, else after what is queued before it.
+ */
+export function startPlayback(
+  world: World,
+  target: PlaybackTarget,
+  request: { media: readonly string[]; playbackId?: string; language: string; skipMs: number },
+): PlaybackJson {
+  const playback = new SimPlayback(
+    world,
+    request.playbackId ?? newPlaybackId(world),
+    target,
+    request.media,
+    request.language,
+    request.skipMs,
+  );
+  world.playbacks.set(playback.id, playback);
+  const reply = playback.toJson();
+  enqueueMedia(target, playback);
+  return reply;
+}
+
+export interface RecordRequest {
+  readonly name: string;
+  readonly format: string;
+  readonly maxDurationSeconds: number;
+  readonly maxSilenceSeconds: number;
+  readonly ifExists: string;
+  readonly beep: boolean;
+  readonly terminateOn: string;
+}
+
+/** A recording name must stay inside the recordings directory. */
+function safeName(name: string): boolean {
+  return !name.startsWith('/') && !name.split('/').some((part) => part === '..' || part === '');
+}
+
+/**
+ * Starts a live recording of a channel or bridge, with the real server's refusals: a name that
+ * would escape the recordings directory (500), an unknown format (422), an existing recording
+ * with `ifExists=fail` (409).
+ */
+export function startRecording(
+  world: World,
+  target: RecordingTarget & { recordingName: string | undefined },
+  request: RecordRequest,
+): LiveRecordingJson {
+  if (!safeName(request.name)) throw new SimError(500, 'Error parsing request');
+  if (!world.services.formats.has(request.format))
+    throw new SimError(422, 'specified format is unknown on this system');
+  const exists = world.recordings.has(request.name) || world.services.recordings.exists(request.name);
+  if (world.recordings.has(request.name) || (exists && request.ifExists === 'fail')) {
+    throw new SimError(409, `Recording '${request.name}' already exists and can not be overwritten`);
+  }
+  const recording = new LiveRecording(world, target, {
+    name: request.name,
+    format: request.format,
+    maxDurationMs: Math.max(0, request.maxDurationSeconds) * 1000,
+    maxSilenceMs: Math.max(0, request.maxSilenceSeconds) * 1000,
+    beepMs: request.beep ? (world.services.sounds.durationMs('beep', 'en') ?? 250) : 0,
+    append: request.ifExists === 'append',
+    terminateOn: request.terminateOn,
+  });
+  world.recordings.set(recording.name, recording);
+  target.recordingName = recording.name;
+  const reply = recording.toJson();
+  enqueueMedia(target, recording);
+  return reply;
+}
