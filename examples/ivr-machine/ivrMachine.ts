@@ -1,0 +1,154 @@
+import { type CallEvent, type CallHandle, type CallInput, callActors } from '@ringflow/runtime';
+import { assign, setup } from 'xstate';
+
+/** Where the IVR sends people, so tests (and users) can point it at their own endpoints. */
+export interface IvrSettings {
+  /** The agent queue endpoint option 1 is bridged with. */
+  readonly agentEndpoint: string;
+  /** Where option 2 continues in the dialplan. */
+  readonly operator: { readonly context: string; readonly extension: string; readonly label: string };
+}
+
+interface IvrContext {
+  readonly call: CallHandle;
+  readonly choice: string;
+  readonly recording?: string;
+}
+
+/**
+ * A hand-written IVR as an XState machine run by the runtime, one actor per call:
+ * welcome (barge-in) -> menu: 1 = talk to an agent (bridge two calls), 2 = operator (user event,
+ * then continue at a dialplan label), nothing = leave a voicemail (record) -> goodbye -> hang up.
+ */
+export function createIvrMachine(settings: IvrSettings) {
+  return setup({
+    types: { input: {} as CallInput, context: {} as IvrContext, events: {} as CallEvent },
+    actors: callActors,
+  }).createMachine({
+    id: 'ivr',
+    context: ({ input }) => ({ call: input.call, choice: '' }),
+    initial: 'answering',
+    // The caller hung up while a request was on its way: end quietly.
+    on: { 'call.gone': '.gone' },
+    states: {
+      answering: {
+        invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'welcome' },
+      },
+      welcome: {
+        invoke: {
+          src: 'play',
+          input: ({ context }) => ({ call: context.call, media: 'sound:hello-world', bargeIn: true }),
+          onDone: 'menu',
+        },
+      },
+      menu: {
+        invoke: {
+          src: 'collectDigits',
+          input: ({ context }) => ({ call: context.call, maxDigits: 1, firstDigitTimeoutMs: 3000 }),
+          onDone: [
+            {
+              guard: ({ event }) => event.output.digits === '1',
+              target: 'agent',
+              actions: assign({ choice: '1' }),
+            },
+            {
+              guard: ({ event }) => event.output.digits === '2',
+              target: 'operator',
+              actions: assign({ choice: '2' }),
+            },
+            { target: 'voicemail' },
+          ],
+        },
+      },
+      agent: {
+        initial: 'connecting',
+        states: {
+          connecting: {
+            invoke: {
+              src: 'bridgeWith',
+              input: ({ context }) => ({ call: context.call, endpoint: settings.agentEndpoint }),
+              onDone: [
+                { guard: ({ event }) => event.output.outcome === 'bridged', target: 'talking' },
+                { target: '#ivr.voicemail' },
+              ],
+            },
+          },
+          talking: {
+            // The agent hung up: the caller hears goodbye.
+            on: {
+              StasisEnd: {
+                guard: ({ context, event }) => channelOf(event) !== context.call.channelId,
+                target: '#ivr.goodbye',
+              },
+            },
+          },
+        },
+      },
+      operator: {
+        initial: 'announcing',
+        states: {
+          announcing: {
+            invoke: {
+              src: 'userEvent',
+              input: ({ context }) => ({
+                call: context.call,
+                name: 'OperatorRequested',
+                variables: { caller: context.call.channelId },
+              }),
+              onDone: 'leaving',
+            },
+          },
+          leaving: {
+            invoke: {
+              src: 'continueAt',
+              input: ({ context }) => ({ call: context.call, ...settings.operator }),
+              onDone: '#ivr.done',
+            },
+          },
+        },
+      },
+      voicemail: {
+        invoke: {
+          src: 'record',
+          input: ({ context }) => ({
+            call: context.call,
+            maxDurationSeconds: 3,
+            beep: true,
+            terminateOn: '#',
+          }),
+          onDone: {
+            target: 'voicemailLeft',
+            actions: assign({ recording: ({ event }) => event.output.name }),
+          },
+        },
+      },
+      voicemailLeft: {
+        invoke: {
+          src: 'userEvent',
+          input: ({ context }) => ({
+            call: context.call,
+            name: 'VoicemailLeft',
+            variables: { recording: context.recording },
+          }),
+          onDone: 'goodbye',
+        },
+      },
+      goodbye: {
+        invoke: {
+          src: 'play',
+          input: ({ context }) => ({ call: context.call, media: 'sound:vm-goodbye' }),
+          onDone: 'hangingUp',
+        },
+      },
+      hangingUp: {
+        invoke: { src: 'hangup', input: ({ context }) => ({ call: context.call }), onDone: 'done' },
+      },
+      gone: { type: 'final' },
+      done: { type: 'final' },
+    },
+  });
+}
+
+function channelOf(event: CallEvent): string | undefined {
+  return (event as { channel?: { id?: string } }).channel?.id;
+}
