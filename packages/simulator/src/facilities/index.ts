@@ -42,3 +42,8 @@ export {
 export { type AudioFormat, audioFormats } from './audioFormats.ts';
 export { isSafeRecordingName } from './recordingName.ts';
 export { type IfExists, RecordingStore, type RecordingStoreOptions } from './RecordingStore.ts';
+export {
+  createServerFacilities,
+  type ServerFacilities,
+  type ServerFacilitiesOptions,
+} from './createServerFacilities.ts';

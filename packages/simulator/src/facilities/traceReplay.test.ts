@@ -2,13 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { DeviceState } from '@ringflow/client';
 import { describe, expect, it } from 'vitest';
 import { SimError } from '../SimError.ts';
-import { DeviceStates } from './DeviceStates.ts';
-import { DynamicConfig } from './DynamicConfig.ts';
-import { LogChannels } from './LogChannels.ts';
-import { Mailboxes } from './Mailboxes.ts';
-import { ModuleRegistry } from './ModuleRegistry.ts';
-import { RecordingStore } from './RecordingStore.ts';
-import { SoundCatalogue } from './SoundCatalogue.ts';
+import { createServerFacilities } from './createServerFacilities.ts';
 
 interface RestLine {
   kind: 'rest';
@@ -37,25 +31,12 @@ const lines = readFileSync(new URL('./fixtures/facility-exchanges.jsonl', import
 
 /** The facilities wired as the simulator core wires them, with the traced server's users. */
 function world() {
-  const modules = new ModuleRegistry();
-  const deviceStates = new DeviceStates();
-  const mailboxes = new Mailboxes({ modules, deviceStates });
-  return {
-    modules,
-    deviceStates,
-    mailboxes,
-    config: new DynamicConfig({
-      users: [
-        { name: 'demo', password: 'demo' },
-        { name: 'viewer', password: 'viewer', readOnly: true },
-      ],
-      mailboxes,
-      modules,
-    }),
-    logs: new LogChannels({ modules }),
-    sounds: new SoundCatalogue(),
-    recordings: new RecordingStore(),
-  };
+  return createServerFacilities({
+    users: [
+      { name: 'demo', password: 'demo' },
+      { name: 'viewer', password: 'viewer', readOnly: true },
+    ],
+  });
 }
 
 type World = ReturnType<typeof world>;
@@ -117,19 +98,19 @@ function call(w: World, line: RestLine): Outcome {
       case 'PUT asterisk/modules/*':
         return ok(w.modules.reload(c));
       case 'GET asterisk/logging':
-        return ok(w.logs.list());
+        return ok(w.logChannels.list());
       case 'POST asterisk/logging/*':
-        return ok(w.logs.add(c, q.configuration));
+        return ok(w.logChannels.add(c, q.configuration));
       case 'DELETE asterisk/logging/*':
-        return ok(w.logs.delete(c));
+        return ok(w.logChannels.delete(c));
       case 'PUT asterisk/logging/*/*':
-        return ok(w.logs.rotate(c));
+        return ok(w.logChannels.rotate(c));
       case 'GET asterisk/config/dynamic/*/*/*':
-        return ok(w.config.get(d, e, f));
+        return ok(w.dynamicConfig.get(d, e, f));
       case 'PUT asterisk/config/dynamic/*/*/*':
-        return ok(w.config.update(d, e, f, body));
+        return ok(w.dynamicConfig.update(d, e, f, body));
       case 'DELETE asterisk/config/dynamic/*/*/*':
-        return ok(w.config.delete(d, e, f));
+        return ok(w.dynamicConfig.delete(d, e, f));
       default:
         throw new Error(`replay: no facility serves ${route} (seq ${line.seq})`);
     }
