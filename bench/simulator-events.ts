@@ -54,6 +54,7 @@ const heapUsed = (): number => {
 
 interface RunResult {
   events: number;
+  requests: number;
   seconds: number;
   eventsPerSecond: number;
   bytesPerChannel: number;
@@ -107,7 +108,9 @@ async function runOnce(run: number): Promise<RunResult> {
     }),
   );
 
+  let requests = 0;
   const call = async (method: 'POST' | 'DELETE', path: string): Promise<void> => {
+    requests++;
     const res = await http.request({ method, path: `/ari${path}`, headers: { authorization: auth } });
     const text = await res.body.text();
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
@@ -133,25 +136,44 @@ async function runOnce(run: number): Promise<RunResult> {
   };
 
   const baseline = heapUsed();
+  const phases: string[] = [];
+  let mark = performance.now();
+  const phase = (name: string) => {
+    const now = performance.now();
+    phases.push(`${name} ${(now - mark).toFixed(0)} ms`);
+    mark = now;
+  };
   const started = performance.now();
   await forEachChannel((i) =>
     call('POST', `/channels?endpoint=PJSIP/bench-${i}&app=bench-${i % CLIENTS}&channelId=bench-${run}-${i}`),
   );
+  phase('originate');
   await passTime(ANSWER_AFTER_MS, allSaw('StasisStart'));
+  phase('far ends answer');
   await forEachChannel((i) => call('POST', `/channels/bench-${run}-${i}/answer`));
+  phase('answer');
+  // Heap is read outside the timed phases: a full GC takes a while and is not the simulator's work.
+  const measuring = performance.now();
   const bytesPerChannel = (heapUsed() - baseline) / CHANNELS;
+  const gcTime = performance.now() - measuring;
+  mark += gcTime;
   await forEachChannel((i) => call('POST', `/channels/bench-${run}-${i}/play?media=${MEDIA}`));
+  phase('play');
   await passTime(10_000, allSaw('PlaybackFinished'));
+  phase('playbacks end');
   await forEachChannel((i) => call('DELETE', `/channels/bench-${run}-${i}`));
+  phase('hangup');
   await passTime(1000, allSaw('ChannelDestroyed'));
-  const seconds = (performance.now() - started) / 1000;
+  phase('destroyed');
+  const seconds = (performance.now() - started - gcTime) / 1000;
+  if (process.env.BENCH_PHASES) process.stderr.write(`  phases: ${phases.join(', ')}\n`);
   const events = clients.reduce((n, c) => n + c.total, 0);
 
   for (const c of clients) c.ws.close();
   await http.close();
   await wire.close();
   sim.close();
-  return { events, seconds, eventsPerSecond: events / seconds, bytesPerChannel };
+  return { events, requests, seconds, eventsPerSecond: events / seconds, bytesPerChannel };
 }
 
 function summary(label: string, samples: number[], unit: string, digits = 0): string {
@@ -182,6 +204,13 @@ console.log(
     'events delivered / s',
     results.map((r) => r.eventsPerSecond),
     'events/s',
+  ),
+);
+console.log(
+  summary(
+    'REST requests / s',
+    results.map((r) => r.requests / r.seconds),
+    'requests/s',
   ),
 );
 console.log(
