@@ -99,19 +99,14 @@ describe('RecordingStore', () => {
     store.checkNewRecording('new', 'gsm', 'fail');
   });
 
-  it('overwrites, appends, and refuses to write over with fail', () => {
+  it('overwrites or appends when a recording finishes', () => {
     const store = new RecordingStore();
     store.write('m', 'wav', 1000);
-    store.write('m', 'wav', 500, { ifExists: 'append' });
+    store.write('m', 'wav', 500, { append: true });
     expect(store.durationOf('m')).toBe(1500);
-    store.write('m', 'wav', 200, { ifExists: 'overwrite' });
+    store.write('m', 'wav', 200);
     expect(store.durationOf('m')).toBe(200);
-    expectSimError(
-      () => store.write('m', 'wav', 1, { ifExists: 'fail' }),
-      409,
-      "Recording 'm' already exists and can not be overwritten",
-    );
-    store.write('m', 'gsm', 400, { ifExists: 'append' });
+    store.write('m', 'gsm', 400, { append: true });
     expect(store.get('m')).toEqual({ name: 'm', format: 'gsm' });
     expect(store.durationOf('m')).toBe(400);
     expect(() => store.write('bad', 'wav', -1)).toThrow(/durationMs/);
@@ -205,6 +200,19 @@ describe('RecordingStore', () => {
       store.write('m', 'wav', 100);
       store.write('m', 'ulaw', 100);
       expect(tree(directory)).toEqual(['m.ulaw']);
+    });
+
+    it('treats a file removed behind its back as not found', () => {
+      const directory = temporaryDirectory();
+      const store = new RecordingStore({ directory });
+      store.write('gone', 'wav', 100);
+      store.write('also-gone', 'wav', 100);
+      rmSync(join(directory, 'gone.wav'));
+      rmSync(join(directory, 'also-gone.wav'));
+      expectSimError(() => store.getFile('gone'), 404, 'Recording not found');
+      expect(store.exists('gone')).toBe(false);
+      store.delete('also-gone');
+      expect(store.list()).toEqual([]);
     });
 
     it('never follows a symbolic link planted in the directory', () => {

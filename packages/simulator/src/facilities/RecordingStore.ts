@@ -104,18 +104,18 @@ export class RecordingStore {
   }
 
   /**
-   * Stores a finished recording of `durationMs` milliseconds. With `append` (and the same format)
-   * the new audio is added after the stored one; a different format replaces it, since the
-   * simulator keeps one file per name.
+   * Stores a finished recording of `durationMs` milliseconds, replacing any recording of that name
+   * (`ifExists=fail` is decided when the recording starts, by `checkNewRecording`). With `append`
+   * and the same format the new audio goes after the stored one; a different format replaces it,
+   * since the simulator keeps one file per name.
    */
   write(
     name: string,
     format: string,
     durationMs: number,
-    options: { readonly ifExists?: IfExists } = {},
+    options: { readonly append?: boolean } = {},
   ): StoredRecording {
-    const ifExists = options.ifExists ?? 'overwrite';
-    this.checkNewRecording(name, format, ifExists);
+    this.checkNewRecording(name, format, 'overwrite');
     if (!(durationMs >= 0) || !Number.isFinite(durationMs)) {
       throw new Error(
         `RecordingStore.write: durationMs must be a finite number of 0 or more, got ${durationMs}`,
@@ -123,7 +123,7 @@ export class RecordingStore {
     }
     const previous = this.#entries.get(name);
     const total =
-      ifExists === 'append' && previous?.format === format ? previous.durationMs + durationMs : durationMs;
+      options.append && previous?.format === format ? previous.durationMs + durationMs : durationMs;
     this.#store(name, { format, durationMs: total }, formatOf(format).encode(total));
     return { name, format };
   }
@@ -131,8 +131,8 @@ export class RecordingStore {
   /** Deletes a stored recording: 404 `Recording not found`. */
   delete(name: string): void {
     const entry = this.#entry(name);
-    if (this.#root) unlinkSync(this.#pathOf(name, entry.format));
     this.#entries.delete(name);
+    if (this.#root) removeFile(this.#pathOf(name, entry.format));
   }
 
   /**
@@ -163,7 +163,15 @@ export class RecordingStore {
 
   #bytesOf(name: string, entry: Entry): Uint8Array {
     if (!this.#root) return formatOf(entry.format).encode(entry.durationMs);
-    const fd = openSync(this.#pathOf(name, entry.format), constants.O_RDONLY | constants.O_NOFOLLOW);
+    let fd: number;
+    try {
+      fd = openSync(this.#pathOf(name, entry.format), constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      if (!isMissingFile(error)) throw error;
+      // Removed behind the store's back: the server would not find it either.
+      this.#entries.delete(name);
+      throw new SimError(404, 'Recording not found');
+    }
     try {
       return readFileSync(fd);
     } finally {
@@ -174,7 +182,7 @@ export class RecordingStore {
   #store(name: string, entry: Entry, bytes: Uint8Array): void {
     if (this.#root) {
       const previous = this.#entries.get(name);
-      if (previous && previous.format !== entry.format) unlinkSync(this.#pathOf(name, previous.format));
+      if (previous && previous.format !== entry.format) removeFile(this.#pathOf(name, previous.format));
       this.#writeFile(name, entry.format, bytes);
     }
     this.#entries.set(name, entry);
@@ -246,6 +254,19 @@ function formatOf(format: string | undefined): AudioFormat {
   const found = format === undefined ? undefined : audioFormats.get(format);
   if (!found) throw new SimError(422, 'specified format is unknown on this system');
   return found;
+}
+
+function isMissingFile(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** Deletes a file that may already be gone. */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (!isMissingFile(error)) throw error;
+  }
 }
 
 function isInside(root: string, path: string): boolean {
