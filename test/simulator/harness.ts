@@ -1,15 +1,6 @@
 import { VirtualClock } from '@ringflow/client';
 import { createSimulator, type Simulator, type SimResponse } from '@ringflow/simulator';
 
-/** Sound lengths the scenario tests use (the shape of the real server's files, not their exact lengths). */
-export const TEST_SOUNDS: Readonly<Record<string, number>> = {
-  'hello-world': 2600,
-  beep: 250,
-  'digits/1': 400,
-  'digits/2': 400,
-  'digits/40': 500,
-};
-
 /** An in-process simulator on a virtual clock, with event streams recorded per connection. */
 export interface Harness {
   readonly sim: Simulator;
@@ -25,7 +16,7 @@ export interface Harness {
 
 export function createHarness(options: Parameters<typeof createSimulator>[0] = {}): Harness {
   const clock = new VirtualClock(Date.UTC(2026, 10, 22, 3, 47, 11, 718));
-  const sim = createSimulator({ clock, sounds: TEST_SOUNDS, answerOutboundAfterMs: null, ...options });
+  const sim = createSimulator({ clock, answerOutboundAfterMs: null, ...options });
   const events: Record<string, Record<string, unknown>[]> = {};
   return {
     sim,

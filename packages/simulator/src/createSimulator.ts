@@ -2,7 +2,16 @@ import { type Clock, systemClock } from '@ringflow/client';
 import type { Dialplan } from './dialplan/Dialplan.ts';
 import { loadDefaultDialplan } from './dialplan/loadDialplanFile.ts';
 import { parseDialplan } from './dialplan/parseDialplan.ts';
-import { ModuleRegistry } from './facilities/index.ts';
+import {
+  DeviceStates,
+  DynamicConfig,
+  LogChannels,
+  Mailboxes,
+  ModuleRegistry,
+  RecordingStore,
+  SoundCatalogue,
+  type SoundCatalogueOptions,
+} from './facilities/index.ts';
 import { EventBus } from './events/EventBus.ts';
 import { handlers } from './handlers/index.ts';
 import { routeRequest } from './routing/Router.ts';
@@ -18,7 +27,7 @@ import type {
 import { Endpoints } from './world/Endpoints.ts';
 import type { Facilities } from './world/Facilities.ts';
 import { World } from './world/World.ts';
-import type { SoundDurations, WorldServices } from './world/WorldServices.ts';
+import type { WorldServices } from './world/WorldServices.ts';
 
 /** The server identifier the simulator reports by default (`asterisk_id`, `entity_id`). */
 export const DEFAULT_ASTERISK_ID = '02:72:66:00:00:01';
@@ -33,8 +42,16 @@ export interface SimulatorOptions {
   readonly dialplan?: Dialplan | { readonly text: string; readonly file?: string };
   /** The server identifier on every event and on ping. */
   readonly asteriskId?: string;
-  /** Lengths of sounds: a lookup, or milliseconds by sound name (`{ beep: 250 }`). */
-  readonly sounds?: SoundDurations | Readonly<Record<string, number>>;
+  /** The sound catalogue: extra sounds, or a replacement list (see SoundCatalogue). Default: the core sounds. */
+  readonly sounds?: Omit<SoundCatalogueOptions, 'recordings'>;
+  /** Keep stored recordings as files under this directory; default: in memory. */
+  readonly recordingsDir?: string;
+  /** Interface users listed by dynamic configuration (`res_ari/user`). */
+  readonly users?: readonly {
+    readonly name: string;
+    readonly password: string;
+    readonly readOnly?: boolean;
+  }[];
   /** Endpoints that exist from the start, as `tech/resource` (`PJSIP/alice`). */
   readonly endpoints?: readonly string[];
   /**
@@ -58,13 +75,6 @@ function readDialplan(option: SimulatorOptions['dialplan']): Dialplan {
   return option;
 }
 
-function soundLookup(option: SimulatorOptions['sounds']): SoundDurations {
-  if (!option) return { durationMs: () => undefined };
-  if (typeof option.durationMs === 'function') return option as SoundDurations;
-  const table = option as Readonly<Record<string, number>>;
-  return { durationMs: (sound) => (Object.hasOwn(table, sound) ? table[sound] : undefined) };
-}
-
 class SimulatorImpl implements Simulator {
   readonly clock: Clock;
   readonly asteriskId: string;
@@ -72,6 +82,8 @@ class SimulatorImpl implements Simulator {
   readonly world: World;
   readonly facilities: Facilities;
   private closed = false;
+  /** Listeners of what leaves the server (text messages, DTMF to far ends); the driver uses them. */
+  readonly outboundListeners = new Set<(kind: string, detail: Readonly<Record<string, unknown>>) => void>();
 
   constructor(options: SimulatorOptions) {
     this.clock = options.clock ?? systemClock;
@@ -85,35 +97,67 @@ class SimulatorImpl implements Simulator {
       endpoints.ensure(key.slice(0, slash), key.slice(slash + 1));
     }
     const dialplan = readDialplan(options.dialplan);
+    const modules = new ModuleRegistry();
+    const recordings = new RecordingStore(
+      options.recordingsDir === undefined ? {} : { directory: options.recordingsDir },
+    );
+    const sounds = new SoundCatalogue({ ...options.sounds, recordings });
+    let world: World | undefined;
+    const deviceStates = new DeviceStates({ lookup: (name) => world?.channelDeviceState(name) });
+    const mailboxes = new Mailboxes({ modules, deviceStates });
+    this.facilities = {
+      modules,
+      recordings,
+      sounds,
+      deviceStates,
+      mailboxes,
+      logChannels: new LogChannels({ modules }),
+      dynamicConfig: new DynamicConfig({
+        mailboxes,
+        modules,
+        users: (options.users ?? []).map((u) => ({
+          name: u.name,
+          password: u.password,
+          readOnly: u.readOnly ?? false,
+        })),
+      }),
+    };
     const services: WorldServices = {
       dialplan,
-      sounds: soundLookup(options.sounds),
-      recordings: { exists: () => false, save: () => {}, durationMs: () => undefined },
+      sounds,
+      recordings,
       farEnd: {
         answerAfterMs:
           options.answerOutboundAfterMs === null ? undefined : (options.answerOutboundAfterMs ?? 1000),
       },
       formats: new Set([
-        'wav',
-        'gsm',
         'ulaw',
         'alaw',
-        'slin',
-        'sln',
+        'gsm',
         'g722',
+        'g726',
         'g729',
-        'wav49',
         'ilbc',
-        'ogg',
+        'slin',
+        'slin16',
         'opus',
+        'speex',
         'h264',
         'vp8',
+        'vp9',
+        'wav',
       ]),
-      outbound: () => {},
+      // Local channels' devices are not cached by the real server: every report is published.
+      reportDevice: (name, state) =>
+        deviceStates.report(name, state, { cachable: !name.startsWith('Local/') }),
+      outbound: (kind, detail) => this.outboundListeners.forEach((l) => l(kind, detail)),
     };
-    this.world = new World(this.clock, this.bus, endpoints, services);
-    for (const [name, value] of dialplan.globals) this.world.globals.set(name, value);
-    this.facilities = { modules: new ModuleRegistry() };
+    world = new World(this.clock, this.bus, endpoints, services);
+    this.world = world;
+    deviceStates.onChange((state) =>
+      this.bus.publish('DeviceStateChanged', { device_state: state }, { deviceName: state.name }),
+    );
+    for (const [name, value] of dialplan.globals) world.globals.set(name, value);
   }
 
   async handle(request: SimRequest): Promise<SimResponse> {

@@ -70,9 +70,8 @@ export const operationRules: Readonly<Record<string, Readonly<Record<string, Par
       invalid: (value) => [400, `Invalid operation ${value}`],
     },
   },
-  'deviceStates.update': {
-    deviceState: { missing: [500, 'Unknown device'], invalid: refuse(500, 'Unknown device') },
-  },
+  // The device-state store reads the value case-insensitively and refuses the rest (500 Unknown device).
+  'deviceStates.update': { deviceState: { missing: 'accept', invalid: 'accept' } },
   'mailboxes.update': { oldMessages: { missing: 'accept' }, newMessages: { missing: 'accept' } },
   'endpoints.sendMessage': { to: { missing: [400, 'To must be specified'] } },
   'endpoints.sendMessageToEndpoint': { from: { missing: [400, 'From must be specified'] } },

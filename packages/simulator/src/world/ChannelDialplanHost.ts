@@ -64,7 +64,7 @@ export class ChannelDialplanHost implements DialplanHost {
 
   async play(files: readonly string[]): Promise<'finished' | 'failed' | 'hungup'> {
     for (const file of files) {
-      const ms = this.world.services.sounds.durationMs(file, this.ch.language);
+      const ms = this.world.services.sounds.durationOf(file, this.ch.language);
       if (ms === undefined) return 'failed';
       if ((await this.wait(ms)) === 'hungup') return 'hungup';
     }

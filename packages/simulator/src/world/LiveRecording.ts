@@ -150,8 +150,11 @@ export class LiveRecording implements MediaJob {
     if (this.world.recordings.get(this.name) === this) this.world.recordings.delete(this.name);
     this.target.recordingEnded(this.name);
     if (!wasQueued) {
-      if (how === 'done')
-        this.world.services.recordings.save(this.name, this.options.format, totalMs, this.options.append);
+      if (how === 'done') {
+        this.world.services.recordings.write(this.name, this.options.format, totalMs, {
+          ifExists: this.options.append ? 'append' : 'overwrite',
+        });
+      }
       const json: LiveRecordingJson = { ...this.toJson(), duration: Math.floor(totalMs / 1000) };
       if (this.options.maxSilenceMs > 0) {
         json.talking_duration = Math.floor(this.talkingMs / 1000);

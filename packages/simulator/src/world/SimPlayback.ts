@@ -1,7 +1,7 @@
 import type { Playback as PlaybackJson, TimerHandle } from '@ringflow/client';
 import type { EventScope } from '../events/EventScope.ts';
 import { finishMedia, isRunning, type MediaJob, type MediaTarget } from './mediaQueue.ts';
-import { type MediaPlan, planMedia } from './mediaUri.ts';
+import type { MediaTiming } from '../facilities/index.ts';
 import type { World } from './World.ts';
 
 export type PlaybackState = PlaybackJson['state'] | 'paused';
@@ -21,7 +21,7 @@ export interface PlaybackTarget extends MediaTarget {
 export class SimPlayback implements MediaJob {
   state: PlaybackState = 'queued';
   private index = 0;
-  private plan: MediaPlan | undefined;
+  private plan: MediaTiming | undefined;
   /** Milliseconds left of the current item (while paused: frozen). */
   private remainingMs = 0;
   private startedAt = 0;
@@ -68,13 +68,13 @@ export class SimPlayback implements MediaJob {
 
   private startItem(): void {
     this.state = 'playing';
-    this.plan = planMedia(this.world.services, this.media[this.index]!, this.language);
+    this.plan = this.world.services.sounds.mediaTiming(this.media[this.index]!, this.language);
     this.publish('PlaybackStarted');
     switch (this.plan.kind) {
       case 'missing':
         this.end('failed');
         return;
-      case 'unknown-scheme':
+      case 'unknownScheme':
         // The real server reports it started, then forgets it: no PlaybackFinished, GET gives 404.
         this.unregister();
         finishMedia(this.target, this);
@@ -82,7 +82,7 @@ export class SimPlayback implements MediaJob {
       case 'endless':
         return;
       case 'timed':
-        this.remainingMs = this.plan.ms;
+        this.remainingMs = this.plan.durationMs;
         this.arm();
     }
   }
@@ -151,7 +151,7 @@ export class SimPlayback implements MediaJob {
       case 'restart':
         if (endless || this.plan?.kind !== 'timed') return;
         if (this.state === 'playing') this.disarm();
-        this.remainingMs = this.plan.ms;
+        this.remainingMs = this.plan.durationMs;
         if (this.state === 'playing') this.arm();
         return;
       case 'reverse':
@@ -161,7 +161,7 @@ export class SimPlayback implements MediaJob {
         const playing = this.state === 'playing';
         if (playing) this.disarm();
         const delta = operation === 'forward' ? -this.skipMs : this.skipMs;
-        this.remainingMs = Math.min(this.plan.ms, Math.max(0, this.remainingMs + delta));
+        this.remainingMs = Math.min(this.plan.durationMs, Math.max(0, this.remainingMs + delta));
         if (playing) this.arm();
       }
     }

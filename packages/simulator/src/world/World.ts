@@ -27,7 +27,7 @@ export class World {
   readonly recordings = new Map<string, LiveRecording>();
   readonly globals = new Map<string, string>();
   /** Channels per device name, for the device states the real server derives from channels. */
-  private readonly deviceUse = new Map<string, { count: number; state: string }>();
+  private readonly deviceUse = new Map<string, number>();
   private uniqueSeq = 0;
   private localSeq = 0;
   private readonly perTechSeq = new Map<string, number>();
@@ -138,21 +138,21 @@ export class World {
   }
 
   /**
-   * Counts channels per device and raises DeviceStateChanged when the derived state changes
-   * (`INUSE` while the device has channels, `NOT_INUSE` after the last one).
+   * Counts channels per device and reports the derived state (`INUSE` while the device has
+   * channels, `NOT_INUSE` after the last one); the device-state store raises DeviceStateChanged
+   * when it changes.
    */
   updateDevice(deviceName: string, delta: number): void {
-    let use = this.deviceUse.get(deviceName);
-    if (!use) {
-      use = { count: 0, state: 'NOT_INUSE' };
-      this.deviceUse.set(deviceName, use);
-    }
-    use.count += delta;
-    const state = use.count > 0 ? 'INUSE' : 'NOT_INUSE';
-    if (use.count <= 0) this.deviceUse.delete(deviceName);
-    if (state === use.state) return;
-    use.state = state;
-    this.publish('DeviceStateChanged', { device_state: { name: deviceName, state } }, { deviceName });
+    if (delta === 0) return;
+    const count = (this.deviceUse.get(deviceName) ?? 0) + delta;
+    if (count > 0) this.deviceUse.set(deviceName, count);
+    else this.deviceUse.delete(deviceName);
+    this.services.reportDevice(deviceName, count > 0 ? 'INUSE' : 'NOT_INUSE');
+  }
+
+  /** The state of a device derived from its channels, or undefined when it has none. */
+  channelDeviceState(deviceName: string): 'INUSE' | undefined {
+    return this.deviceUse.has(deviceName) ? 'INUSE' : undefined;
   }
 
   /** Diagnostics (dialplan warnings, failures), newest last, at most 500. */

@@ -1,4 +1,5 @@
 import type { Playback as PlaybackJson, LiveRecording as LiveRecordingJson } from '@ringflow/client';
+import type { IfExists } from '../facilities/index.ts';
 import { SimError } from '../SimError.ts';
 import { LiveRecording, type RecordingTarget } from './LiveRecording.ts';
 import { enqueueMedia } from './mediaQueue.ts';
@@ -48,11 +49,6 @@ export interface RecordRequest {
   readonly terminateOn: string;
 }
 
-/** A recording name must stay inside the recordings directory. */
-function safeName(name: string): boolean {
-  return !name.startsWith('/') && !name.split('/').some((part) => part === '..' || part === '');
-}
-
 /**
  * Starts a live recording of a channel or bridge, with the real server's refusals: a name that
  * would escape the recordings directory (500), an unknown format (422), an existing recording
@@ -63,11 +59,10 @@ export function startRecording(
   target: RecordingTarget & { recordingName: string | undefined },
   request: RecordRequest,
 ): LiveRecordingJson {
-  if (!safeName(request.name)) throw new SimError(500, 'Error parsing request');
-  if (!world.services.formats.has(request.format))
-    throw new SimError(422, 'specified format is unknown on this system');
-  const exists = world.recordings.has(request.name) || world.services.recordings.exists(request.name);
-  if (world.recordings.has(request.name) || (exists && request.ifExists === 'fail')) {
+  const ifExists = request.ifExists as IfExists;
+  world.services.recordings.checkNewRecording(request.name, request.format, ifExists);
+  // A recording of the same name still running is taken whatever ifExists says.
+  if (world.recordings.has(request.name)) {
     throw new SimError(409, `Recording '${request.name}' already exists and can not be overwritten`);
   }
   const recording = new LiveRecording(world, target, {
@@ -75,7 +70,7 @@ export function startRecording(
     format: request.format,
     maxDurationMs: Math.max(0, request.maxDurationSeconds) * 1000,
     maxSilenceMs: Math.max(0, request.maxSilenceSeconds) * 1000,
-    beepMs: request.beep ? (world.services.sounds.durationMs('beep', 'en') ?? 250) : 0,
+    beepMs: request.beep ? (world.services.sounds.durationOf('beep') ?? 250) : 0,
     append: request.ifExists === 'append',
     terminateOn: request.terminateOn,
   });
