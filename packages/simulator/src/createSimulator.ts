@@ -150,7 +150,9 @@ class SimulatorImpl implements Simulator {
       // Local channels' devices are not cached by the real server: every report is published.
       reportDevice: (name, state) =>
         deviceStates.report(name, state, { cachable: !name.startsWith('Local/') }),
-      outbound: (kind, detail) => this.outboundListeners.forEach((l) => l(kind, detail)),
+      outbound: (kind, detail) => {
+        for (const listener of this.outboundListeners) listener(kind, detail);
+      },
     };
     world = new World(this.clock, this.bus, endpoints, services);
     this.world = world;

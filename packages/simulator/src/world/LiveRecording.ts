@@ -152,7 +152,7 @@ export class LiveRecording implements MediaJob {
     if (!wasQueued) {
       if (how === 'done') {
         this.world.services.recordings.write(this.name, this.options.format, totalMs, {
-          ifExists: this.options.append ? 'append' : 'overwrite',
+          append: this.options.append,
         });
       }
       const json: LiveRecordingJson = { ...this.toJson(), duration: Math.floor(totalMs / 1000) };

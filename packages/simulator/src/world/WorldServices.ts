@@ -14,12 +14,7 @@ export interface RecordingSink {
   /** The checks before a live recording starts (format 422, name 500, taken name 409). */
   checkNewRecording(name: string | undefined, format: string | undefined, ifExists?: IfExists): void;
   /** Stores a finished recording of `durationMs` of audio. */
-  write(
-    name: string,
-    format: string,
-    durationMs: number,
-    options?: { readonly ifExists?: IfExists },
-  ): unknown;
+  write(name: string, format: string, durationMs: number, options?: { readonly append?: boolean }): unknown;
 }
 
 /** Outbound calls to simulated endpoints: how their far end behaves. */
