@@ -91,7 +91,9 @@ describe('drain', () => {
       context: ({ input }) => ({ call: input.call }),
       initial: 'talking',
       on: {
-        'call.draining': { actions: ({ event }) => draining.push((event as { deadline: number }).deadline) },
+        'call.draining': {
+          actions: ({ event }) => draining.push((event as unknown as { deadline: number }).deadline),
+        },
       },
       states: {
         talking: {

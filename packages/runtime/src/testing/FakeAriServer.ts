@@ -22,6 +22,7 @@ export class FakeAriServer implements InProcessServer {
   private readonly playbacks = new Map<string, { target: string; timer: unknown; media: string }>();
   private readonly recordings = new Map<string, { channel: string; timer: unknown }>();
   private readonly clock: Clock;
+  private readonly bridgeBusyUntil = new Map<string, number>();
   readonly asteriskId: string;
 
   constructor(clock: Clock, asteriskId = '02:fa:ce:00:00:01') {
@@ -241,6 +242,26 @@ export class FakeAriServer implements InProcessServer {
         }
         this.emit(this.firstApp(), 'BridgeDestroyed', { bridge: { id, channels: [] } });
         return { status: 204 };
+      }
+      if (action === 'play' && sub) {
+        // Bridge playbacks queue: each starts when the one before it finished.
+        const media = q.media ?? '';
+        const target = `bridge:${id}`;
+        const app = this.firstApp();
+        const startAt = Math.max(this.clock.now(), this.bridgeBusyUntil.get(id!) ?? 0);
+        this.bridgeBusyUntil.set(id!, startAt + this.playbackMs);
+        const playback = (state: string) => ({
+          playback: { id: sub, media_uri: media, target_uri: target, state },
+        });
+        this.clock.setTimeout(
+          () => this.emit(app, 'PlaybackStarted', playback('playing')),
+          startAt - this.clock.now(),
+        );
+        this.clock.setTimeout(
+          () => this.emit(app, 'PlaybackFinished', playback('done')),
+          startAt + this.playbackMs - this.clock.now(),
+        );
+        return { status: 201, body: { id: sub, media_uri: media, target_uri: target, state: 'queued' } };
       }
       if (action === 'addChannel') {
         for (const ch of (q.channel ?? '').split(',')) {
