@@ -99,13 +99,20 @@ describe('RecordingStore', () => {
     store.checkNewRecording('new', 'gsm', 'fail');
   });
 
-  it('overwrites or appends when a recording finishes', () => {
+  it('overwrites, appends or refuses when a recording finishes', () => {
     const store = new RecordingStore();
     store.write('m', 'wav', 1000);
     store.write('m', 'wav', 500, { append: true });
     expect(store.durationOf('m')).toBe(1500);
     store.write('m', 'wav', 200);
     expect(store.durationOf('m')).toBe(200);
+    store.write('m', 'wav', 300, { ifExists: 'append' });
+    expect(store.durationOf('m')).toBe(500);
+    expectSimError(
+      () => store.write('m', 'wav', 1, { ifExists: 'fail' }),
+      409,
+      "Recording 'm' already exists and can not be overwritten",
+    );
     store.write('m', 'gsm', 400, { append: true });
     expect(store.get('m')).toEqual({ name: 'm', format: 'gsm' });
     expect(store.durationOf('m')).toBe(400);

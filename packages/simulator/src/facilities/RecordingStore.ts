@@ -104,18 +104,19 @@ export class RecordingStore {
   }
 
   /**
-   * Stores a finished recording of `durationMs` milliseconds, replacing any recording of that name
-   * (`ifExists=fail` is decided when the recording starts, by `checkNewRecording`). With `append`
-   * and the same format the new audio goes after the stored one; a different format replaces it,
-   * since the simulator keeps one file per name.
+   * Stores a finished recording of `durationMs` milliseconds. `ifExists` (default `overwrite`)
+   * is the record request's: with `append` and the same format the new audio goes after the stored
+   * one (a different format replaces it, since the simulator keeps one file per name); `fail` is
+   * checked again. `append: true` is a shorthand for `ifExists: 'append'`.
    */
   write(
     name: string,
     format: string,
     durationMs: number,
-    options: { readonly append?: boolean } = {},
+    options: { readonly ifExists?: IfExists; readonly append?: boolean } = {},
   ): StoredRecording {
-    this.checkNewRecording(name, format, 'overwrite');
+    const ifExists = options.append ? 'append' : (options.ifExists ?? 'overwrite');
+    this.checkNewRecording(name, format, ifExists);
     if (!(durationMs >= 0) || !Number.isFinite(durationMs)) {
       throw new Error(
         `RecordingStore.write: durationMs must be a finite number of 0 or more, got ${durationMs}`,
@@ -123,7 +124,7 @@ export class RecordingStore {
     }
     const previous = this.#entries.get(name);
     const total =
-      options.append && previous?.format === format ? previous.durationMs + durationMs : durationMs;
+      ifExists === 'append' && previous?.format === format ? previous.durationMs + durationMs : durationMs;
     this.#store(name, { format, durationMs: total }, formatOf(format).encode(total));
     return { name, format };
   }
