@@ -12,6 +12,7 @@ import {
   SoundCatalogue,
   type SoundCatalogueOptions,
 } from './facilities/index.ts';
+import { SimulatorDriver } from './driver/SimulatorDriver.ts';
 import { EventBus } from './events/EventBus.ts';
 import { handlers } from './handlers/index.ts';
 import { routeRequest } from './routing/Router.ts';
@@ -24,6 +25,7 @@ import type {
   SimResponse,
   SimulatedServer,
 } from './transport.ts';
+import { hangupChannel } from './world/channelLifecycle.ts';
 import { Endpoints } from './world/Endpoints.ts';
 import type { Facilities } from './world/Facilities.ts';
 import { World } from './world/World.ts';
@@ -65,6 +67,10 @@ export interface SimulatorOptions {
 export interface Simulator extends SimulatedServer {
   readonly clock: Clock;
   readonly asteriskId: string;
+  /** Acts as callers and phones do (place calls, press digits, hang up...) and observes events. */
+  readonly driver: SimulatorDriver;
+  /** How many channels exist (hung-up snoops lingering included). */
+  readonly channelCount: number;
   /** Shuts the server down: every channel is hung up and every event stream closed. */
   close(): void;
 }
@@ -81,6 +87,7 @@ class SimulatorImpl implements Simulator {
   readonly bus: EventBus;
   readonly world: World;
   readonly facilities: Facilities;
+  readonly driver: SimulatorDriver;
   private closed = false;
   /** Listeners of what leaves the server (text messages, DTMF to far ends); the driver uses them. */
   readonly outboundListeners = new Set<(kind: string, detail: Readonly<Record<string, unknown>>) => void>();
@@ -160,6 +167,11 @@ class SimulatorImpl implements Simulator {
       this.bus.publish('DeviceStateChanged', { device_state: state }, { deviceName: state.name }),
     );
     for (const [name, value] of dialplan.globals) world.globals.set(name, value);
+    this.driver = new SimulatorDriver(world, (listener) => this.outboundListeners.add(listener));
+  }
+
+  get channelCount(): number {
+    return this.world.channels.size;
   }
 
   async handle(request: SimRequest): Promise<SimResponse> {
@@ -204,6 +216,7 @@ class SimulatorImpl implements Simulator {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const ch of [...this.world.channels.values()]) hangupChannel(this.world, ch, 16, 'remote');
     this.bus.closeAll();
   }
 }

@@ -11,4 +11,7 @@ export type {
   SimulatedServer,
 } from './transport.ts';
 export { SimError } from './SimError.ts';
+export { SimulatorDriver } from './driver/SimulatorDriver.ts';
+export type { InboundCall, OutboundItem, WaitOptions } from './driver/SimulatorDriver.ts';
+export type { PublishedEvent } from './events/EventBus.ts';
 export { formatTimestamp } from './events/formatTimestamp.ts';
