@@ -54,3 +54,21 @@ describe('VirtualClock', () => {
     expect(elapsed).toBe(10_000);
   });
 });
+
+describe('VirtualClock with many timers', () => {
+  it('keeps due order across thousands of interleaved sets and clears', async () => {
+    const clock = new VirtualClock(0);
+    const fired: number[] = [];
+    const handles = [];
+    for (let i = 0; i < 5000; i++) {
+      const due = (i * 7919) % 10_000;
+      handles.push(clock.setTimeout(() => fired.push(due), due));
+    }
+    for (let i = 0; i < 5000; i += 2) clock.clearTimeout(handles[i]);
+    expect(clock.pendingTimers).toBe(2500);
+    await clock.advance(10_000);
+    expect(fired).toHaveLength(2500);
+    expect([...fired].sort((a, b) => a - b)).toEqual(fired);
+    expect(clock.pendingTimers).toBe(0);
+  });
+});
