@@ -21,6 +21,8 @@ export interface FlowContext {
   readonly output: Readonly<Record<string, unknown>> | undefined;
   /** The last unhandled failure. */
   readonly error: Readonly<Record<string, unknown>> | undefined;
+  /** How the run is ending, set on the way to the end. */
+  readonly status: 'running' | 'completed' | 'hungUp' | 'continued' | 'failed';
 }
 
 /** Any event the machine receives: ARI events by their `type`, and XState's own. */

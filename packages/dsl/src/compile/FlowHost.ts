@@ -66,8 +66,13 @@ export interface FlowHost {
   readonly clock: Clock;
   /** The ARI application name: dialled channels and snoops are created into it. */
   readonly application: string;
-  /** Picks ids for resources before creating them (playbacks, bridges, channels), so no event is missed. */
+  /**
+   * Picks ids for resources before creating them (playbacks, bridges, channels), so no event is
+   * missed. A host that routes events per resource also starts routing this one to the call.
+   */
   newId(kind: 'playback' | 'recording' | 'channel' | 'bridge' | 'snoop'): string;
+  /** Starts routing the events of a resource the flow names itself (a recording name, a conference bridge). */
+  watch?(kind: 'recording' | 'bridge', id: string): void;
   /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */
   readonly fetch?: typeof fetch;
   /** Where non-fatal problems go (an expression that failed in a guard, a cleanup that failed). */

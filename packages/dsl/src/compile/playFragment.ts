@@ -25,18 +25,14 @@ function playbackOf(event: unknown): { id?: string; state?: string } {
   };
 }
 
-function safeEmpty(options: PlayFragmentOptions, args: ActionArgs): boolean {
-  try {
-    return options.media(args).media.length === 0;
-  } catch {
-    return false;
-  }
-}
+/** What the play effect returns when there is no media: the fragment finishes at once. */
+const NOTHING_TO_PLAY = 'nothing-to-play';
 
 /**
  * A state that plays media and waits for it to finish. The playback id is chosen before the request
  * is sent, so the PlaybackFinished event is recognised even when it arrives before the response.
- * An empty media list finishes at once.
+ * An empty media list finishes at once. The state is atomic, so the transitions given may name
+ * the caller's sibling states.
  */
 export function playFragment(options: PlayFragmentOptions): StateSpec {
   const { scratch } = options;
@@ -60,38 +56,33 @@ export function playFragment(options: PlayFragmentOptions): StateSpec {
       ),
     ];
   return {
-    initial: 'starting',
     entry: [setStep(({ context }) => ({ [scratch]: context.host.newId('playback') }))],
-    states: {
-      starting: {
-        // A media expression that fails here fails again in `playing`, where it becomes onFailed.
-        always: [{ guard: (a) => safeEmpty(options, a), target: 'empty' }, { target: 'playing' }],
+    invoke: effect(
+      async (args) => {
+        const { context } = args;
+        const { media, lang } = options.media(args);
+        if (media.length === 0) return NOTHING_TO_PLAY;
+        const playbackId = String(context.step[scratch]);
+        if (options.bridge)
+          return context.host.ari.bridges.playWithId({
+            bridgeId: options.bridge(args),
+            playbackId,
+            media,
+            ...(lang ? { lang } : {}),
+          });
+        return context.host.ari.channels.play({
+          channelId: context.call.channelId,
+          playbackId,
+          media,
+          ...(lang ? { lang } : {}),
+        });
       },
-      empty: { always: options.onFinished },
-      playing: {
-        invoke: effect(
-          (args) => {
-            const { context } = args;
-            const { media, lang } = options.media(args);
-            const playbackId = String(context.step[scratch]);
-            if (options.bridge)
-              return context.host.ari.bridges.playWithId({
-                bridgeId: options.bridge(args),
-                playbackId,
-                media,
-                ...(lang ? { lang } : {}),
-              });
-            return context.host.ari.channels.play({
-              channelId: context.call.channelId,
-              playbackId,
-              media,
-              ...(lang ? { lang } : {}),
-            });
-          },
-          { onError: options.onFailed },
-        ),
+      // Targets stay at this state's level: callers pass sibling names ('waiting') or ids.
+      {
+        onDone: [withGuard(options.onFinished, ({ event }) => event.output === NOTHING_TO_PLAY)],
+        onError: options.onFailed,
       },
-    },
+    ),
     on,
   };
 }

@@ -31,7 +31,9 @@ export const transitionSchema = s.named('Transition', () =>
 );
 
 /** One transition, or a list tried in order (the first whose `if` holds is taken). */
-export const transitionsSchema = s.union([transitionSchema, s.array(transitionSchema, { minItems: 1 })]);
+export const transitionsSchema = s.named('Transitions', () =>
+  s.union([transitionSchema, s.array(transitionSchema, { minItems: 1 })]),
+);
 
 export type FlowTransition = string | { goto?: string; if?: string | boolean; set?: Record<string, unknown> };
 export type FlowTransitions = FlowTransition | FlowTransition[];

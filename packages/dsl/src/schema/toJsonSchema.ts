@@ -4,11 +4,7 @@ type Json = Record<string, unknown>;
 
 function withMeta(json: Json, meta: Meta): Json {
   const out: Json = { ...json };
-  if (meta.description) {
-    out.description = meta.description;
-    // yaml-language-server renders markdownDescription on hover.
-    out.markdownDescription = meta.description;
-  }
+  if (meta.description) out.description = meta.description;
   if (meta.default !== undefined) out.default = meta.default;
   if (meta.examples) out.examples = meta.examples;
   return out;

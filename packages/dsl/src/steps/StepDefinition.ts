@@ -1,5 +1,5 @@
 import type { ActionArgs, FlowContext } from '../compile/FlowContext.ts';
-import type { StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
+import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
 import { type FlowTransitions, transitionsSchema } from '../model/transition.ts';
 import { type Infer, type Optional, type Schema, s } from '../schema/s.ts';
 import type { Path } from '../validate/Diagnostic.ts';
@@ -38,9 +38,14 @@ export interface StepBuild {
   readonly flow: FlowCompileInfo;
   /**
    * A transition that ends the step with an outcome. `data` computes the result fields from the
-   * context and the event that ended the step.
+   * context and the event that ended the step; `before` are actions run first. (Never spread an
+   * exit after your own `actions`: its actions would replace them.)
    */
-  exit(outcome: string, data?: (args: ActionArgs) => Record<string, unknown>): TransitionSpec;
+  exit(
+    outcome: string,
+    data?: (args: ActionArgs) => Record<string, unknown>,
+    before?: readonly Action[],
+  ): TransitionSpec;
 }
 
 /** An extra route of an outcome decided by the step's own parameters (menu choices). */

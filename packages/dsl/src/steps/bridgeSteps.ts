@@ -85,8 +85,9 @@ export const conferenceStep = defineStep({
       },
       {
         onDone: {
-          actions: [setContext(({ event }) => ({ bridgeId: String(event.output) }))],
-          ...build.exit('joined', ({ event }) => ({ bridgeId: event.output })),
+          ...build.exit('joined', ({ event }) => ({ bridgeId: event.output }), [
+            setContext(({ event }) => ({ bridgeId: String(event.output) })),
+          ]),
         },
         onError: build.exit('failed', failureData),
       },

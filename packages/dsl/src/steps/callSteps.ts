@@ -109,7 +109,7 @@ export const continueStep = defineStep({
       },
       {
         // The call leaves the application: its StasisEnd is expected, not a hangup.
-        onDone: { actions: [setContext(() => ({ hungUp: true }))], ...build.exit('continued') },
+        onDone: build.exit('continued', undefined, [setContext(() => ({ hungUp: true }))]),
         onError: build.exit('failed', failureData),
       },
     ),
@@ -330,21 +330,21 @@ export const getChannelVarStep = defineStep({
         context.host.ari.channels.getChannelVar({ channelId: context.call.channelId, variable: p.name }),
       {
         onDone: {
-          actions: [
-            setContext(({ context, event }) => ({
-              call: {
-                ...context.call,
-                variables: {
-                  ...context.call.variables,
-                  [p.name]: String((event.output as { value?: unknown })?.value ?? ''),
+          ...build.exit(
+            'found',
+            ({ event }) => ({ name: p.name, value: (event.output as { value?: unknown })?.value ?? '' }),
+            [
+              setContext(({ context, event }) => ({
+                call: {
+                  ...context.call,
+                  variables: {
+                    ...context.call.variables,
+                    [p.name]: String((event.output as { value?: unknown })?.value ?? ''),
+                  },
                 },
-              },
-            })),
-          ],
-          ...build.exit('found', ({ event }) => ({
-            name: p.name,
-            value: (event.output as { value?: unknown })?.value ?? '',
-          })),
+              })),
+            ],
+          ),
         },
         onError: [
           // A missing variable is a 404 while the call is still up: an answer, not a failure.

@@ -110,21 +110,19 @@ export const dialStep = defineStep({
     const byCause = [
       {
         guard: (a: ActionArgs) => isPeer(a) && ended('busy')(a),
-        actions: [peerGone],
-        ...build.exit('busy', ({ event }) => ({ cause: event.cause })),
+        ...build.exit('busy', ({ event }) => ({ cause: event.cause }), [peerGone]),
       },
       {
         guard: (a: ActionArgs) => isPeer(a) && ended('noAnswer')(a),
-        actions: [peerGone],
-        ...build.exit('noAnswer', ({ event }) => ({ cause: event.cause })),
+        ...build.exit('noAnswer', ({ event }) => ({ cause: event.cause }), [peerGone]),
       },
       {
         guard: isPeer,
-        actions: [peerGone],
-        ...build.exit('failed', ({ event }) => ({
-          message: 'the called party could not be reached',
-          cause: event.cause,
-        })),
+        ...build.exit(
+          'failed',
+          ({ event }) => ({ message: 'the called party could not be reached', cause: event.cause }),
+          [peerGone],
+        ),
       },
     ];
     return {
@@ -166,15 +164,14 @@ export const dialStep = defineStep({
                 ...(variables ? { variables } : {}),
               });
             },
-            { onError: { actions: [peerGone], ...build.exit('failed', failureData) } },
+            { onError: build.exit('failed', failureData, [peerGone]) },
           ),
           on: {
             StasisStart:
               p.bridge === false
                 ? {
                     guard: isPeer,
-                    actions: [setStep(() => ({ handedOver: true }))],
-                    ...build.exit('answered', result),
+                    ...build.exit('answered', result, [setStep(() => ({ handedOver: true }))]),
                   }
                 : { guard: isPeer, target: 'bridging' },
             ChannelDestroyed: byCause,
@@ -202,12 +199,12 @@ export const dialStep = defineStep({
             },
           ),
           on: {
-            ChannelDestroyed: { guard: isPeer, actions: [peerGone], ...build.exit('completed', result) },
+            ChannelDestroyed: { guard: isPeer, ...build.exit('completed', result, [peerGone]) },
           },
         },
         connected: {
           on: {
-            ChannelDestroyed: { guard: isPeer, actions: [peerGone], ...build.exit('completed', result) },
+            ChannelDestroyed: { guard: isPeer, ...build.exit('completed', result, [peerGone]) },
             StasisEnd: { guard: isPeer, ...build.exit('completed', result) },
           },
           exit: [setContext(() => ({ bridgeId: undefined }))],

@@ -39,7 +39,7 @@ export const setStep = defineStep({
           guard: (args) => compute(args).error !== undefined,
           ...build.exit('failed', (args) => ({ message: compute(args).error })),
         },
-        { actions: [setVars((args) => compute(args).vars ?? {})], ...build.exit('done') },
+        build.exit('done', undefined, [setVars((args) => compute(args).vars ?? {})]),
       ],
     };
   },
@@ -234,13 +234,11 @@ export const subflowStep = defineStep({
           },
           {
             guard: status('hungUp'),
-            actions: [setContext(() => ({ hungUp: true }))],
-            ...build.exit('hungUp'),
+            ...build.exit('hungUp', undefined, [setContext(() => ({ hungUp: true }))]),
           },
           {
             guard: status('continued'),
-            actions: [setContext(() => ({ hungUp: true }))],
-            ...build.exit('continued'),
+            ...build.exit('continued', undefined, [setContext(() => ({ hungUp: true }))]),
           },
           build.exit('failed', ({ event }) => ({
             message: 'the subflow failed',

@@ -48,10 +48,7 @@ export const playStep = defineStep({
       onFailed: build.exit('failed', failureData),
       ...(p.bargeIn
         ? {
-            onDigit: {
-              actions: [setStep(({ event }) => ({ digit: event.digit }))],
-              ...build.exit('interrupted', ({ event }) => ({ digit: event.digit })),
-            },
+            onDigit: build.exit('interrupted', ({ event }) => ({ digit: event.digit })),
           }
         : {}),
     }),

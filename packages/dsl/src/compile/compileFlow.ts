@@ -1,0 +1,427 @@
+import { type AnyStateMachine, createMachine } from 'xstate';
+import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
+import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flowSchema.ts';
+import { type FlowTransitions, transitionList } from '../model/transition.ts';
+import { parseDuration } from '../schema/s.ts';
+import { stepDefinition } from '../steps/index.ts';
+import type { FlowCompileInfo, OutcomeKind, StepBuild } from '../steps/StepDefinition.ts';
+import type { Flow } from '../validate/validateFlow.ts';
+import { effect, setContext, setVars } from './effects.ts';
+import { type ActionArgs, type FlowContext, resolveValue, safeCondition, scopeOf } from './FlowContext.ts';
+import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
+import type { Action, StateSpec, TransitionSpec } from './StateSpec.ts';
+
+type Body = SubflowDocument;
+
+/** Root id of every compiled machine: flow states are `#flow.<name>`. */
+const ROOT = 'flow';
+const FINISH = `#${ROOT}.$finish`;
+const END = `#${ROOT}.$end`;
+
+function stateTarget(name: string): string {
+  return `#${ROOT}.${name}`;
+}
+
+function stepEntries(step: unknown): [string, Record<string, unknown>] {
+  if (typeof step === 'string') return [step, {}];
+  const [name, body] = Object.entries(step as object)[0]!;
+  return [name, (body ?? {}) as Record<string, unknown>];
+}
+
+/** Assigns each `set` entry in order (later entries see earlier ones); a failing expression is logged and skipped. */
+function assignments(
+  set: Record<string, unknown> | undefined,
+  eventOf: (a: ActionArgs) => unknown,
+): Action[] {
+  if (!set || Object.keys(set).length === 0) return [];
+  return [
+    setVars((args) => {
+      let vars = { ...args.context.vars };
+      for (const [name, value] of Object.entries(set)) {
+        try {
+          vars = { ...vars, [name]: resolveValue(value, scopeOf({ ...args.context, vars }, eventOf(args))) };
+        } catch (e) {
+          args.context.host.log?.warn(
+            { variable: name, error: (e as Error).message },
+            'flow assignment failed; variable unchanged',
+          );
+        }
+      }
+      return vars;
+    }),
+  ];
+}
+
+/**
+ * Compiles flow transitions into XState transitions. `eventOf` says what `event` means for their
+ * conditions (the server event, or the step result). Without a `goto`, the transition stays put
+ * (or, with `fallthrough`, goes on to it).
+ */
+function compileTransitions(
+  value: FlowTransitions | undefined,
+  eventOf: (a: ActionArgs) => unknown,
+  fallthrough?: string,
+): TransitionSpec[] {
+  return transitionList(value).map((t) => {
+    const target = t.goto !== undefined ? stateTarget(t.goto) : fallthrough;
+    const condition = t.if;
+    return {
+      ...(target ? { target } : {}),
+      ...(t.goto !== undefined ? { reenter: true } : {}),
+      ...(condition !== undefined
+        ? { guard: (a: ActionArgs) => safeCondition(condition, a.context, eventOf(a)) }
+        : {}),
+      actions: assignments(t.set, eventOf),
+    };
+  });
+}
+
+const serverEvent = (a: ActionArgs) => a.event;
+const stepResult = (a: ActionArgs) => a.context.result;
+
+/** The server events behind an `on` key, and whether they must be about this call's channel. */
+function eventBinding(name: string): { types: string[]; guard?: (a: ActionArgs) => boolean } {
+  if (name.startsWith(USER_EVENT_PREFIX)) {
+    const wanted = name.slice(USER_EVENT_PREFIX.length);
+    return { types: ['ChannelUserevent'], guard: ({ event }) => event.eventname === wanted };
+  }
+  const alias = (flowEvents as Record<string, { ari: readonly string[]; own: boolean }>)[name];
+  if (!alias) return { types: [name] };
+  const own = ({ context, event }: ActionArgs) =>
+    (event.channel as { id?: string } | undefined)?.id === context.call.channelId;
+  return alias.own ? { types: [...alias.ari], guard: own } : { types: [...alias.ari] };
+}
+
+/** Options of {@link compileFlow}. */
+export interface CompileOptions {
+  /** Subflows hand the call back instead of hanging it up when they end. */
+  readonly role?: 'main' | 'subflow';
+  /** Turns the machine's input into a {@link FlowMachineInput} (to run under another runtime's input shape). */
+  readonly adaptInput?: (input: unknown) => FlowMachineInput;
+}
+
+/**
+ * Compiles a validated flow into an XState machine. Each flow state becomes a compound state whose
+ * children are its steps (each a small statechart) and the routing of their outcomes. Input:
+ * {@link FlowMachineInput}; output: {@link FlowOutput}.
+ *
+ * @example
+ * const machine = compileFlow(await loadFlowFile('flows/ivr.yaml'));
+ * const actor = createActor(machine, { input: { host, call }, clock });
+ */
+export function compileFlow(flow: Flow, options: CompileOptions = {}): AnyStateMachine {
+  const doc = flow.document;
+  const subflows = new Map<string, AnyStateMachine>();
+  for (const [name, sub] of Object.entries(doc.subflows ?? {}))
+    subflows.set(name, compileBody(sub, 'subflow', subflows, name));
+  return compileBody(doc, options.role ?? 'main', subflows, doc.name, options.adaptInput);
+}
+
+function compileBody(
+  body: Body,
+  role: 'main' | 'subflow',
+  subflows: Map<string, AnyStateMachine>,
+  name: string,
+  adaptInput?: (input: unknown) => FlowMachineInput,
+): AnyStateMachine {
+  const defaultLanguage = body.language ?? 'en';
+  const info: FlowCompileInfo = {
+    defaultLanguage,
+    prompt: (prompt, language) => {
+      const media = body.prompts?.[language]?.[prompt];
+      return media === undefined ? undefined : Array.isArray(media) ? media : [media];
+    },
+    subflow: (sub) => {
+      const machine = subflows.get(sub);
+      if (!machine) throw new Error(`subflow "${sub}" is not defined in this document`);
+      return machine;
+    },
+  };
+  const globalOn = body.on ?? {};
+
+  /** Where unhandled failures go from a state: its own `on.error`, else the flow's, else the end. */
+  const errorRoutes = (state: StateDocument | undefined): TransitionSpec[] => {
+    const record = setContext(({ context }) => ({ error: context.result }));
+    const routes = [
+      ...compileTransitions(state?.on?.error, stepResult),
+      ...compileTransitions(globalOn.error, stepResult),
+    ].map((t) => ({
+      ...t,
+      actions: [record, ...(t.actions ?? [])],
+    }));
+    return [...routes, { target: FINISH, actions: [record, setContext(() => ({ status: 'failed' }))] }];
+  };
+  /** Where the caller's hangup goes: the flow's `on.hangup`, else the end. */
+  const hangupRoutes = (
+    state: StateDocument | undefined,
+    eventOf: (a: ActionArgs) => unknown,
+  ): TransitionSpec[] => {
+    const mark = setContext(() => ({ hungUp: true }));
+    return [
+      ...compileTransitions(state?.on?.hangup, eventOf),
+      ...compileTransitions(globalOn.hangup, eventOf),
+      { target: FINISH, actions: [setContext(() => ({ status: 'hungUp' }))] },
+    ].map((t) => ({ ...t, actions: [mark, ...(t.actions ?? [])] }));
+  };
+
+  const compileState = (stateName: string, state: StateDocument): StateSpec => {
+    const steps = state.steps ?? [];
+    const children: Record<string, StateSpec> = {};
+    const idOf = (i: number) => (i < steps.length ? `${stateName}~${i}` : `${stateName}~next`);
+    steps.forEach((step, i) => {
+      const [stepName, params] = stepEntries(step);
+      const definition = stepDefinition(stepName)!;
+      const stepId = idOf(i);
+      const nextId = `#${idOf(i + 1)}`;
+      const outcomeStates: Record<string, StateSpec> = {};
+      const build: StepBuild = {
+        key: `${stateName}-${i}`,
+        flow: info,
+        exit: (outcome, data, before = []) => ({
+          target: `#${stepId}~${outcome}`,
+          actions: [
+            ...before,
+            setContext((args) => ({
+              result: { outcome, step: stepName, state: stateName, ...(data ? data(args) : {}) },
+            })),
+          ],
+        }),
+      };
+      const on = (params.on ?? {}) as Record<string, FlowTransitions>;
+      const as = typeof params.as === 'string' ? params.as : undefined;
+      const storeResult: Action[] = as ? [setVars(({ context }) => ({ [as]: context.result }))] : [];
+      const routes = definition.routes?.(params as never, []) ?? [];
+      for (const outcome of definition.outcomes) {
+        const kind: OutcomeKind = outcome.kind;
+        const own: TransitionSpec[] = routes
+          .filter((r) => r.outcome === outcome.name)
+          .flatMap((r) =>
+            compileTransitions(r.transitions, stepResult, nextId).map((t) => ({
+              ...t,
+              guard: combine((a: ActionArgs) => r.matches(a.context.result ?? {}), t.guard),
+            })),
+          );
+        own.push(
+          ...compileTransitions(on[outcome.name], stepResult, kind === 'success' ? nextId : undefined),
+        );
+        const fallback: readonly TransitionSpec[] =
+          kind === 'success'
+            ? [{ target: nextId }]
+            : kind === 'failure'
+              ? [
+                  // A 404 while the call was up means the caller's channel is gone.
+                  ...hangupRoutes(state, stepResult).map((t) => ({
+                    ...t,
+                    guard: combine(
+                      ({ context }: ActionArgs) => context.result?.status === 404 && !context.hungUp,
+                      t.guard,
+                    ),
+                  })),
+                  ...errorRoutes(state),
+                ]
+              : kind === 'hangup'
+                ? hangupRoutes(state, stepResult)
+                : [
+                    {
+                      target: FINISH,
+                      actions: [
+                        setContext(() => ({
+                          status: kind === 'ended' ? 'completed' : 'continued',
+                          hungUp: true,
+                        })),
+                      ],
+                    },
+                  ];
+        outcomeStates[outcome.name] = {
+          id: `${stepId}~${outcome.name}`,
+          entry: storeResult,
+          always: [...own, ...fallback].map((t) => (t.target === undefined ? { ...t, target: nextId } : t)),
+        };
+      }
+      const condition = params.if as string | boolean | undefined;
+      children[`step${i}`] = {
+        id: stepId,
+        initial: condition === undefined ? 'run' : 'check',
+        entry: [setContext(() => ({ step: {} }))],
+        states: {
+          ...(condition === undefined
+            ? {}
+            : {
+                check: {
+                  always: [
+                    { guard: (a: ActionArgs) => safeCondition(condition, a.context, a.event), target: 'run' },
+                    { target: nextId },
+                  ],
+                },
+              }),
+          run: definition.compile(params as never, build),
+          ...outcomeStates,
+        },
+      };
+    });
+    children.next = { id: idOf(steps.length), ...nextOf(state) };
+    const on: Record<string, TransitionSpec[]> = {};
+    for (const [event, value] of Object.entries(state.on ?? {})) {
+      if (event === 'error') continue;
+      const binding = eventBinding(event);
+      const list =
+        event === 'hangup'
+          ? hangupRoutes(state, serverEvent).slice(0, -1)
+          : compileTransitions(value, serverEvent);
+      for (const type of binding.types)
+        on[type] = [
+          ...(on[type] ?? []),
+          ...list.map((t) => (binding.guard ? { ...t, guard: combine(binding.guard, t.guard) } : t)),
+        ].map((t) =>
+          event === 'hangup'
+            ? { ...t, guard: combine(({ context }: ActionArgs) => !context.hungUp, t.guard) }
+            : t,
+        );
+    }
+    const after: Record<number, TransitionSpec[]> = {};
+    for (const [delay, value] of Object.entries(state.after ?? {}))
+      after[parseDuration(delay) ?? 0] = compileTransitions(value, () => ({}));
+    return {
+      initial: steps.length > 0 ? 'step0' : 'next',
+      entry: [setContext(() => ({ result: undefined }))],
+      states: children,
+      ...(Object.keys(on).length > 0 ? { on } : {}),
+      ...(Object.keys(after).length > 0 ? { after } : {}),
+      ...(state.description ? { description: state.description } : {}),
+    };
+  };
+
+  const nextOf = (state: StateDocument): StateSpec => {
+    if (state.final) {
+      const output = state.output;
+      return {
+        always: {
+          target: FINISH,
+          actions: [
+            setContext((args) => {
+              const scope = scopeOf(args.context, undefined);
+              const out: Record<string, unknown> = {};
+              for (const [k, v] of Object.entries(output ?? {})) {
+                try {
+                  out[k] = resolveValue(v, scope);
+                } catch (e) {
+                  args.context.host.log?.warn(
+                    { output: k, error: (e as Error).message },
+                    'flow output failed',
+                  );
+                }
+              }
+              return { output: out, status: 'completed' };
+            }),
+          ],
+        },
+      };
+    }
+    if (state.choose)
+      return {
+        always: state.choose.map(
+          (c) =>
+            compileTransitions(
+              {
+                goto: c.goto,
+                ...(c.when !== undefined ? { if: c.when } : {}),
+                ...(c.set ? { set: c.set } : {}),
+              },
+              () => undefined,
+            )[0]!,
+        ),
+      };
+    if (state.next !== undefined)
+      return { always: compileTransitions(state.next as FlowTransitions, () => undefined) };
+    return {}; // waits for `on` events and `after` timers
+  };
+
+  const states: Record<string, StateSpec> = {};
+  for (const [stateName, state] of Object.entries(body.states))
+    states[stateName] = compileState(stateName, state as StateDocument);
+  states.$finish = {
+    entry: [setContext(() => ({ step: {} }))],
+    always: [{ guard: ({ context }: ActionArgs) => role === 'subflow' || context.hungUp, target: END }],
+    // The main flow ends with the call: hang it up if it is still here.
+    invoke: effect(
+      ({ context }) =>
+        context.host.ari.channels.hangup({ channelId: context.call.channelId, reason: 'normal' }),
+      {
+        onDone: { target: END, actions: [setContext(() => ({ hungUp: true }))] },
+        onError: { target: END, actions: [setContext(() => ({ hungUp: true }))] },
+      },
+    ),
+  };
+  states.$end = { type: 'final' };
+
+  // Flow-level handlers apply in every state (states' own handlers win, being deeper).
+  const rootOn: Record<string, TransitionSpec[]> = {};
+  const own = ({ context, event }: ActionArgs) =>
+    !context.hungUp &&
+    ((event.channel as { id?: string } | undefined)?.id ?? (event.channelId as string | undefined)) ===
+      context.call.channelId;
+  for (const type of [...flowEvents.hangup.ari, 'call.gone'])
+    rootOn[type] = hangupRoutes(undefined, serverEvent).map((t) => ({ ...t, guard: combine(own, t.guard) }));
+  for (const [event, value] of Object.entries(globalOn)) {
+    if (event === 'hangup' || event === 'error') continue;
+    const binding = eventBinding(event);
+    for (const type of binding.types)
+      rootOn[type] = [
+        ...(rootOn[type] ?? []),
+        ...compileTransitions(value, serverEvent).map((t) =>
+          binding.guard ? { ...t, guard: combine(binding.guard, t.guard) } : t,
+        ),
+      ];
+  }
+
+  const config = {
+    id: ROOT,
+    description: name,
+    context: ({ input }: { input: unknown }): FlowContext =>
+      initialContext(body, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
+    initial: body.start,
+    states,
+    on: rootOn,
+    output: ({ context }: { context: FlowContext }): FlowOutput => ({
+      status: context.status === 'running' ? 'completed' : context.status,
+      vars: context.vars,
+      ...(context.output ? { output: context.output } : {}),
+      ...(context.status === 'failed' && context.error ? { error: context.error } : {}),
+    }),
+  };
+  return createMachine(config as never);
+}
+
+function combine(
+  a: (args: ActionArgs) => boolean,
+  b: ((args: ActionArgs) => boolean) | undefined,
+): (args: ActionArgs) => boolean {
+  return b ? (args) => a(args) && b(args) : a;
+}
+
+/** Inputs with defaults applied, then the declared variables; a missing required input is an error at start. */
+function initialContext(body: Body, input: FlowMachineInput): FlowContext {
+  const given = input.input ?? {};
+  const inputs: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(body.inputs ?? {})) {
+    if (given[key] !== undefined) inputs[key] = given[key];
+    else if (spec.default !== undefined) inputs[key] = spec.default;
+    else if (spec.required)
+      throw new Error(`flow input "${key}" (${spec.type}) is required and was not given`);
+  }
+  return {
+    host: input.host,
+    call: input.call,
+    input: inputs,
+    vars: structuredClone(body.vars ?? {}),
+    result: undefined,
+    step: {},
+    bridgeId: undefined,
+    hungUp: false,
+    output: undefined,
+    error: undefined,
+    status: 'running',
+  };
+}
+
+export type { FlowDocument };

@@ -1,0 +1,37 @@
+/**
+ * @ringflow/dsl: call flows written in YAML or TypeScript, validated with positioned errors,
+ * compiled to XState machines, exported as Mermaid diagrams.
+ */
+export { parseFlow, loadFlowFile } from './parseFlow.ts';
+export { defineFlow, expr } from './defineFlow.ts';
+export { validateFlow, sortDiagnostics } from './validate/validateFlow.ts';
+export type { Flow, FlowResult } from './validate/validateFlow.ts';
+export { FlowValidationError } from './FlowValidationError.ts';
+export { DiagnosticCode, formatDiagnostic, formatPath } from './validate/Diagnostic.ts';
+export type { Diagnostic, DiagnosticName, Path } from './validate/Diagnostic.ts';
+export { compileFlow } from './compile/compileFlow.ts';
+export type { CompileOptions } from './compile/compileFlow.ts';
+export { callFromStasisStart } from './compile/FlowHost.ts';
+export type { CallInfo, FlowAri, FlowHost, FlowMachineInput, FlowOutput } from './compile/FlowHost.ts';
+export { createFlowCallMachine, hostFromCall } from './runtime/createFlowCallMachine.ts';
+export { toMermaid } from './mermaid/toMermaid.ts';
+export { flowJsonSchema } from './schema/flowJsonSchema.ts';
+export {
+  compileExpression,
+  evaluateExpression,
+  evaluateCondition,
+  ExpressionError,
+  EXPRESSION_LIMITS,
+} from './expr/Expression.ts';
+export type { ExpressionScope, CompiledExpression } from './expr/Expression.ts';
+export { parseOpeningHours, isOpenAt } from './expr/openingHours.ts';
+export { steps } from './steps/index.ts';
+export type { StepName } from './steps/index.ts';
+export type {
+  FlowDocument,
+  StateDocument,
+  StepDocument,
+  SubflowDocument,
+  TransitionDocument,
+} from './model/flowSchema.ts';
+export type { Duration, ExprValue, Value } from './schema/s.ts';
