@@ -1,4 +1,4 @@
-import { failureData, setStep } from '../compile/effects.ts';
+import { failureData } from '../compile/effects.ts';
 import { playFragment } from '../compile/playFragment.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';

@@ -34,7 +34,9 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
     }
   }
   if (best === undefined) return undefined;
-  return bestDistance <= Math.max(1, Math.ceil(Math.max(word.length, best.length) / 3)) ? best : undefined;
+  // Short names need a closer match: "b" is not a typo of "a".
+  const close = bestDistance <= Math.max(1, Math.ceil(Math.max(word.length, best.length) / 3));
+  return close && bestDistance < Math.min(word.length, best.length) ? best : undefined;
 }
 
 /** `Did you mean "play"?` or an empty string. */

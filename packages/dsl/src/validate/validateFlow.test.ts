@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defineFlow } from '../defineFlow.ts';
+import { FlowValidationError } from '../FlowValidationError.ts';
+import { parseFlow } from '../parseFlow.ts';
+import { formatDiagnostic } from './Diagnostic.ts';
+
+function problems(text: string) {
+  const result = parseFlow(text, 'test.yaml');
+  return result.diagnostics.map((d) => ({
+    at: `${d.line}:${d.column}`,
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+  }));
+}
+
+const minimal = (states: string, extra = '') => `name: t\nstart: a\n${extra}states:\n${states}`;
+
+describe('validation of YAML flows', () => {
+  it('reports every problem of a broken file at once, each with line:col and a stable code', () => {
+    const text = readFileSync(new URL('./fixtures/broken-many.yaml', import.meta.url), 'utf8');
+    const result = parseFlow(text, 'broken-many.yaml');
+    expect(result.ok).toBe(false);
+    const lines = result.diagnostics.map(formatDiagnostic);
+    expect(lines).toEqual([
+      'broken-many.yaml:12:9 error RF101 unknown-step: Unknown step "plya". Did you mean "play"?',
+      'broken-many.yaml:13:25 error RF310 unknown-prompt: No prompt named "welcom" in the catalogue. Did you mean "welcome"?',
+      'broken-many.yaml:13:33 error RF100 unknown-field: Unknown field "bargin". Did you mean "bargeIn"?',
+      'broken-many.yaml:16:20 error RF105 invalid-duration: "5 seconds" is not valid: expected a number with a unit: 500ms, 5s, 2m or 1h.',
+      'broken-many.yaml:19:18 error RF200 unknown-target: No state named "suport". States are: greet, sales, bye, lost.',
+      'broken-many.yaml:23:28 error RF300 expression-syntax: In expression "vars.tries >": Unexpected token: EOF.',
+      'broken-many.yaml:25:16 warning RF303 unknown-variable: "vars.trys" is never declared or assigned. Did you mean "tries"?',
+      expect.stringMatching(
+        /^broken-many\.yaml:30:27 error RF104 invalid-value: "bogus" is not allowed here; expected one of "normal", "busy"/,
+      ),
+      'broken-many.yaml:31:3 warning RF201 unreachable-state: State "lost" can never be entered: no transition leads to it from "greet". Remove it or add a transition to it.',
+      'broken-many.yaml:33:7 error RF208 unknown-event: Unknown event "dtnf". Did you mean "dtmf"?',
+    ]);
+  });
+
+  it('positions YAML syntax errors and never throws', () => {
+    const found = problems('name: t\nstart: a\nstates:\n  a:\n    steps: [answer\n');
+    expect(found[0]).toMatchObject({ code: 'RF001', severity: 'error' });
+    expect(found[0]!.at).toMatch(/^[56]:\d+$/);
+    expect(problems('name: t\nname: u\nstart: a\nstates: {}\n')[0]).toMatchObject({
+      code: 'RF001',
+      at: '2:1',
+    });
+  });
+
+  it('says what type was expected and how to fix it', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    steps:\n      - gather: { maxDigits: "4", firstDigitTimeout: soon }\n      - hangup\n',
+      ),
+    );
+    expect(found).toEqual([
+      {
+        at: '6:30',
+        code: 'RF102',
+        severity: 'error',
+        message: 'Expected a whole number, found text "4". Remove the quotes.',
+      },
+      {
+        at: '6:54',
+        code: 'RF105',
+        severity: 'error',
+        message: '"soon" is not valid: expected a number with a unit: 500ms, 5s, 2m or 1h.',
+      },
+    ]);
+  });
+
+  it('checks media URIs, prompts and languages', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    steps:\n      - play: { media: "tone:ring;zone=fr" }\n      - play: { media: [sound:ok, "mp3:x"] }\n      - play: { prompt: hi, language: de }\n      - hangup\n',
+        'prompts:\n  en: { hi: sound:hello }\n',
+      ),
+    );
+    expect(found.map((f) => [f.at, f.code])).toEqual([
+      ['8:24', 'RF106'],
+      ['9:35', 'RF106'],
+      ['10:39', 'RF311'],
+    ]);
+    expect(found[0]!.message).toContain(';tonezone=');
+  });
+
+  it('finds eventless loops and states with no way to end the call', () => {
+    const found = problems(
+      minimal('  a:\n    steps:\n      - set: { n: 1 }\n    next: b\n  b:\n    next: a\n'),
+    );
+    expect(found.map((f) => [f.code, f.severity])).toEqual([
+      ['RF202', 'warning'],
+      ['RF202', 'warning'],
+      ['RF204', 'error'],
+    ]);
+    expect(found[2]!.message).toContain('"a" -> "b" -> "a"');
+    // A condition breaks the loop: XState re-checks it only when something changes.
+    const guarded = problems(
+      minimal(
+        '  a:\n    choose:\n      - when: vars.n > 1\n        goto: b\n  b:\n    steps: [hangup]\n',
+        'vars: { n: 0 }\n',
+      ),
+    );
+    expect(guarded).toEqual([]);
+  });
+
+  it('checks outcomes, subflow names and inputs, and expressions against declared inputs', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    steps:\n      - play: { media: sound:x, on: { finished: a } }\n      - subflow: { flow: pinn, inputs: { x: 1 } }\n      - subflow: { flow: pin, inputs: { tries: 1 } }\n      - set: { v: { expr: "input.lang" } }\n      - hangup\n',
+        'subflows:\n  pin:\n    inputs: { max: { type: number, required: true } }\n    start: s\n    states: { s: { final: true } }\n',
+      ),
+    );
+    expect(found.map((f) => [f.at, f.code])).toEqual([
+      ['11:39', 'RF209'],
+      ['12:26', 'RF205'],
+      ['13:31', 'RF207'],
+      ['13:41', 'RF206'],
+      ['14:28', 'RF303'],
+    ]);
+  });
+
+  it('checks opening hours written in isOpen calls', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    choose:\n      - when: isOpen(now, "Mon-Fry 09:00-17:00", "Europe/Pariss")\n        goto: b\n      - goto: b\n  b:\n    steps: [hangup]\n',
+      ),
+    );
+    expect(found.map((f) => f.code)).toEqual(['RF320', 'RF320']);
+    expect(found[0]!.message).toContain('"Mon-Fry"');
+  });
+
+  it('accepts flows/ivr.yaml without errors or warnings', () => {
+    const text = readFileSync(new URL('../../../../flows/ivr.yaml', import.meta.url), 'utf8');
+    expect(parseFlow(text, 'flows/ivr.yaml').diagnostics.map(formatDiagnostic)).toEqual([]);
+  });
+});
+
+describe('defineFlow (TypeScript builder)', () => {
+  it('goes through the same validator and reports paths', () => {
+    const attempt = () =>
+      defineFlow({
+        name: 'x',
+        start: 'a',
+        states: { a: { steps: ['answer', { play: { prompt: 'nope' } }], next: 'b' } },
+      });
+    expect(attempt).toThrow(FlowValidationError);
+    try {
+      attempt();
+    } catch (e) {
+      const lines = (e as FlowValidationError).diagnostics.map(formatDiagnostic);
+      expect(lines).toEqual([
+        'defineFlow(x) states.a.next error RF200 unknown-target: No state named "b". States are: a.',
+        'defineFlow(x) states.a.steps[1].play.prompt error RF310 unknown-prompt: No prompt named "nope" in the catalogue. Add it under prompts.<language>.',
+        'defineFlow(x) states.a warning RF202 no-hangup-path: From state "a" no path leads to a hangup, continue or final state: the call only ends when the caller hangs up. Add a way out (e.g. a timeout to a goodbye state).',
+      ]);
+    }
+  });
+});
