@@ -173,7 +173,8 @@ export const channelsHandlers: HandlerTable = {
     if (resolved.kind === 'label-not-found') throw new SimError(404, 'Requested label can not be found');
     if (resolved.kind === 'illegal-priority') throw new SimError(400, 'Requested priority is illegal');
     const hasDialplan = ch.stasisExit !== undefined;
-    leaveStasis(world, ch, { kind: 'continue', target: resolved.target });
+    // Without a dialplan Stasis() to return from, STASISSTATUS is only set when the channel ends (observed).
+    leaveStasis(world, ch, { kind: 'continue', target: resolved.target }, hasDialplan);
     // A channel originated straight into an application has no dialplan yet: it starts one there.
     if (!hasDialplan) startDialplan(world, ch, resolved.target, false);
     return NO_CONTENT;

@@ -38,7 +38,14 @@ export class ChannelDialplanHost implements DialplanHost {
     ch.context = step.context;
     ch.exten = step.exten;
     ch.priority = step.priority;
-    if (step.app !== undefined) ch.setApp(step.app, step.appData ?? '');
+    if (step.app === undefined) {
+      // Nothing runs at a missing place: the snapshot moves, no ChannelDialplan is due.
+      ch.pubContext = ch.context;
+      ch.pubExten = ch.exten;
+      ch.pubPriority = ch.priority;
+      return;
+    }
+    ch.setApp(step.app, step.appData ?? '');
     this.world.channelChanged(ch);
   }
 

@@ -53,6 +53,8 @@ export class SimChannel implements ScopeChannel, MediaTarget {
   inDialplan = false;
   /** Set while a hangup is under way; the channel refuses further work. */
   hangingUp = false;
+  /** Left its application by `continue` without a dialplan Stasis(): STASISSTATUS is set at hangup (observed). */
+  stasisStatusPending = false;
   destroyed = false;
   hangupCause = 16;
 

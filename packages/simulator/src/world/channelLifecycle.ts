@@ -53,7 +53,9 @@ export type HangupOrigin =
   /** The far end (the caller, or the other half of a Local pair) hung up: a hard request with the cause. */
   | 'remote'
   /** The dialplan ran Hangup() or ended: no request event for the channel itself. */
-  | 'dialplan';
+  | 'dialplan'
+  /** The call never got going (Stasis failed at creation): no request events at all, on either half. */
+  | 'none';
 
 function livePeer(ch: SimChannel): SimChannel | undefined {
   const peer = ch.peer;
@@ -82,16 +84,21 @@ export function hangupChannel(world: World, ch: SimChannel, cause: number, origi
   }
   stopChannelMedia(ch);
   leaveStasis(world, ch, { kind: 'hungup' });
+  if (ch.stasisStatusPending) {
+    ch.stasisStatusPending = false;
+    world.setChannelVar(ch, 'STASISSTATUS', 'SUCCESS');
+  }
   // A channel running dialplan gets the PBX's own soft request once its application returns.
-  if (ch.inDialplan && origin !== 'dialplan')
+  if (ch.inDialplan && origin !== 'dialplan' && origin !== 'none')
     world.publishChannel('ChannelHangupRequest', ch, { cause: 16, soft: true });
   const wake = ch.wake;
   ch.wake = undefined;
   wake?.();
   const peer = livePeer(ch);
-  if (peer && ch.half === 1) hangupChannel(world, peer, cause, 'remote');
+  const peerOrigin = origin === 'none' ? 'none' : 'remote';
+  if (peer && ch.half === 1) hangupChannel(world, peer, cause, peerOrigin);
   finishIfIdle(world, ch);
-  if (peer && ch.half !== 1) hangupChannel(world, peer, cause, 'remote');
+  if (peer && ch.half !== 1) hangupChannel(world, peer, cause, peerOrigin);
 }
 
 /** The `dialstatus` of an originate that ended before an answer. */

@@ -135,7 +135,8 @@ function armDialTimeout(world: World, leg: SimChannel, timeoutSec: number | unde
   const seconds = timeoutSec === undefined || timeoutSec <= 0 ? 30 : timeoutSec;
   leg.dialTimer = world.clock.setTimeout(() => {
     leg.dialTimer = undefined;
-    if (leg.dialing) hangupChannel(world, leg, 19, 'remote');
+    // Observed: an unanswered originate ends like an interface hangup (soft request, Dial NOANSWER).
+    if (leg.dialing) hangupChannel(world, leg, 16, 'ari');
   }, seconds * 1000);
 }
 
@@ -147,9 +148,29 @@ function armDialTimeout(world: World, leg: SimChannel, timeoutSec: number | unde
  */
 export function originate(world: World, request: OriginateRequest): SimChannel {
   const target = parseEndpoint(request.endpoint);
-  if (!request.app && !request.extension)
+  if (!request.app && !request.extension) {
     throw new SimError(400, 'Application or extension must be specified');
-  checkIds(world, request.channelId, request.otherChannelId);
+  }
+  checkIds(world, request.channelId);
+  if (
+    request.otherChannelId !== undefined &&
+    world.channels.has(request.otherChannelId) &&
+    target.technology === 'Local'
+  ) {
+    // Observed: the first half is made, then dropped when the second id is found taken.
+    const local = localTarget(target.resource);
+    const first = createChannel(world, {
+      ...(request.channelId ? { id: request.channelId } : {}),
+      name: `Local/${local.dialString}-${world.nextLocalSequence()};1`,
+      technology: 'Local',
+      deviceName: `Local/${local.dialString}`,
+      state: 'Down',
+      context: local.context,
+      exten: local.exten,
+    });
+    hangupChannel(world, first, 0, 'none');
+  }
+  checkIds(world, request.otherChannelId);
   checkOriginatorAndFormats(world, request);
   const args = request.appArgs ? request.appArgs.split(',') : [];
   const destination = destinationOf(world, request, args);
@@ -181,6 +202,10 @@ export function originate(world: World, request: OriginateRequest): SimChannel {
     called.peer = leg;
     leg.half = 1;
     called.half = 2;
+    // The real server's asynchronous dispatch lets the originating app see the ;2 half's dialplan
+    // events just before it enters Stasis there; subscribing it to ;2 now gives the same stream.
+    const app = request.app ? world.bus.app(request.app) : undefined;
+    if (app && !app.allChannels) app.channelIds.add(called.id);
     startDialing(world, leg, local.dialString, destination, request);
     if (caller) {
       leg.callerName = leg.connectedName = caller.name;
@@ -309,8 +334,7 @@ export function createForDial(world: World, request: OriginateRequest): SimChann
   leg.setApp('Stasis', [appName, ...args].join(','));
   world.channelChanged(leg);
   if (!enterStasis(world, leg, appName, args)) {
-    if (called) hangupChannel(world, called, 0, 'dialplan');
-    hangupChannel(world, leg, 0, 'dialplan');
+    hangupChannel(world, leg, 0, 'none');
     return leg;
   }
   if (called && local) {
@@ -324,6 +348,7 @@ export function createForDial(world: World, request: OriginateRequest): SimChann
 export function dialCreated(world: World, leg: SimChannel, timeoutSec: number | undefined): void {
   if (leg.state !== 'Down') throw new SimError(409, "Channel is not in the 'Down' state");
   leg.dialing = true;
+  world.publish('Dial', dialFields(leg, ''), { channels: [leg] });
   if (leg.half === 1) {
     // Observed: the originating half of a Local pair is up at once; Dial ANSWER follows when ;2 answers.
     setChannelState(world, leg, 'Up');

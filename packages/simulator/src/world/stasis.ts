@@ -34,14 +34,15 @@ export function enterStasis(
  * Takes a channel out of its application: it leaves its bridge, its media stops, the app gets
  * StasisEnd and STASISSTATUS becomes SUCCESS. A dialplan waiting in Stasis() resumes with `exit`.
  */
-export function leaveStasis(world: World, ch: SimChannel, exit: StasisExit): void {
+export function leaveStasis(world: World, ch: SimChannel, exit: StasisExit, setStatus = true): void {
   if (ch.app === undefined) return;
   if (ch.bridgeId !== undefined) removeFromBridge(world, ch);
   stopChannelMedia(ch);
   const app = ch.app;
   ch.app = undefined;
   world.publish('StasisEnd', { channel: ch.snapshot() }, { app });
-  world.setChannelVar(ch, 'STASISSTATUS', 'SUCCESS');
+  if (setStatus) world.setChannelVar(ch, 'STASISSTATUS', 'SUCCESS');
+  else ch.stasisStatusPending = true;
   const resume = ch.stasisExit;
   ch.stasisExit = undefined;
   resume?.(exit);
@@ -64,6 +65,8 @@ export function moveChannel(world: World, ch: SimChannel, appName: string, args:
     return;
   }
   world.publish('StasisEnd', { channel: ch.snapshot() }, { app: from });
+  // The app the channel leaves stops hearing about it (observed after moving back).
+  world.bus.app(from)?.channelIds.delete(ch.id);
   ch.app = appName;
   if (!target.allChannels) target.channelIds.add(ch.id);
   world.publish('StasisStart', { args: [...args], channel: ch.snapshot() }, { app: appName });
