@@ -75,25 +75,33 @@ export async function runFlowOnSimulator(
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   let n = 0;
+  const server = (transport: typeof recorded | typeof sim) => ({
+    url: 'http://simulator/ari',
+    username: 'flow',
+    password: 'test',
+    restTransport: inProcessRestTransport(transport),
+    eventTransport: inProcessEventTransport(sim),
+    eventStream: { pingIntervalMs: 0 },
+  });
   const app = createApplication({
-    servers: [
-      {
-        url: 'http://simulator/ari',
-        username: 'flow',
-        password: 'test',
-        restTransport: inProcessRestTransport(recorded),
-        eventTransport: inProcessEventTransport(sim),
-        eventStream: { pingIntervalMs: 0 },
-      },
-    ],
-    // The caller's half of the Local pair sits in its own app, so DTMF can be sent from it.
-    apps: ['ivr', 'caller'],
-    call: (info) => (info.app === 'ivr' ? flowMachine : idleCaller),
+    servers: [server(recorded)],
+    apps: ['ivr'],
+    call: flowMachine,
     clock,
     ids: () => String(++n),
     logger: pino({ level: 'silent' }),
   });
+  // The caller's half of the Local pair sits in its own application (its own connection, so
+  // the flow's application sees each event once), from where the test sends DTMF.
+  const callerSide = createApplication({
+    servers: [server(sim)],
+    apps: ['caller'],
+    call: idleCaller,
+    clock,
+    logger: pino({ level: 'silent' }),
+  });
   await app.start();
+  await callerSide.start();
   const states: string[] = [];
   let output: FlowOutput | undefined;
   let session: CallSession | undefined;
@@ -109,7 +117,7 @@ export async function runFlowOnSimulator(
       }),
     );
   });
-  const driver = app.client();
+  const driver = callerSide.client();
   await driver.channels.originateWithId({
     channelId: 'caller',
     otherChannelId: 'callee',
@@ -144,7 +152,8 @@ export async function runFlowOnSimulator(
       await clock.advance(10);
     },
     close: async () => {
-      await app.stop?.();
+      await app.stop();
+      await callerSide.stop();
       sim.close();
     },
   };
