@@ -1,4 +1,4 @@
-import type { Channel as ChannelJson } from '@ringflow/client';
+import type { Channel as ChannelJson, TimerHandle } from '@ringflow/client';
 import type { StasisExit } from '../dialplan/DialplanHost.ts';
 import type { EventScope, ScopeChannel } from '../events/EventScope.ts';
 import type { MediaJob, MediaTarget } from './mediaQueue.ts';
@@ -82,7 +82,9 @@ export class SimChannel implements ScopeChannel, MediaTarget {
   /** Settles whatever the dialplan waits for (Wait, Playback) early, when the channel hangs up. */
   wake: (() => void) | undefined;
   /** Timer of an unanswered originate (its `timeout`), cleared on answer or hangup. */
-  dialTimer: unknown;
+  dialTimer: TimerHandle | undefined;
+  /** Timer of the far end of a dialed endpoint: ringing, then answering by the simulator's policy. */
+  farEndTimer: TimerHandle | undefined;
   /** For a leg being dialed by an originate: the dial has not been answered yet. */
   dialing = false;
   /** The dial string of an originated leg (`s@stasis-ivr`), reported by Dial events. */

@@ -74,10 +74,7 @@ export function hangupChannel(world: World, ch: SimChannel, cause: number, origi
   ch.hangupCause = cause;
   if (origin === 'ari') world.publishChannel('ChannelHangupRequest', ch, { cause: 32, soft: true });
   else if (origin === 'remote') world.publishChannel('ChannelHangupRequest', ch, { cause });
-  if (ch.dialTimer !== undefined) {
-    world.clock.clearTimeout(ch.dialTimer as never);
-    ch.dialTimer = undefined;
-  }
+  clearDialTimers(world, ch);
   if (ch.dialing) {
     ch.dialing = false;
     world.publish('Dial', dialFields(ch, dialStatusOf(cause)), { channels: [ch] });
@@ -99,6 +96,13 @@ export function hangupChannel(world: World, ch: SimChannel, cause: number, origi
   if (peer && ch.half === 1) hangupChannel(world, peer, cause, peerOrigin);
   finishIfIdle(world, ch);
   if (peer && ch.half !== 1) hangupChannel(world, peer, cause, peerOrigin);
+}
+
+/** Stops the timers of a leg being dialed (its originate timeout, its far end's ringing and answer). */
+export function clearDialTimers(world: World, ch: SimChannel): void {
+  world.clock.clearTimeout(ch.dialTimer);
+  world.clock.clearTimeout(ch.farEndTimer);
+  ch.dialTimer = ch.farEndTimer = undefined;
 }
 
 /** The `dialstatus` of an originate that ended before an answer. */
@@ -166,10 +170,7 @@ export function answerChannel(world: World, ch: SimChannel): void {
 
 /** The far end of an originated leg answered: Up, Dial ANSWER, then its destination. */
 export function answerDialedLeg(world: World, leg: SimChannel): void {
-  if (leg.dialTimer !== undefined) {
-    world.clock.clearTimeout(leg.dialTimer as never);
-    leg.dialTimer = undefined;
-  }
+  clearDialTimers(world, leg);
   if (leg.state !== 'Up') {
     leg.state = 'Up';
     world.channelChanged(leg);

@@ -266,17 +266,24 @@ function startDialing(
   if (app && !app.allChannels) app.channelIds.add(leg.id);
 }
 
-/** The far end of an endpoint channel starts ringing, and answers when the policy says so. */
+/**
+ * The far end of an endpoint channel: it starts ringing once the originate has returned (the reply
+ * shows the channel `Down`, as on the real server), and answers when the policy says so.
+ * The timers exist only while the leg is being dialed.
+ */
 export function ringFarEnd(world: World, leg: SimChannel): void {
-  setChannelState(world, leg, 'Ringing');
-  world.publish('Dial', dialFields(leg, 'RINGING'), { channels: [leg] });
-  const after = world.services.farEnd.answerAfterMs;
-  if (after === undefined) return;
-  // One timer per ringing leg; it is cleared on answer or hangup, so idle channels hold none.
-  leg.dialTimer = world.clock.setTimeout(() => {
-    leg.dialTimer = undefined;
-    if (leg.dialing && !leg.hangingUp) answerDialedLeg(world, leg);
-  }, after);
+  leg.farEndTimer = world.clock.setTimeout(() => {
+    leg.farEndTimer = undefined;
+    if (!leg.dialing || leg.hangingUp) return;
+    setChannelState(world, leg, 'Ringing');
+    world.publish('Dial', dialFields(leg, 'RINGING'), { channels: [leg] });
+    const after = world.services.farEnd.answerAfterMs;
+    if (after === undefined) return;
+    leg.farEndTimer = world.clock.setTimeout(() => {
+      leg.farEndTimer = undefined;
+      if (leg.dialing && !leg.hangingUp) answerDialedLeg(world, leg);
+    }, after);
+  }, 0);
 }
 
 /**
