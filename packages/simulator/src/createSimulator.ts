@@ -71,6 +71,14 @@ export interface Simulator extends SimulatedServer {
   readonly driver: SimulatorDriver;
   /** How many channels exist (hung-up snoops lingering included). */
   readonly channelCount: number;
+  /** True while a channel with this id exists (not yet destroyed). */
+  hasChannel(id: string): boolean;
+  /** Diagnostics of the dialplan and the rules (warnings, failures), newest last. */
+  readonly diagnostics: readonly {
+    readonly level: string;
+    readonly message: string;
+    readonly time: string;
+  }[];
   /** Shuts the server down: every channel is hung up and every event stream closed. */
   close(): void;
 }
@@ -172,6 +180,14 @@ class SimulatorImpl implements Simulator {
 
   get channelCount(): number {
     return this.world.channels.size;
+  }
+
+  hasChannel(id: string): boolean {
+    return this.world.channel(id) !== undefined;
+  }
+
+  get diagnostics() {
+    return this.world.diagnostics;
   }
 
   async handle(request: SimRequest): Promise<SimResponse> {

@@ -1,5 +1,6 @@
 /**
  * @ringflow/simulator: an in-memory server speaking the ARI interface, for tests and demos.
+ * Reach it in process (`handle`, `connectEvents`) or over the wire (`startWireServer`).
  */
 export { createSimulator, DEFAULT_ASTERISK_ID } from './createSimulator.ts';
 export type { Simulator, SimulatorOptions } from './createSimulator.ts';
@@ -15,3 +16,14 @@ export { SimulatorDriver } from './driver/SimulatorDriver.ts';
 export type { InboundCall, OutboundItem, WaitOptions } from './driver/SimulatorDriver.ts';
 export type { PublishedEvent } from './events/EventBus.ts';
 export { formatTimestamp } from './events/formatTimestamp.ts';
+export { startWireServer } from './wire/index.ts';
+export type { WireServer, WireServerOptions, WireUser } from './wire/index.ts';
+export {
+  DialplanSyntaxError,
+  defaultDialplanPath,
+  formatIssue,
+  loadDefaultDialplan,
+  loadDialplanFile,
+  parseDialplan,
+} from './dialplan/index.ts';
+export type { Dialplan, DialplanIssue } from './dialplan/index.ts';
