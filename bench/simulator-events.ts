@@ -124,11 +124,27 @@ async function runOnce(run: number): Promise<RunResult> {
       }),
     );
   };
-  /** Waits until every app socket saw `type` for each of its channels (each socket: all of them with subscribeAll). */
-  const allSaw = (type: string) =>
-    Promise.all(
-      clients.map((c, i) => c.until(type, SUBSCRIBE_ALL ? CHANNELS : Math.ceil((CHANNELS - i) / CLIENTS))),
-    );
+  /**
+   * Waits until every socket saw `type` for each channel it hears about: its own app's share, or
+   * every channel with subscribeAll (except StasisStart, which only the channel's own app gets).
+   * Gives up with the counts after 60 s of wall time rather than hang on a lost event.
+   */
+  const allSaw = async (type: string) => {
+    const expected = (i: number) =>
+      SUBSCRIBE_ALL && type !== 'StasisStart' ? CHANNELS : Math.ceil((CHANNELS - i) / CLIENTS);
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      watchdog = setTimeout(() => {
+        const counts = clients.map((c, i) => `bench-${i}: ${c.count(type)}/${expected(i)}`).join(', ');
+        reject(new Error(`gave up waiting for ${type} events (${counts})`));
+      }, 60_000);
+    });
+    try {
+      await Promise.race([Promise.all(clients.map((c, i) => c.until(type, expected(i)))), timeout]);
+    } finally {
+      clearTimeout(watchdog);
+    }
+  };
   /** Lets simulated time pass (virtual clock), or simply waits for the events (real clock). */
   const passTime = async (ms: number, waitFor: Promise<unknown>): Promise<void> => {
     if (clock instanceof VirtualClock) await clock.advance(ms);
