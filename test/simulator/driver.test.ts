@@ -228,6 +228,20 @@ describe('the test driver', () => {
     expect((await h.req('GET', '/channels/call-1')).status).toBe(404);
   });
 
+  it('fails a recording queued behind a playback when the caller hangs up before it starts', async () => {
+    const h = createHarness();
+    h.connect('app', ['rec'], false);
+    const id = h.sim.driver.placeCall({ app: 'rec' });
+    await h.req('POST', `/channels/${id}/play`, { media: 'sound:hello-world' });
+    const queued = await h.req('POST', `/channels/${id}/record`, { name: 'late', format: 'wav' });
+    expect(queued.body).toMatchObject({ state: 'queued' });
+    h.sim.driver.hangup(id);
+    expect(ofType(h, 'app', 'RecordingFailed')[0]).toMatchObject({
+      recording: { name: 'late', state: 'failed', cause: 'Channel hung up' },
+    });
+    expect(ofType(h, 'app', 'RecordingStarted')).toHaveLength(0);
+  });
+
   it('waits for events on the simulated clock, rejecting after the timeout', async () => {
     const h = createHarness();
     const waiting = h.sim.driver.waitForEvent('StasisStart', { timeoutMs: 5000 });

@@ -136,6 +136,22 @@ export class LiveRecording implements MediaJob {
   }
 
   /**
+   * The target went away before the recording could start (hangup while a playback ran before
+   * it): RecordingFailed with the cause. A recording already running is finished instead.
+   */
+  fail(cause: string): void {
+    if (this.state !== 'queued' || this.timer !== undefined) {
+      this.finish('done');
+      return;
+    }
+    this.state = 'failed';
+    if (this.world.recordings.get(this.name) === this) this.world.recordings.delete(this.name);
+    this.target.recordingEnded(this.name);
+    this.world.publish('RecordingFailed', { recording: { ...this.toJson(), cause } }, this.target.scope);
+    finishMedia(this.target, this);
+  }
+
+  /**
    * Ends the recording. `done` stores it; `canceled` discards it. Both report RecordingFinished,
    * as the real server does, with `duration` in whole seconds (and talking/silence durations when a
    * silence limit was asked).

@@ -50,7 +50,7 @@ export function destroyBridge(world: World, bridge: SimBridge): void {
   }
   for (const job of [...(bridge.mediaQueue ?? [])].reverse()) {
     if (job instanceof SimPlayback) job.stop();
-    else if (job instanceof LiveRecording) job.finish('done');
+    else if (job instanceof LiveRecording) job.fail('Bridge destroyed');
   }
   world.bridges.delete(bridge.id);
   world.publish('BridgeDestroyed', { bridge: bridge.toJson() }, { bridgeId: bridge.id });

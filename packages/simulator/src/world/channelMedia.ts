@@ -12,7 +12,7 @@ export function stopChannelMedia(ch: SimChannel): void {
   // Queued jobs first, so ending the running one does not start the next.
   for (const job of [...jobs].reverse()) {
     if (job instanceof SimPlayback) job.stop();
-    else if (job instanceof LiveRecording) job.finish('done');
+    else if (job instanceof LiveRecording) job.fail('Channel hung up');
   }
   ch.mediaQueue = undefined;
   ch.silence = false;
