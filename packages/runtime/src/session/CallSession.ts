@@ -10,7 +10,7 @@ import {
 } from '@ringflow/client';
 import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
-import { type Actor, type AnyStateMachine, createActor } from 'xstate';
+import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
 import { bindHandle } from '../call/bindHandle.ts';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
@@ -190,7 +190,7 @@ export class CallSession {
       if (typeof digit === 'string') this.digitBuffer.push(digit);
     }
     this.events.next(event);
-    if (this.actor && !this.ended) this.actor.send(event);
+    this.tell(event);
     this.afterEvent(event, channelId, isMain);
   }
 
@@ -223,6 +223,14 @@ export class CallSession {
       default:
         return;
     }
+  }
+
+  /**
+   * Gives an event to the machine while it runs. A machine in its final state is done with the
+   * call (the session hangs up); XState would only warn on the console about such late events.
+   */
+  private tell(event: AnyEventObject): void {
+    if (!this.ended && this.actor?.getSnapshot().status === 'active') this.actor.send(event);
   }
 
   /** The channel entered the application: start the machine. */
@@ -300,7 +308,7 @@ export class CallSession {
       setTimer: (callback, delayMs) => this.clock.setTimeout(callback, delayMs),
       clearTimer: (handle: TimerHandle | undefined) => this.clock.clearTimeout(handle),
       send: (event) => {
-        if (!this.ended) this.actor?.send(event);
+        this.tell(event);
       },
     };
   }
@@ -346,7 +354,7 @@ export class CallSession {
     this.gone.add(channelId);
     if (channelId === this.channelId) this.leaving = true;
     this.logger.debug({ channel: channelId, operation }, 'channel is gone');
-    if (!this.ended) this.actor?.send({ type: 'call.gone', channelId, operation });
+    this.tell({ type: 'call.gone', channelId, operation });
   }
 
   /**
