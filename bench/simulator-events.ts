@@ -18,10 +18,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parseArgs } from 'node:util';
 import { type Clock, VirtualClock, systemClock } from '@ringflow/client';
-import { createSimulator } from '@ringflow/simulator';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { Pool } from 'undici';
 import { WebSocket } from 'ws';
-import { startWireServer } from '../packages/simulator/src/wire/index.ts';
 
 const { values } = parseArgs({
   options: {

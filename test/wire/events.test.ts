@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '@ringflow/client';
-import { type WireServer, startWireServer } from '../../packages/simulator/src/wire/index.ts';
+import { type WireServer, startWireServer } from '@ringflow/simulator';
 import { FakeServer } from './fakeServer.ts';
 import { DEMO, EventClient, VIEWER, refusedHandshake, users } from './wireClient.ts';
 

@@ -1,11 +1,11 @@
-import { SimError } from '../../packages/simulator/src/SimError.ts';
-import type {
-  EventConnection,
-  EventConnectionRequest,
-  SimRequest,
-  SimResponse,
-  SimulatedServer,
-} from '../../packages/simulator/src/transport.ts';
+import {
+  type EventConnection,
+  type EventConnectionRequest,
+  SimError,
+  type SimRequest,
+  type SimResponse,
+  type SimulatedServer,
+} from '@ringflow/simulator';
 
 /** An event-stream connection the fake server holds. */
 export interface FakeConnection extends EventConnectionRequest {

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type WireServer, startWireServer } from '../../packages/simulator/src/wire/index.ts';
+import { type WireServer, startWireServer } from '@ringflow/simulator';
 import { FakeServer } from './fakeServer.ts';
 import { DEMO, VIEWER, users } from './wireClient.ts';
 

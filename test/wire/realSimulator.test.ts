@@ -1,8 +1,7 @@
 import { VirtualClock } from '@ringflow/client';
-import { createSimulator, type Simulator } from '@ringflow/simulator';
+import { type Simulator, type WireServer, createSimulator, startWireServer } from '@ringflow/simulator';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type WireServer, startWireServer } from '../../packages/simulator/src/wire/index.ts';
 import { DEMO, EventClient, users } from './wireClient.ts';
 
 /** The wire transport in front of the real simulator core (not a fake), on a virtual clock. */

@@ -6,10 +6,9 @@ import {
   ofType,
   systemClock,
 } from '@ringflow/client';
-import { type Simulator, createSimulator } from '@ringflow/simulator';
+import { type Simulator, type WireServer, createSimulator, startWireServer } from '@ringflow/simulator';
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type WireServer, startWireServer } from '../../packages/simulator/src/wire/index.ts';
 import { users } from './wireClient.ts';
 
 /** ringflow's own client (REST and event stream) against the simulator over the wire. */

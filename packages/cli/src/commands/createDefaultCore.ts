@@ -1,28 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { createSimulator, formatIssue, parseDialplan } from '../simulatorPackage.ts';
+import { createSimulator, formatIssue, loadDialplanFile } from '../simulatorPackage.ts';
 import type { CoreOptions, RunningCore } from './simulatorCommand.ts';
 
 /**
- * The simulator core `ringflow simulator` serves: `createSimulator` with the given clock and the
- * dialplan file parsed (its `#include`s read relative to the including file). Dialplan warnings
- * go to `warn`, one `file:line: warning: ...` line each; errors throw, all listed in the message.
+ * The simulator core `ringflow simulator` serves: `createSimulator` with the given clock and, when
+ * a dialplan file is given, that file (its `#include`s read relative to the including file)
+ * instead of the simulator's default dialplan. Dialplan warnings go to `warn`, one
+ * `file:line:col: warning: ...` line each; an unreadable file or a dialplan with errors throws,
+ * every error listed in the message.
  *
  * @example
- * const core = createDefaultCore({ clock: systemClock, warn: console.error });
+ * const core = createDefaultCore({ clock: systemClock, dialplanFile: 'extensions.conf', warn: console.error });
  */
 export function createDefaultCore(options: CoreOptions): RunningCore {
-  if (!options.dialplan) return createSimulator({ clock: options.clock });
-  const dialplan = parseDialplan(options.dialplan.text, options.dialplan.file, {
-    include: (path, fromFile) => {
-      const file = resolve(dirname(fromFile), path);
-      try {
-        return { text: readFileSync(file, 'utf8'), file };
-      } catch {
-        return undefined;
-      }
-    },
-  });
+  if (options.dialplanFile === undefined) return createSimulator({ clock: options.clock });
+  const dialplan = loadDialplanFile(options.dialplanFile);
   for (const warning of dialplan.warnings) options.warn(formatIssue(warning));
   return createSimulator({ clock: options.clock, dialplan });
 }

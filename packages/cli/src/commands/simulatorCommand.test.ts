@@ -83,7 +83,7 @@ describe('ringflow simulator', () => {
       return createDefaultCore(options);
     });
     await run.ready;
-    expect(seen[0]?.dialplan).toEqual({ text: expect.stringContaining('exten => 100'), file });
+    expect(seen[0]?.dialplanFile).toBe(file);
     expect(run.err.join('')).toBe(`${file}:2: warning: something to know\n`);
     expect(run.out).toHaveLength(1);
     run.stop();
@@ -93,7 +93,7 @@ describe('ringflow simulator', () => {
   it('fails with exit code 1 and a message for an unreadable or invalid dialplan', async () => {
     const missing = startCommand(['--port', '0', '--dialplan', '/nonexistent/extensions.conf']);
     expect(await missing.exit).toBe(ExitCode.FAILURE);
-    expect(missing.err.join('')).toMatch(/cannot read the dialplan '\/nonexistent\/extensions.conf'/);
+    expect(missing.err.join('')).toMatch(/Cannot read the dialplan file "\/nonexistent\/extensions.conf"/);
     const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
     const file = join(dir, 'broken.conf');
     await writeFile(file, '[default\nexten => 100\n');

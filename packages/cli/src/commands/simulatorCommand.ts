@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type Clock, systemClock } from '@ringflow/client';
 import { type Command, UsageError } from '../Command.ts';
@@ -16,8 +15,8 @@ export interface RunningCore extends SimulatedServer {
 /** What the command asks of whoever builds the core. */
 export interface CoreOptions {
   readonly clock: Clock;
-  /** The dialplan file's text and its name (for positions in messages). */
-  readonly dialplan?: { readonly text: string; readonly file: string };
+  /** Path of an `extensions.conf` to use instead of the simulator's default dialplan. */
+  readonly dialplanFile?: string;
   /** Receives one line per diagnostic (dialplan warnings...). */
   readonly warn: (line: string) => void;
 }
@@ -149,20 +148,11 @@ async function runSimulator(
     return ExitCode.FAILURE;
   };
 
-  let dialplan: CoreOptions['dialplan'];
-  if (options.dialplan !== undefined) {
-    try {
-      dialplan = { text: await readFile(options.dialplan, 'utf8'), file: options.dialplan };
-    } catch (error) {
-      return fail(`cannot read the dialplan '${options.dialplan}': ${(error as Error).message}`);
-    }
-  }
-
   let core: RunningCore;
   try {
     core = await createCore({
       clock: systemClock,
-      ...(dialplan ? { dialplan } : {}),
+      ...(options.dialplan !== undefined ? { dialplanFile: options.dialplan } : {}),
       warn: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {

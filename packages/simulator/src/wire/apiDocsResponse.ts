@@ -1,11 +1,5 @@
 import type { SimResponse } from '../transport.ts';
-// The client's index does not re-export the Swagger generator yet (asked of the lead); switch this
-// to `@ringflow/client` once it does.
-import {
-  generateApiDeclaration,
-  generateResourceListing,
-  isResourceName,
-} from '../../../client/src/description/swagger.ts';
+import { generateApiDeclaration, generateResourceListing, isResourceName } from '@ringflow/client';
 
 /** Options of the published documents. */
 export interface ApiDocsOptions {
