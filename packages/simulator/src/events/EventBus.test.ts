@@ -70,6 +70,18 @@ describe('EventBus', () => {
     expect(got.map((e) => e.type)).toEqual(['First', 'Nested', 'Second']);
   });
 
+  it('unlists a closed app but keeps its subscriptions for a reconnect, as the real server does', () => {
+    const { bus, got, deliver } = setup();
+    const first = bus.connect({ apps: ['a'], subscribeAll: false }, deliver);
+    bus.app('a')!.channelIds.add('c1');
+    if ('close' in first) first.close();
+    expect(bus.activeApps()).toEqual([]);
+    bus.publish('ChannelStateChange', {}, { channels: [pjsipChannel] });
+    bus.connect({ apps: ['a'], subscribeAll: false }, deliver);
+    bus.publish('ChannelStateChange', {}, { channels: [pjsipChannel] });
+    expect(got.map((e) => e.type)).toEqual(['ChannelStateChange']);
+  });
+
   it('refuses a connection without an application', () => {
     const { bus, deliver } = setup();
     expect(bus.connect({ apps: [''], subscribeAll: false }, deliver)).toMatchObject({ status: 400 });

@@ -79,10 +79,13 @@ export class EventBus {
     return connection;
   }
 
-  /** Unbinds an application whose connection closed; it is forgotten with its subscriptions. */
+  /**
+   * Unbinds an application whose connection closed. Like the real server, it keeps its
+   * subscriptions (and its channels stay in it), so a reconnecting client finds them again; it is
+   * no longer listed and receives nothing meanwhile.
+   */
   deactivate(app: Application): void {
     app.sink = undefined;
-    if (this.apps.get(app.name) === app) this.apps.delete(app.name);
   }
 
   /** An application with a live connection, or undefined. */

@@ -5,12 +5,10 @@ import { bridgesHandlers } from './bridgesHandlers.ts';
 import { channelsHandlers } from './channelsHandlers.ts';
 import { endpointsHandlers } from './endpointsHandlers.ts';
 import { eventsHandlers } from './eventsHandlers.ts';
-import {
-  coreFacilitiesHandlers,
-  deviceStatesHandlers,
-  mailboxesHandlers,
-  soundsHandlers,
-} from './facilitiesHandlers.ts';
+import { coreFacilitiesHandlers } from './coreFacilitiesHandlers.ts';
+import { deviceStatesHandlers } from './deviceStatesHandlers.ts';
+import { mailboxesHandlers } from './mailboxesHandlers.ts';
+import { soundsHandlers } from './soundsHandlers.ts';
 import { playbacksHandlers } from './playbacksHandlers.ts';
 import { recordingsHandlers } from './recordingsHandlers.ts';
 
