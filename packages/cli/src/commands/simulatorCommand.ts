@@ -38,7 +38,8 @@ Options:
   --host <address>                   address to listen on (default 127.0.0.1, loopback only)
   --user <name:password>             an account with full access; repeat for more
   --read-only-user <name:password>   an account that may only read (GET); repeat for more
-  --dialplan <file>                  an extensions.conf to run channels through
+  --dialplan <file>                  an extensions.conf to run channels through (default: the
+                                     simulator's own, with the demo and traced contexts)
   -h, --help                         show this help
 
 Without any --user or --read-only-user, one account demo:demo (full access) is created.
