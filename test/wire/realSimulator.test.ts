@@ -107,3 +107,36 @@ describe('the simulator over the wire', () => {
     expect(((await get('/applications')).body as unknown[]).length).toBe(before);
   });
 });
+
+describe('a call over the wire', () => {
+  it('originates into an app, delivers its events in order, and hangs up with an empty 204', async () => {
+    const clock = sim.clock as VirtualClock;
+    const client = await EventClient.open(`${events}?app=call-app&api_key=demo:demo`);
+    const originate = await request(
+      `${wire.url}/channels?endpoint=PJSIP/wire-peer&app=call-app&channelId=wire-call-1`,
+      { method: 'POST', headers: { Authorization: DEMO } },
+    );
+    expect(originate.statusCode).toBe(200);
+    expect(await originate.body.json()).toMatchObject({ id: 'wire-call-1' });
+    await clock.advance(5000);
+    const types: string[] = [];
+    let event = await client.next();
+    while (event.type !== 'StasisStart') {
+      types.push(event.type as string);
+      event = await client.next();
+    }
+    expect(event).toMatchObject({ application: 'call-app', channel: { id: 'wire-call-1' } });
+    const hangup = await request(`${wire.url}/channels/wire-call-1`, {
+      method: 'DELETE',
+      headers: { Authorization: DEMO },
+    });
+    expect(hangup.statusCode).toBe(204);
+    expect(hangup.headers['content-length']).toBe('0');
+    await hangup.body.dump();
+    await clock.advance(1000);
+    do event = await client.next();
+    while (event.type !== 'ChannelDestroyed');
+    expect(event).toMatchObject({ channel: { id: 'wire-call-1' }, asterisk_id: sim.asteriskId });
+    await client.close();
+  });
+});
