@@ -16,7 +16,9 @@ describe('10,000 concurrent channels in one process', () => {
     });
     const ids: string[] = [];
     for (let i = 0; i < COUNT; i++) {
-      ids.push(sim.driver.placeCall({ from: String(100000 + i), endpoint: `PJSIP/caller${i % 50}`, app: 'load' }));
+      ids.push(
+        sim.driver.placeCall({ from: String(100000 + i), endpoint: `PJSIP/caller${i % 50}`, app: 'load' }),
+      );
     }
     expect(stasisStarts).toBe(COUNT);
     expect(sim.channelCount).toBe(COUNT);
@@ -36,7 +38,9 @@ describe('10,000 concurrent channels in one process', () => {
     const after = await sim.handle({ method: 'GET', path: '/channels', query: {} });
     expect(after.body).toEqual([]);
     const endpoints = await sim.handle({ method: 'GET', path: '/endpoints/PJSIP', query: {} });
-    expect((endpoints.body as { channel_ids: string[] }[]).every((ep) => ep.channel_ids.length === 0)).toBe(true);
+    expect((endpoints.body as { channel_ids: string[] }[]).every((ep) => ep.channel_ids.length === 0)).toBe(
+      true,
+    );
     sim.close();
   });
 });

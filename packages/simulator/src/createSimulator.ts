@@ -215,9 +215,13 @@ class SimulatorImpl implements Simulator {
         request,
       });
     } catch (error) {
-      if (error instanceof SimError)
+      if (error instanceof SimError) {
         return { status: error.status, body: error.body ?? { message: error.message } };
-      throw error;
+      }
+      // A fault in a rule must not take the server down; it answers 500 and leaves a diagnostic.
+      const message = error instanceof Error ? error.message : String(error);
+      this.world.log('error', `${match.op.method} ${match.op.path} failed: ${message}`);
+      return { status: 500, body: { message: `Internal error in the simulator: ${message}` } };
     }
   }
 
