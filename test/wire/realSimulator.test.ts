@@ -75,7 +75,9 @@ describe('the simulator over the wire', () => {
     });
     await client.close();
     await expect
-      .poll(async () => ((await get('/applications')).body as { name: string }[]).map((a) => a.name))
+      .poll(async () => ((await get('/applications')).body as { name: string }[]).map((a) => a.name), {
+        timeout: 5000,
+      })
       .not.toContain('wire-app');
   });
 
