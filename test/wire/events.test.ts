@@ -276,3 +276,33 @@ describe('close', () => {
     ).rejects.toThrow();
   });
 });
+
+describe('a client that stops reading', () => {
+  it('is dropped once its queue of unsent events passes the limit, and its apps unregistered', async () => {
+    const server = new FakeServer();
+    const small = await startWireServer(server, { users, maxQueuedEventBytes: 64 * 1024 });
+    try {
+      // A raw socket that completes the handshake and then never reads another byte.
+      const socket = connect(small.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(
+        'GET /ari/events?app=stalled&api_key=demo:demo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n' +
+          'Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+      await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.pause();
+      await expect.poll(() => small.eventConnections, { timeout: 5000 }).toBe(1);
+      const connection = server.connections[0]!;
+      const padding = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 2000 && !connection.closed; i++) {
+        server.emit('stalled', { type: 'ChannelVarset', variable: 'PAD', value: padding });
+        if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      await expect.poll(() => connection.closed, { timeout: 5000 }).toBe(true);
+      expect(small.eventConnections).toBe(0);
+      socket.destroy();
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -34,6 +34,12 @@ export interface WireServerOptions {
   readonly clock?: Clock;
   /** Largest accepted request body. Defaults to 4 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Events waiting to be sent to one socket beyond this many bytes mean the client stopped
+   * reading: the socket is dropped (as a real server does after its write timeout) instead of
+   * holding ever more memory. Defaults to 16 MiB.
+   */
+  readonly maxQueuedEventBytes?: number;
   /** Told about failures inside the simulated server (each also answered with a 500). */
   readonly onError?: (error: unknown) => void;
 }
@@ -79,6 +85,7 @@ export async function startWireServer(
   const allowedOrigins = options.allowedOrigins ?? ['*'];
   const clock = options.clock ?? systemClock;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxQueuedEventBytes = options.maxQueuedEventBytes ?? 16 * 1024 * 1024;
   const onError = options.onError ?? (() => {});
   let selfUrl = '';
 
@@ -277,7 +284,9 @@ export async function startWireServer(
     const deliver = (event: Record<string, unknown>): void => {
       const frame = JSON.stringify(event);
       if (!client) held.push(frame);
-      else if (client.readyState === client.OPEN) client.send(frame);
+      else if (client.readyState !== client.OPEN) return;
+      else if (client.bufferedAmount > maxQueuedEventBytes) client.terminate();
+      else client.send(frame);
     };
     let connection: EventConnection | SimResponse;
     try {
