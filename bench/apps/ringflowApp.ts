@@ -1,0 +1,81 @@
+/**
+ * The benchmark IVR on ringflow: the runtime (one XState actor per call) running the YAML flow
+ * `bench/flows/bench-ivr.yaml` compiled by the dsl, or, with BENCH_RINGFLOW=machine, the same IVR
+ * hand-written as an XState machine (`benchIvrMachine.ts`). Default transports (ws, undici),
+ * wrapped only to feed the latency probe; logs at `error` (the flow logs every barge-in stop that arrives after the prompt ended as a warning).
+ */
+import { fileURLToPath } from 'node:url';
+import { type EventTransport, type RestTransport, UndiciTransport, WsTransport } from '@ringflow/client';
+import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
+import { createApplication } from '@ringflow/runtime';
+import { IVR_APP } from '../ivr/ivrWorkload.ts';
+import { benchIvrMachine } from './benchIvrMachine.ts';
+import type { LatencyProbe } from './LatencyProbe.ts';
+import { type BenchApp, runBenchApp } from './runBenchApp.ts';
+
+/** The default event transport, reporting each frame to the probe (parsed once, here, for both). */
+function probedEvents(probe: LatencyProbe): EventTransport {
+  const inner = new WsTransport();
+  return {
+    connect: (request, handlers) =>
+      inner.connect(request, {
+        ...handlers,
+        message: (frame) => {
+          probe.frameArrived();
+          // The stream accepts parsed frames (see EventTransport): no second parse.
+          const event = typeof frame === 'string' ? (JSON.parse(frame) as object) : frame;
+          probe.event(event);
+          handlers.message(event);
+        },
+      }),
+  };
+}
+
+/** The default REST transport, reporting each request to the probe as it is handed to undici. */
+function probedRest(probe: LatencyProbe, options: { url: string; username: string; password: string }) {
+  const inner = new UndiciTransport(options);
+  return {
+    send: (request) => {
+      probe.request(request.method, `${request.path}?${request.query.map(([, v]) => v).join('&')}`);
+      return inner.send(request);
+    },
+    close: () => inner.close(),
+  } satisfies RestTransport;
+}
+
+await runBenchApp(async ({ url, username, password, probe }) => {
+  const variant = process.env.BENCH_RINGFLOW ?? 'yaml';
+  const machine =
+    variant === 'machine'
+      ? benchIvrMachine
+      : createFlowCallMachine(
+          await loadFlowFile(fileURLToPath(new URL('../flows/bench-ivr.yaml', import.meta.url))),
+        );
+  const app = createApplication({
+    servers: [
+      {
+        url,
+        username,
+        password,
+        restTransport: probedRest(probe, { url, username, password }),
+        eventTransport: probedEvents(probe),
+      },
+    ],
+    apps: [IVR_APP],
+    call: machine,
+    logger: { level: process.env.BENCH_LOG_LEVEL ?? 'error' },
+  });
+  const errors: string[] = [];
+  app.calls$.subscribe((session) => {
+    void session.done.then((outcome) => {
+      if (outcome !== 'completed' && errors.length < 1000) errors.push(`${session.channelId}: ${outcome}`);
+    });
+  });
+  await app.start();
+  return {
+    activeCalls: () => app.counters().activeSessions,
+    leftovers: () => ({ ...app.counters() }),
+    errors: () => errors,
+    close: () => app.stop(),
+  } satisfies BenchApp;
+});

@@ -1,0 +1,102 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { serveParent } from '../process/serveParent.ts';
+import { LatencyProbe } from './LatencyProbe.ts';
+import { quantile } from './stats.ts';
+
+/** One of the IVR applications under test, as the harness sees it. */
+export interface BenchApp {
+  /** Calls the application is handling now. */
+  activeCalls(): number;
+  /** Things that should be back to zero once every call ended (listeners, sessions, timers...). */
+  leftovers(): Record<string, number>;
+  /** Problems seen (failed requests, unexpected events); empty when all went well. */
+  errors(): readonly string[];
+  close(): Promise<void>;
+}
+
+/** What an application gets to start: the simulator's interface root and the probe to report to. */
+export interface BenchAppContext {
+  /** `http://127.0.0.1:<port>/ari`. */
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  readonly probe: LatencyProbe;
+}
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Heap and resident memory after two full collections, so only live objects count. */
+function liveMemory() {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The body of an application child process: starts the application, then answers the bench's
+ * requests over IPC: `baseline` / `heldMemory` (live memory, the latter once `calls` calls heard
+ * prompt 1 to the end), `mark` (CPU time used so far and the latency percentiles since the last
+ * mark), `final` (memory and leftovers once the load stopped). The parent sets BENCH_URL.
+ *
+ * @example
+ * await runBenchApp(async ({ url, probe }) => startMyApp(url, probe));
+ */
+export async function runBenchApp(start: (context: BenchAppContext) => Promise<BenchApp>): Promise<void> {
+  const url = process.env.BENCH_URL;
+  if (!url) throw new Error('BENCH_URL is not set: this process is started by bench/run.ts');
+  const probe = new LatencyProbe();
+  const app = await start({
+    url,
+    username: process.env.BENCH_USERNAME ?? 'bench',
+    password: process.env.BENCH_PASSWORD ?? 'bench',
+    probe,
+  });
+  serveParent(
+    {
+      baseline: () => liveMemory(),
+      heldMemory: async (args: { calls: number; timeoutMs: number }) => {
+        const deadline = performance.now() + args.timeoutMs;
+        while (probe.prompt1Finished < args.calls) {
+          if (performance.now() > deadline)
+            throw new Error(
+              `only ${probe.prompt1Finished} of ${args.calls} calls reached the digit prompt in ${args.timeoutMs} ms`,
+            );
+          await sleep(10);
+        }
+        // Let the last events' work (requests in flight, state changes) settle before weighing.
+        await sleep(200);
+        return { ...liveMemory(), activeCalls: app.activeCalls() };
+      },
+      mark: () => {
+        const sorted = probe.takeSamples().sort((a, b) => a - b);
+        return {
+          at: performance.now(),
+          cpu: process.cpuUsage(),
+          latency: {
+            count: sorted.length,
+            p50: quantile(sorted, 0.5),
+            p99: quantile(sorted, 0.99),
+            max: sorted.at(-1) ?? Number.NaN,
+          },
+        };
+      },
+      final: async () => {
+        await sleep(200);
+        return {
+          ...liveMemory(),
+          activeCalls: app.activeCalls(),
+          leftovers: { ...app.leftovers(), probeCalls: probe.tracked },
+          errors: app.errors().slice(0, 20),
+          errorCount: app.errors().length,
+        };
+      },
+    },
+    { pid: process.pid },
+    () => app.close(),
+  );
+}

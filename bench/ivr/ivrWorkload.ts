@@ -1,0 +1,30 @@
+/**
+ * The IVR call every application in the benchmark handles, and the knobs the load generator and
+ * the applications share: answer, play prompt 1 (a digit pressed while it plays stops it),
+ * collect 2 digits, play prompt 2, hang up. Four REST requests per call when the caller presses
+ * the digits after prompt 1 has ended, which is what the load generator does.
+ *
+ * Simulated media is short (a few milliseconds) so the benchmark measures software, not the
+ * length of prompts: with real-length prompts every implementation would finish the same number
+ * of calls per second.
+ */
+export const IVR_APP = 'bench-ivr';
+export const BENCH_USER = { username: 'bench', password: 'bench' } as const;
+
+export const PROMPT_1_SOUND = 'bench-prompt1';
+export const PROMPT_2_SOUND = 'bench-prompt2';
+export const PROMPT_1 = `sound:${PROMPT_1_SOUND}`;
+export const PROMPT_2 = `sound:${PROMPT_2_SOUND}`;
+/** How long each prompt plays on the simulator's clock. */
+export const PROMPT_MS = 1;
+
+/** What the caller presses, and how long each key is held (the digit arrives when released). */
+export const CALLER_DIGITS = '12';
+export const DIGIT_MS = 5;
+export const MAX_DIGITS = CALLER_DIGITS.length;
+
+/**
+ * First-digit and inter-digit timeouts of the applications. Long, because while the bench holds
+ * every call at the digit prompt to weigh it (memory per concurrent call), nobody presses keys.
+ */
+export const DIGIT_TIMEOUT_MS = 120_000;

@@ -1,0 +1,233 @@
+import type { PublishedEvent, SimulatorDriver } from '@ringflow/simulator';
+import { CALLER_DIGITS, DIGIT_MS, IVR_APP, PROMPT_1, PROMPT_2 } from '../ivr/ivrWorkload.ts';
+
+/** One caller the generator placed. */
+interface Caller {
+  readonly placedAt: number;
+  /** Held callers wait for `release()` before pressing their digits. */
+  held: boolean;
+  prompt1Started: boolean;
+  prompt1Finished: boolean;
+  prompt2Finished: boolean;
+}
+
+/** What the generator has seen so far; `completed` and `failed` only grow. */
+export interface LoadCounts {
+  /** Calls placed. */
+  readonly placed: number;
+  /** Calls that went through the whole IVR (prompt 2 played to the end) and were hung up by the app. */
+  readonly completed: number;
+  /** Calls that ended any other way. */
+  readonly failed: number;
+  /** Calls in progress. */
+  readonly inFlight: number;
+  /** Sum of the wall-clock lengths (placed to destroyed) of the completed calls, in milliseconds. */
+  readonly completedMs: number;
+  /** Wall time of the reading (`performance.now()` of the simulator process). */
+  readonly at: number;
+}
+
+/** Calls placed per turn of the event loop, so the simulator keeps answering requests while it ramps up. */
+const PLACE_BATCH = 100;
+
+function playbackOf(event: PublishedEvent): { channelId?: string; media?: string } {
+  const playback = event.playback as { target_uri?: string; media_uri?: string } | undefined;
+  const target = playback?.target_uri;
+  return {
+    ...(target?.startsWith('channel:') ? { channelId: target.slice('channel:'.length) } : {}),
+    ...(playback?.media_uri === undefined ? {} : { media: playback.media_uri }),
+  };
+}
+
+function channelIdOf(event: PublishedEvent): string | undefined {
+  return (event.channel as { id?: string } | undefined)?.id;
+}
+
+/**
+ * Callers for the IVR benchmark, placed by the simulator's driver beside the simulator: each
+ * inbound call enters the application, and once prompt 1 starts the caller presses two digits
+ * (each held {@link DIGIT_MS} ms), then waits for the application to hang up.
+ *
+ * Two modes: `hold(n)` places n calls whose callers stay silent until `release()` (every call
+ * then sits at the digit prompt, so the application can be weighed with n calls in progress);
+ * `keep(n)` keeps n calls in flight, placing a new call each time one ends (closed loop).
+ *
+ * @example
+ * const load = new IvrLoadGenerator(sim.driver);
+ * await load.hold(1000); // 1000 calls waiting for digits
+ * load.release();
+ * load.keep(1000);
+ */
+export class IvrLoadGenerator {
+  private readonly callers = new Map<string, Caller>();
+  private readonly driver: SimulatorDriver;
+  private sequence = 0;
+  private placed = 0;
+  private completed = 0;
+  private failed = 0;
+  private completedMs = 0;
+  /** Calls the closed loop keeps in flight; 0 when it does not replace ended calls. */
+  private target = 0;
+  private toPlace = 0;
+  private placing = false;
+  private heldWaiting = 0;
+  private heldGoal = 0;
+  private onAllHeld: (() => void) | undefined;
+  private readonly idleWaiters = new Set<() => void>();
+  readonly failures: string[] = [];
+
+  constructor(driver: SimulatorDriver) {
+    this.driver = driver;
+    driver.onEvent((event) => this.onEvent(event));
+  }
+
+  counts(): LoadCounts {
+    return {
+      placed: this.placed,
+      completed: this.completed,
+      failed: this.failed,
+      inFlight: this.callers.size,
+      completedMs: this.completedMs,
+      at: performance.now(),
+    };
+  }
+
+  /** Places `calls` calls whose callers stay silent; resolves once every one has heard prompt 1 to the end. */
+  hold(calls: number): Promise<void> {
+    this.heldGoal = calls;
+    this.heldWaiting = 0;
+    const done = new Promise<void>((resolve) => {
+      this.onAllHeld = resolve;
+    });
+    this.place(calls, true);
+    return done;
+  }
+
+  /** The held callers press their digits. */
+  release(): void {
+    for (const [id, caller] of this.callers) {
+      if (!caller.held) continue;
+      caller.held = false;
+      if (caller.prompt1Started) this.press(id);
+    }
+  }
+
+  /** Keeps `calls` calls in flight from now on: each call that ends is replaced by a new one. */
+  keep(calls: number): void {
+    this.target = calls;
+    const missing = calls - this.callers.size - this.toPlace;
+    if (missing > 0) this.place(missing, false);
+  }
+
+  /** Stops replacing calls; resolves when no call is left, or after `timeoutMs` with the stuck ones counted as failed. */
+  async stop(timeoutMs: number): Promise<{ stuck: number }> {
+    this.target = 0;
+    this.toPlace = 0;
+    if (this.callers.size === 0) return { stuck: 0 };
+    let timer: NodeJS.Timeout | undefined;
+    const idle = new Promise<boolean>((resolve) => this.idleWaiters.add(() => resolve(true)));
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const finished = await Promise.race([idle, late]);
+    clearTimeout(timer);
+    this.idleWaiters.clear();
+    if (finished) return { stuck: 0 };
+    const stuck = this.callers.size;
+    for (const id of [...this.callers.keys()]) {
+      this.failures.push(`${id}: still in progress ${timeoutMs} ms after the load stopped`);
+      this.failed++;
+      this.callers.delete(id);
+      try {
+        this.driver.hangup(id);
+      } catch {
+        // Already gone: nothing to clean up.
+      }
+    }
+    return { stuck };
+  }
+
+  private place(count: number, held: boolean): void {
+    this.toPlace += count;
+    if (this.placing) return;
+    this.placing = true;
+    const batch = () => {
+      const n = Math.min(PLACE_BATCH, this.toPlace);
+      this.toPlace -= n;
+      for (let i = 0; i < n; i++) this.placeOne(held);
+      if (this.toPlace > 0) setImmediate(batch);
+      else this.placing = false;
+    };
+    setImmediate(batch);
+  }
+
+  private placeOne(held: boolean): void {
+    const seq = this.sequence++;
+    const channelId = `caller-${seq}`;
+    this.callers.set(channelId, {
+      placedAt: performance.now(),
+      held,
+      prompt1Started: false,
+      prompt1Finished: false,
+      prompt2Finished: false,
+    });
+    this.placed++;
+    // A few trunks carry the calls, as a provider's would.
+    this.driver.placeCall({
+      app: IVR_APP,
+      channelId,
+      from: String(5_550_000 + (seq % 10_000)),
+      endpoint: `PJSIP/trunk-${seq % 8}`,
+      to: '100',
+    });
+  }
+
+  private press(channelId: string): void {
+    this.driver.pressDigits(channelId, CALLER_DIGITS, { durationMs: DIGIT_MS, gapMs: 0 });
+  }
+
+  private onEvent(event: PublishedEvent): void {
+    switch (event.type) {
+      case 'PlaybackStarted': {
+        const { channelId, media } = playbackOf(event);
+        const caller = channelId === undefined ? undefined : this.callers.get(channelId);
+        if (!caller || media !== PROMPT_1 || caller.prompt1Started) return;
+        caller.prompt1Started = true;
+        if (!caller.held) this.press(channelId!);
+        return;
+      }
+      case 'PlaybackFinished': {
+        const { channelId, media } = playbackOf(event);
+        const caller = channelId === undefined ? undefined : this.callers.get(channelId);
+        if (!caller) return;
+        if (media === PROMPT_1 && !caller.prompt1Finished) {
+          caller.prompt1Finished = true;
+          if (caller.held && ++this.heldWaiting === this.heldGoal) this.onAllHeld?.();
+        }
+        if (media === PROMPT_2) caller.prompt2Finished = true;
+        return;
+      }
+      case 'ChannelDestroyed': {
+        const channelId = channelIdOf(event);
+        const caller = channelId === undefined ? undefined : this.callers.get(channelId);
+        if (!caller) return;
+        this.callers.delete(channelId!);
+        if (caller.prompt2Finished) {
+          this.completed++;
+          this.completedMs += performance.now() - caller.placedAt;
+        } else {
+          this.failed++;
+          if (this.failures.length < 20)
+            this.failures.push(
+              `${channelId}: ended before prompt 2 finished (cause ${String(event.cause_txt ?? event.cause)})`,
+            );
+        }
+        if (this.target > 0) this.place(1, false);
+        else if (this.callers.size === 0) for (const wake of this.idleWaiters) wake();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}

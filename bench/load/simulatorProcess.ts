@@ -1,0 +1,43 @@
+/**
+ * Child process of `npm run bench`: the simulator behind its wire transport on a loopback port,
+ * with the IVR load generator beside it (same process, so placing calls costs no network hop).
+ * The parent drives it over IPC: hold / release / keep / counts / stop.
+ */
+import { systemClock } from '@ringflow/client';
+import { createSimulator } from '@ringflow/simulator';
+import { startWireServer } from '../../packages/simulator/src/wire/index.ts';
+import { BENCH_USER, PROMPT_1_SOUND, PROMPT_2_SOUND, PROMPT_MS } from '../ivr/ivrWorkload.ts';
+import { serveParent } from '../process/serveParent.ts';
+import { IvrLoadGenerator } from './IvrLoadGenerator.ts';
+
+const sim = createSimulator({
+  clock: systemClock,
+  sounds: {
+    extraSounds: [
+      { id: PROMPT_1_SOUND, durationMs: PROMPT_MS },
+      { id: PROMPT_2_SOUND, durationMs: PROMPT_MS },
+    ],
+  },
+});
+const wire = await startWireServer(sim, {
+  users: [BENCH_USER],
+  clock: systemClock,
+  onError: (error) => process.stderr.write(`simulator error: ${String(error)}\n`),
+});
+const load = new IvrLoadGenerator(sim.driver);
+
+serveParent(
+  {
+    hold: (args: { calls: number }) => load.hold(args.calls),
+    release: () => load.release(),
+    keep: (args: { calls: number }) => load.keep(args.calls),
+    counts: () => ({ ...load.counts(), cpu: process.cpuUsage(), channels: sim.channelCount }),
+    stop: (args: { timeoutMs: number }) => load.stop(args.timeoutMs),
+    failures: () => load.failures.slice(0, 20),
+  },
+  { url: wire.url },
+  async () => {
+    await wire.close();
+    sim.close();
+  },
+);
