@@ -305,7 +305,8 @@ export const models = [
       next_media_uri: { type: 'string', since: '>1.10.0' },
       target_uri: { type: 'string', required: true },
       language: { type: 'string' },
-      state: { type: 'string', required: true, enum: ['queued', 'playing', 'continuing', 'done', 'failed'] },
+      // 'paused' is not in the published enums but real servers report it (observed in the recorded traces).
+      state: { type: 'string', required: true, enum: ['queued', 'playing', 'paused', 'continuing', 'done', 'failed'] },
     },
   },
   {

@@ -234,7 +234,7 @@ export interface Playback {
   next_media_uri?: string;
   target_uri: string;
   language?: string;
-  state: "queued" | "playing" | "continuing" | "done" | "failed";
+  state: "queued" | "playing" | "paused" | "continuing" | "done" | "failed";
 }
 
 /** A device and its state. */

@@ -4,7 +4,7 @@ import { finishMedia, isRunning, type MediaJob, type MediaTarget } from './media
 import type { MediaTiming } from '../facilities/index.ts';
 import type { World } from './World.ts';
 
-export type PlaybackState = PlaybackJson['state'] | 'paused';
+export type PlaybackState = PlaybackJson['state'];
 
 /** What a playback plays to: a channel or a bridge, with the scope its events go to. */
 export interface PlaybackTarget extends MediaTarget {
@@ -43,7 +43,7 @@ export class SimPlayback implements MediaJob {
       target_uri: this.target.uri,
       language: this.language,
       // The real server reports `paused`, a state the 1.10 model does not list.
-      state: this.state as PlaybackJson['state'],
+      state: this.state,
     };
     const next = this.media[this.index + 1];
     return next === undefined
