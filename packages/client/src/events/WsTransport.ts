@@ -1,5 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { type ClientOptions, type RawData, WebSocket } from 'ws';
+import { ErrorCode, RingflowError } from '../errors/RingflowError.ts';
+import {
+  checkTlsOptions,
+  describeTlsFailure,
+  nodeTlsOptions,
+  type TlsOptions,
+  verificationOffMessage,
+} from '../rest/TlsOptions.ts';
 import type {
   EventTransport,
   EventTransportConnection,
@@ -13,8 +21,14 @@ const MAX_REJECTION_BODY = 4096;
 /** Options of {@link WsTransport}. */
 export interface WsTransportOptions {
   /**
-   * Extra options for the `ws` client: TLS settings (`ca`, `rejectUnauthorized`), an `agent`,
-   * `maxPayload`. Headers given here are sent too; the stream's own (authorization) win.
+   * For `wss://` urls: the CA to trust, a client certificate, the server name to check
+   * (see {@link TlsOptions}). Certificate checks cannot be turned off.
+   */
+  readonly tls?: TlsOptions;
+  /**
+   * Extra options for the `ws` client: an `agent`, `maxPayload`, `handshakeTimeout`. Headers given
+   * here are sent too; the stream's own (authorization) win. `rejectUnauthorized: false` and
+   * `checkServerIdentity` are refused (use `tls.ca` and `tls.servername`).
    */
   readonly ws?: ClientOptions;
 }
@@ -31,6 +45,12 @@ export class WsTransport implements EventTransport {
   private readonly options: WsTransportOptions;
 
   constructor(options: WsTransportOptions = {}) {
+    const ws = options.ws ?? {};
+    if (ws.rejectUnauthorized === false || ws.checkServerIdentity !== undefined) {
+      const field = ws.rejectUnauthorized === false ? 'rejectUnauthorized' : 'checkServerIdentity';
+      throw new RingflowError(ErrorCode.CONFIG, verificationOffMessage(`WsTransport: ws.${field}`));
+    }
+    if (options.tls !== undefined) checkTlsOptions(options.tls, 'wss://', 'WsTransport: tls');
     this.options = options;
   }
 
@@ -40,6 +60,7 @@ export class WsTransport implements EventTransport {
       // ARI servers do not compress; offering it only costs a header.
       perMessageDeflate: false,
       ...wsOptions,
+      ...nodeTlsOptions(this.options.tls),
       headers: { ...wsOptions.headers, ...request.headers },
     });
     // Once the connection is reported rejected or closed, ws may still emit (an abort error,
@@ -67,7 +88,10 @@ export class WsTransport implements EventTransport {
       });
     });
     socket.on('error', (error: Error) => {
-      if (!ended) handlers.error(error);
+      if (ended) return;
+      // A certificate problem is a configuration matter: say which option fixes it.
+      const tls = describeTlsFailure(error);
+      handlers.error(tls ? new Error(tls, { cause: error }) : error);
     });
     socket.on('close', (code: number, reason: Buffer) => {
       end(() => handlers.closed(code, reason.toString('utf8')));

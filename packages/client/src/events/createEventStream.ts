@@ -12,6 +12,7 @@ import type { EventTransport, EventTransportConnection } from './EventTransport.
 import { HandshakeRejectedError } from './HandshakeRejectedError.ts';
 import { parseEventFrame } from './parseEventFrame.ts';
 import type { StreamEvent } from './StreamEvent.ts';
+import { checkTlsOptions, type TlsOptions } from '../rest/TlsOptions.ts';
 import { WsTransport } from './WsTransport.ts';
 
 /** Options of {@link createEventStream}. */
@@ -35,6 +36,12 @@ export interface EventStreamOptions extends EventStreamTarget {
    * starting up or reloading its users refuses for a while and then accepts.
    */
   readonly stopOnRejection?: boolean;
+  /**
+   * For `wss://` (or `https://`) urls: the CA to trust, a client certificate, the server name to
+   * check (see {@link TlsOptions}); configures the default transport. There is no option to skip
+   * certificate checks.
+   */
+  readonly tls?: TlsOptions;
   /** What carries the frames. Default: a {@link WsTransport}. */
   readonly transport?: EventTransport;
 }
@@ -117,7 +124,8 @@ class EventStreamController implements EventStream {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.backoff = resolveBackoff(options.backoff);
-    this.transport = options.transport ?? new WsTransport();
+    checkTlsOptions(options.tls, options.url, 'createEventStream: tls');
+    this.transport = options.transport ?? new WsTransport(options.tls ? { tls: options.tls } : {});
     this.pingIntervalMs = nonNegative(options.pingIntervalMs ?? DEFAULTS.pingIntervalMs, 'pingIntervalMs');
     this.pongTimeoutMs = positive(options.pongTimeoutMs ?? DEFAULTS.pongTimeoutMs, 'pongTimeoutMs');
     this.connectTimeoutMs = positive(

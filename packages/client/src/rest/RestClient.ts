@@ -28,6 +28,7 @@ import type {
 import type { RequestOptions } from './requestOptions.ts';
 import type { RestTransport } from './RestTransport.ts';
 import type { ServerSegment, ServerSegmentOption } from './ServerSegment.ts';
+import type { TlsOptions } from './TlsOptions.ts';
 import type { RestAuth } from './UndiciTransport.ts';
 
 /** What the `onRequest` observer learns about each completed request. Never carries credentials. */
@@ -58,11 +59,16 @@ export interface RestClientOptions {
   readonly timeoutMs?: number;
   /** Most connections the default transport keeps open. Default 10. */
   readonly connections?: number;
+  /**
+   * For `https://` urls: the CA to trust, a client certificate, the server name to check
+   * (see {@link TlsOptions}). There is no option to skip certificate checks.
+   */
+  readonly tls?: TlsOptions;
   /** Source of time for timeouts and durations. Default: the system clock. */
   readonly clock?: Clock;
   /**
-   * Replaces the default HTTP transport (an in-process simulator, a recorder). `auth` and
-   * `connections` only configure the default transport; a given one handles its own.
+   * Replaces the default HTTP transport (an in-process simulator, a recorder). `auth`,
+   * `connections` and `tls` only configure the default transport; a given one handles its own.
    */
   readonly transport?: RestTransport;
   /** Called once per completed request, for metrics. Exceptions it throws are ignored. */

@@ -3,6 +3,7 @@ import { ErrorCode, RingflowError } from '../errors/RingflowError.ts';
 import { decodeHttpReply } from './decodeHttpReply.ts';
 import { encodeQueryString } from './encodeQueryString.ts';
 import type { RestTransport, TransportRequest, TransportResponse } from './RestTransport.ts';
+import { checkTlsOptions, describeTlsFailure, nodeTlsOptions, type TlsOptions } from './TlsOptions.ts';
 
 /** How the transport proves who it is. */
 export type RestAuth = 'basic' | 'api_key';
@@ -16,6 +17,8 @@ export interface UndiciTransportOptions {
   readonly auth?: RestAuth;
   /** Most connections kept open to the server at once. Default 10. */
   readonly connections?: number;
+  /** For `https://` urls: CA to trust, client certificate, server name. Verification cannot be turned off. */
+  readonly tls?: TlsOptions;
 }
 
 function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -49,6 +52,7 @@ export class UndiciTransport implements RestTransport {
   private closed = false;
 
   constructor(options: UndiciTransportOptions) {
+    checkTlsOptions(options.tls, options.url, 'UndiciTransport: tls');
     const url = new URL(options.url);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -60,6 +64,8 @@ export class UndiciTransport implements RestTransport {
       // Timeouts belong to the client's Clock (see the class comment); 0 disables undici's own.
       headersTimeout: 0,
       bodyTimeout: 0,
+      // Only the vetted options reach tls.connect, so certificate checks always stay on.
+      ...(options.tls ? { connect: nodeTlsOptions(options.tls) } : {}),
     });
   }
 
@@ -76,13 +82,28 @@ export class UndiciTransport implements RestTransport {
       payload = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    const reply = await this.pool.request({
-      method: request.method,
-      path: `${this.basePath}${request.path}${search ? `?${search}` : ''}`,
-      headers,
-      body: payload,
-      signal: request.signal,
-    });
+    let reply: Awaited<ReturnType<Pool['request']>>;
+    try {
+      reply = await this.pool.request({
+        method: request.method,
+        path: `${this.basePath}${request.path}${search ? `?${search}` : ''}`,
+        headers,
+        body: payload,
+        signal: request.signal,
+      });
+    } catch (error) {
+      const tls = describeTlsFailure(error);
+      if (tls) {
+        throw new RingflowError(
+          ErrorCode.NETWORK,
+          `${request.method} ${this.origin}${this.basePath}${request.path}: ${tls}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    }
     const bytes = new Uint8Array(await reply.body.arrayBuffer());
     return decodeHttpReply(reply.statusCode, headerRecord(reply.headers), bytes);
   }

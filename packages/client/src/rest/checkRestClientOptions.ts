@@ -1,5 +1,6 @@
 import { ErrorCode, RingflowError } from '../errors/RingflowError.ts';
 import type { RestClientOptions } from './RestClient.ts';
+import { checkTlsOptions } from './TlsOptions.ts';
 
 function fail(message: string): never {
   throw new RingflowError(ErrorCode.CONFIG, `createRestClient: ${message}`);
@@ -48,4 +49,5 @@ export function checkRestClientOptions(options: RestClientOptions): void {
   ) {
     fail(`connections must be a whole number > 0, got ${options.connections}`);
   }
+  checkTlsOptions(options.tls, options.url, 'createRestClient: tls');
 }

@@ -69,6 +69,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
       password: options.password,
       ...(options.auth ? { auth: options.auth } : {}),
       ...(options.connections ? { connections: options.connections } : {}),
+      ...(options.tls ? { tls: options.tls } : {}),
     });
   let closed = false;
   let segment: ServerSegment | undefined =

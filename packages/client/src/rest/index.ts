@@ -15,3 +15,5 @@ export { encodePathSegment, encodeRequest, formatQueryValue } from './encodeRequ
 export { decodeHttpReply } from './decodeHttpReply.ts';
 export { segmentFromResourceListing, RESOURCE_LISTING_PATH } from './segmentFromResourceListing.ts';
 export { scrubCredentials } from './scrubCredentials.ts';
+export { checkTlsOptions, describeTlsFailure, verificationOffMessage } from './TlsOptions.ts';
+export type { PemData, TlsOptions } from './TlsOptions.ts';

@@ -69,6 +69,7 @@ export class ServerLink implements SessionHost {
       password: options.password,
       clock: context.clock,
       ...(options.auth ? { auth: options.auth } : {}),
+      ...(options.tls ? { tls: options.tls } : {}),
       ...(options.restTransport ? { transport: options.restTransport } : {}),
       ...(options.restTimeoutMs === undefined ? {} : { timeoutMs: options.restTimeoutMs }),
       onRequest: (record) =>
@@ -81,6 +82,7 @@ export class ServerLink implements SessionHost {
       username: options.username,
       password: options.password,
       clock: context.clock,
+      ...(options.tls ? { tls: options.tls } : {}),
       ...options.eventStream,
       ...(options.eventTransport ? { transport: options.eventTransport } : {}),
     });

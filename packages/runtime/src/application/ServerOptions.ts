@@ -1,4 +1,10 @@
-import type { EventStreamOptions, EventTransport, RestAuth, RestTransport } from '@ringflow/client';
+import type {
+  EventStreamOptions,
+  EventTransport,
+  RestAuth,
+  RestTransport,
+  TlsOptions,
+} from '@ringflow/client';
 
 /** One server the application serves. */
 export interface ServerOptions {
@@ -8,6 +14,11 @@ export interface ServerOptions {
   readonly password: string;
   /** A name for logs and metrics; default: the URL's host. */
   readonly name?: string;
+  /**
+   * For `https://` servers: the CA to trust, a client certificate, the server name to check; used
+   * by the REST client and the event stream alike. Certificate checks cannot be turned off.
+   */
+  readonly tls?: TlsOptions;
   /** How the REST client authenticates: `basic` (default) or `api_key`. */
   readonly auth?: RestAuth;
   /** Replaces the HTTP transport (in process: `inProcessRestTransport(simulator)`). */
