@@ -328,12 +328,21 @@ export class CallSession {
         `call ${this.channelId} has ended; ${operation} was not sent. Check call.ended before sending.`,
       );
     }
-    const signal = options?.signal ? AbortSignal.any([this.abort.signal, options.signal]) : this.abort.signal;
     const channelId = typeof params.channelId === 'string' ? params.channelId : undefined;
+    // A request that takes the call's channel out of the application (hang up, continue...) is
+    // not cancelled when the call ends: the end is its expected effect, and its StasisEnd usually
+    // arrives before its reply. Cancelling an HTTP/1.1 request in flight closes its pooled
+    // connection, so every call would open a new one. Its timeout still bounds it.
+    const leavesCall = channelId === this.channelId && LEAVING_OPERATIONS.has(operation);
+    const signal = leavesCall
+      ? undefined
+      : options?.signal
+        ? AbortSignal.any([this.abort.signal, options.signal])
+        : this.abort.signal;
     this.pending++;
     try {
       const result = await this.host.client.request(operation, params, {
-        signal,
+        ...(signal ? { signal } : {}),
         ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       if (channelId === this.channelId && LEAVING_OPERATIONS.has(operation)) this.leaving = true;
