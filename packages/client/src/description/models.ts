@@ -306,7 +306,11 @@ export const models = [
       target_uri: { type: 'string', required: true },
       language: { type: 'string' },
       // 'paused' is not in the published enums but real servers report it (observed in the recorded traces).
-      state: { type: 'string', required: true, enum: ['queued', 'playing', 'paused', 'continuing', 'done', 'failed'] },
+      state: {
+        type: 'string',
+        required: true,
+        enum: ['queued', 'playing', 'paused', 'continuing', 'done', 'failed'],
+      },
     },
   },
   {

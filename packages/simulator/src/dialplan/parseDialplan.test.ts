@@ -46,7 +46,6 @@ exten => 101,2,Wait(1)
         ['back', 3],
       ]),
     );
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: dialplan text, not a template
     expect(e100.priorities.get(1)).toMatchObject({ app: 'NoOp', appData: '${CONTEXT} ${EXTEN}' });
     expect(e100.priorities.get(3)).toMatchObject({
       app: 'Stasis',
