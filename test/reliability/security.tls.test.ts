@@ -247,9 +247,9 @@ describe('TLS: there is no way to switch certificate verification off', () => {
         createRestClient({ ...base, tls: { checkServerIdentity: () => undefined } as unknown as TlsOptions }),
       ).message,
     ).toMatch(/checkServerIdentity: turning certificate verification off/);
-    expect(
-      configError(() => new WsTransport({ ws: { checkServerIdentity: () => true } })).message,
-    ).toMatch(/checkServerIdentity/);
+    expect(configError(() => new WsTransport({ ws: { checkServerIdentity: () => true } })).message).toMatch(
+      /checkServerIdentity/,
+    );
     expect(
       configError(() => createRestClient({ ...base, tls: { ciphers: 'NULL' } as unknown as TlsOptions }))
         .message,

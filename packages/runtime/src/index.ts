@@ -12,6 +12,8 @@ export type {
   RuntimeCounters,
 } from './application/createApplication.ts';
 export type { GapReport } from './application/GapReport.ts';
+export { installShutdownHandlers } from './application/installShutdownHandlers.ts';
+export type { ShutdownOptions } from './application/installShutdownHandlers.ts';
 export type { ServerOptions } from './application/ServerOptions.ts';
 export { BridgeSession, bridgeMachine } from './bridge/BridgeSession.ts';
 export type {
