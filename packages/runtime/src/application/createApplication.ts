@@ -68,7 +68,7 @@ export interface OriginateOptions
 }
 
 /** Options of {@link Application.createBridge}. */
-export interface CreateBridgeOptions extends Omit<BridgeSessionOptions, 'bridgeId'> {
+export interface CreateBridgeOptions extends Omit<BridgeSessionOptions, 'bridgeId' | 'sharedStream'> {
   readonly server?: string;
 }
 
@@ -251,11 +251,14 @@ export class Application {
     link: ServerLink,
     channelId: string,
     direction: 'inbound' | 'outbound',
+    app: string | undefined,
     machine?: AnyStateMachine,
   ) {
     const session = new CallSession(link, {
       channelId,
       direction,
+      ...(app === undefined ? {} : { app }),
+      sharedStream: this.apps.length > 1,
       machineFor: (start) =>
         this.machineFor(
           { app: start.application, args: start.args ?? [], direction, server: link.name, start },
@@ -298,7 +301,7 @@ export class Application {
         );
       return;
     }
-    this.newSession(link, channelId, 'inbound').deliver(start);
+    this.newSession(link, channelId, 'inbound', start.application).deliver(start);
   }
 
   /**
@@ -320,9 +323,10 @@ export class Application {
     const { server, app, machine, ...params } = options;
     const link = this.link(server);
     const channelId = `channel-${this.ids()}`;
-    const session = this.newSession(link, channelId, 'outbound', machine);
+    const into = app ?? this.apps[0]!;
+    const session = this.newSession(link, channelId, 'outbound', into, machine);
     try {
-      await link.client.channels.originate({ ...params, app: app ?? this.apps[0]!, channelId });
+      await link.client.channels.originate({ ...params, app: into, channelId });
     } catch (error) {
       session.end('failed');
       throw error;
@@ -339,8 +343,10 @@ export class Application {
   async createBridge(options: CreateBridgeOptions = {}): Promise<BridgeSession> {
     const { server, ...rest } = options;
     const link = this.link(server);
-    const bridge = new BridgeSession(link, { ...rest, bridgeId: `bridge-${this.ids()}` }, (b) =>
-      this.bridges.delete(b),
+    const bridge = new BridgeSession(
+      link,
+      { ...rest, bridgeId: `bridge-${this.ids()}`, sharedStream: this.apps.length > 1 },
+      (b) => this.bridges.delete(b),
     );
     this.bridges.add(bridge);
     try {

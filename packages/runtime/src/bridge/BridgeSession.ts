@@ -14,6 +14,7 @@ import { Observable, Subject } from 'rxjs';
 import { type Actor, assign, createActor, setup } from 'xstate';
 import type { ServerInfo } from '../call/CallHandle.ts';
 import type { SessionHost } from '../session/SessionHost.ts';
+import { EventCopyFilter } from '../session/EventCopyFilter.ts';
 
 /** How a multi-party bridge picks the video everyone sees. */
 export type VideoSourceMode =
@@ -141,6 +142,11 @@ export interface BridgeSessionOptions {
   /** Bridge attributes: `mixing` (default), `holding`, `dtmf_events`, `proxy_media`, `video_sfu`... */
   readonly type?: string;
   readonly name?: string;
+  /**
+   * The event stream carries several applications: the server may send one copy of each bridge
+   * event per application with a channel in the bridge; the session takes each event once.
+   */
+  readonly sharedStream?: boolean;
 }
 
 /**
@@ -166,6 +172,7 @@ export class BridgeSession {
   private readonly ownedPlaybacks = new Set<string>();
   private readonly logger: Logger;
   private readonly abort = new AbortController();
+  private readonly copies: EventCopyFilter | undefined;
   private subscriptions = 0;
   private pending = 0;
   private ended = false;
@@ -176,6 +183,7 @@ export class BridgeSession {
     this.options = options;
     this.onEnded = onEnded;
     this.bridgeId = options.bridgeId;
+    this.copies = options.sharedStream ? new EventCopyFilter() : undefined;
     this.server = host.server;
     this.logger = host.logger.child({ bridge: options.bridgeId });
     this.done = new Promise((resolve) => {
@@ -227,6 +235,7 @@ export class BridgeSession {
 
   deliver(event: StreamEvent): void {
     if (this.ended) return;
+    if (this.copies && !this.copies.accept(event)) return;
     this.events.next(event);
     this.actor.send(event);
     if (event.type === 'PlaybackFinished') {

@@ -15,6 +15,7 @@ import { bindHandle } from '../call/bindHandle.ts';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
+import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
 import { markCallGone } from './isCallGone.ts';
 import type { SessionHost } from './SessionHost.ts';
 import { TrackingClock } from './TrackingClock.ts';
@@ -38,6 +39,16 @@ export type SessionOutcome =
 export interface CallSessionOptions {
   readonly channelId: string;
   readonly direction: 'inbound' | 'outbound';
+  /**
+   * The application the call belongs to: for an outbound call, the one it is originated into;
+   * for an inbound one, learned from its StasisStart.
+   */
+  readonly app?: string;
+  /**
+   * The event stream carries several applications (or subscribeAll): the server may send one
+   * copy of an event per application, and the session must take each event once.
+   */
+  readonly sharedStream?: boolean;
   /** Picks the machine once the channel enters the application. */
   readonly machineFor: (start: StasisStart) => AnyStateMachine;
   /** Called once when the session has ended and released everything. */
@@ -50,6 +61,18 @@ const LEAVING_OPERATIONS = new Set([
   'channels.continueInDialplan',
   'channels.move',
   'channels.redirect',
+]);
+
+/**
+ * Events the server addresses to one application only (never copied to the others), so a copy
+ * for another application is the only one there is.
+ */
+const APP_ADDRESSED = new Set([
+  'StasisStart',
+  'StasisEnd',
+  'ChannelUserevent',
+  'ApplicationMoveFailed',
+  'ApplicationReplaced',
 ]);
 
 /** What a session owns, with whether the runtime must clean it up on the server at the end. */
@@ -92,6 +115,10 @@ export class CallSession {
   private readonly owned = new Map<string, Owned>();
   private readonly gone = new Set<string>();
   private readonly digitBuffer = new DigitBuffer();
+  /** Channels of the call in its own application (its copy of their events is certain to come). */
+  private readonly inOwnApp = new Set<string>();
+  private readonly copies: EventCopyFilter | undefined;
+  private app: string | undefined;
   private logger: Logger;
   private actor: Actor<AnyStateMachine> | undefined;
   private handle: CallHandle | undefined;
@@ -113,7 +140,14 @@ export class CallSession {
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve;
     });
+    this.app = options.app;
+    this.copies = options.sharedStream ? new EventCopyFilter() : undefined;
     this.own('channel', options.channelId, false);
+  }
+
+  /** The application the call belongs to (known once its channel entered it, or at originate). */
+  get application(): string | undefined {
+    return this.app;
   }
 
   /** True once the session has ended. */
@@ -180,6 +214,7 @@ export class CallSession {
   deliver(event: StreamEvent): void {
     if (this.ended) return;
     const channelId = eventChannelId(event);
+    if (this.copies && !this.takesCopy(event, channelId)) return;
     const isMain = channelId === this.channelId;
     if (event.type === 'StasisStart' && isMain && !this.actor) {
       this.begin(event as StasisStart);
@@ -192,6 +227,33 @@ export class CallSession {
     this.events.next(event);
     this.tell(event);
     this.afterEvent(event, channelId, isMain);
+  }
+
+  /**
+   * On a stream shared by several applications: takes the copy addressed to the call's own
+   * application when one is certain to come (a channel of the call in its application, an event
+   * not addressed to one application), else the first copy of each event, whichever application
+   * it is addressed to. Each event reaches the machine once.
+   */
+  private takesCopy(event: StreamEvent, channelId: string | undefined): boolean {
+    const to = addressedTo(event);
+    if (this.app === undefined && event.type === 'StasisStart' && channelId === this.channelId) {
+      this.app = to;
+    }
+    if (to !== undefined && to === this.app && channelId !== undefined) {
+      if (event.type === 'StasisStart') this.inOwnApp.add(channelId);
+      else if (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')
+        this.inOwnApp.delete(channelId);
+    }
+    if (
+      to !== this.app &&
+      channelId !== undefined &&
+      this.inOwnApp.has(channelId) &&
+      !APP_ADDRESSED.has(event.type)
+    ) {
+      return false;
+    }
+    return this.copies?.accept(event) ?? true;
   }
 
   /** Bookkeeping once everyone has seen the event: end the call, forget finished resources. */
@@ -235,6 +297,7 @@ export class CallSession {
 
   /** The channel entered the application: start the machine. */
   private begin(start: StasisStart): void {
+    this.app ??= start.application;
     this.logger = this.logger.child({ app: start.application });
     const handle = this.makeHandle(start);
     this.handle = handle;
