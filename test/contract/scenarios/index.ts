@@ -1,8 +1,13 @@
 import type { Scenario } from '../Scenario.ts';
+import { bridgeScenario } from './bridgeScenario.ts';
 import { channelControlsScenario } from './channelControlsScenario.ts';
+import { continueScenario } from './continueScenario.ts';
 import { dtmfScenario } from './dtmfScenario.ts';
+import { hangupReasonScenario } from './hangupReasonScenario.ts';
 import { originateLocalPairScenario } from './originateLocalPairScenario.ts';
 import { playbackScenario } from './playbackScenario.ts';
+import { recordingScenario } from './recordingScenario.ts';
+import { snoopScenario } from './snoopScenario.ts';
 import { variablesScenario } from './variablesScenario.ts';
 
 /** Every scenario of the contract, in the order the reference traces cover them. */
@@ -11,5 +16,10 @@ export const scenarios: readonly Scenario[] = [
   playbackScenario,
   dtmfScenario,
   channelControlsScenario,
+  recordingScenario,
+  bridgeScenario,
   variablesScenario,
+  continueScenario,
+  hangupReasonScenario,
+  snoopScenario,
 ];
