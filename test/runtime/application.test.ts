@@ -1,13 +1,9 @@
 import { VirtualClock } from '@ringflow/client';
-import { pino } from 'pino';
+import { type CallEvent, type CallHandle, type CallInput, callActors } from '@ringflow/runtime';
+import { createSimulator } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
-import { callActors } from '../actions/index.ts';
-import type { CallEvent, CallHandle, CallInput } from '../call/CallHandle.ts';
-import { inProcessEventTransport } from '../inProcess/inProcessEventTransport.ts';
-import { inProcessRestTransport } from '../inProcess/inProcessRestTransport.ts';
-import { FakeAriServer } from '../testing/FakeAriServer.ts';
-import { createApplication } from './createApplication.ts';
+import { expectNothingLeft, inProcessApp } from './harness.ts';
 
 const menu = setup({
   types: {
@@ -54,61 +50,34 @@ const menu = setup({
 
 function setUp() {
   const clock = new VirtualClock();
-  const server = new FakeAriServer(clock);
-  const events = inProcessEventTransport(server);
-  let n = 0;
-  const app = createApplication({
-    servers: [
-      {
-        url: 'http://fake/ari',
-        username: 'u',
-        password: 'p',
-        restTransport: inProcessRestTransport(server),
-        eventTransport: events,
-        eventStream: { pingIntervalMs: 0 },
-      },
-    ],
-    apps: ['ivr'],
-    call: menu,
-    clock,
-    ids: () => String(++n),
-    logger: pino({ level: 'silent' }),
-  });
-  return { clock, server, events, app };
+  const server = createSimulator({ clock });
+  const { app, requests } = inProcessApp(clock, [{ name: 'pbx', server }], { apps: ['ivr'], call: menu });
+  return { clock, server, requests, app };
 }
 
-describe('Application on a fake server', () => {
+describe('Application on the simulator', () => {
   it('runs a call machine: answer, play with barge-in, collect digits, user event, hang up', async () => {
-    const { clock, server, app } = setUp();
+    const { clock, server, requests, app } = setUp();
     await app.start();
     const seen: CallEvent[] = [];
-    server.placeCall('c1', 'ivr', ['x']);
+    server.driver.placeCall({ app: 'ivr', args: ['x'], channelId: 'c1' });
     await clock.advance(0);
     app.call('c1')!.call!.events$.subscribe((e) => seen.push(e));
     await clock.advance(300);
-    server.pressDigit('c1', '4');
-    await clock.advance(10);
-    server.pressDigit('c1', '2');
-    server.pressDigit('c1', '#');
+    server.driver.pressDigits('c1', '4');
+    await clock.advance(300);
+    server.driver.pressDigits('c1', '2#');
     await clock.runUntilIdle();
-    const paths = server.requests.map((r) => `${r.method} ${r.path}`);
+    const paths = requests.map((r) => `${r.method} ${r.path}`);
     expect(paths).toContain('POST /channels/c1/answer');
     expect(paths).toContain('POST /channels/c1/play/playback-1');
     expect(paths).toContain('DELETE /playbacks/playback-1');
     expect(paths).toContain('POST /events/user/Chosen');
     expect(paths).toContain('DELETE /channels/c1');
-    const user = server.requests.find((r) => r.path === '/events/user/Chosen');
+    const user = requests.find((r) => r.path === '/events/user/Chosen');
     expect(user?.body).toEqual({ variables: { digits: '42', prompt: 'interrupted' } });
     expect(seen.map((e) => e.type)).toContain('ChannelUserevent');
-    expect(app.counters()).toEqual({
-      activeSessions: 0,
-      bridgeSessions: 0,
-      subscriptions: 0,
-      timers: 0,
-      pendingRequests: 0,
-      routes: 0,
-      digitWaiters: 0,
-    });
+    expectNothingLeft(app);
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 1, callsEnded: 1, activeCalls: 0 });
     await app.stop();
     expect(clock.pendingTimers).toBe(0);
@@ -117,9 +86,9 @@ describe('Application on a fake server', () => {
   it('turns a hangup in the middle of a prompt into an ordinary end of call', async () => {
     const { clock, server, app } = setUp();
     await app.start();
-    server.placeCall('c2', 'ivr');
+    server.driver.placeCall({ app: 'ivr', channelId: 'c2' });
     await clock.advance(200);
-    server.hangupCall('c2');
+    server.driver.hangup('c2');
     await clock.runUntilIdle();
     expect(app.counters().activeSessions).toBe(0);
     expect(app.counters().routes).toBe(0);

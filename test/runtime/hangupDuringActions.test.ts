@@ -1,9 +1,9 @@
 import { VirtualClock } from '@ringflow/client';
-import { type CallHandle, type CallInput, callActors } from '@ringflow/runtime';
-import { FakeAriServer } from '@ringflow/runtime/testing';
+import { type CallHandle, type CallInput, callActors, type InProcessServer } from '@ringflow/runtime';
+import { createSimulator } from '@ringflow/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
-import { expectNothingLeft, inProcessApp } from './harness.ts';
+import { eventGate, expectNothingLeft, farEnd, inProcessApp } from './harness.ts';
 
 type ActorName = keyof typeof callActors;
 
@@ -52,33 +52,48 @@ afterEach(() => {
 
 describe('the caller hangs up in the middle of every kind of action', () => {
   for (const name of Object.keys(callActors) as ActorName[]) {
-    for (const hangUpAfterMs of [0, 50]) {
-      it(`${name}, hangup after ${hangUpAfterMs} ms`, async () => {
+    for (const when of ['as its request arrives', 'after 50 ms'] as const) {
+      it(`${name}, the caller hangs up ${when}`, async () => {
         const clock = new VirtualClock();
-        const server = new FakeAriServer(clock);
-        server.answerAfterMs = null;
-        server.playbackMs = 10_000;
-        server.bridges.set('room', new Set());
+        // Dialled phones ring until the call ends; prompts last long enough to be interrupted.
+        const simulator = createSimulator({
+          clock,
+          answerOutboundAfterMs: null,
+          sounds: { extraSounds: [{ id: 'long', durationMs: 10_000 }] },
+        });
+        await farEnd(clock, simulator).bridges.create({ bridgeId: 'room' });
+        const callerHangsUp = () => {
+          if (simulator.hasChannel('c1')) simulator.driver.hangup('c1');
+        };
+        // The caller hangs up just before the server handles the action's first request: the
+        // request meets a 404 (a gone channel) or a channel on its way out.
+        let armed = when === 'as its request arrives';
+        const server: InProcessServer = {
+          handle: (request) => {
+            if (armed && request.path !== '/asterisk/ping' && !request.path.startsWith('/api-docs')) {
+              armed = false;
+              callerHangsUp();
+            }
+            return simulator.handle(request);
+          },
+          connectEvents: (request, deliver) => simulator.connectEvents(request, deliver),
+        };
         const { app } = inProcessApp(clock, [{ name: 'pbx', server }], {
           apps: ['app'],
           call: machineInvoking(name),
         });
         await app.start();
-        server.placeCall('c1', 'app');
-        if (hangUpAfterMs === 0) {
-          // Hang up as the first request is on its way: it meets a 404.
-          await Promise.resolve();
-          await Promise.resolve();
-        } else {
-          await clock.advance(hangUpAfterMs);
+        simulator.driver.placeCall({ app: 'app', channelId: 'c1' });
+        if (when === 'after 50 ms') {
+          await clock.advance(50);
+          callerHangsUp();
         }
-        server.hangupCall('c1');
         await clock.advance(120_000);
         expect(app.metrics.callsEnded.get({ outcome: 'failed' })).toBe(0);
         expect(app.metrics.summary()).toMatchObject({ callsStarted: 1, callsEnded: 1 });
         expectNothingLeft(app);
         // Legs and snoops the call created are hung up with it.
-        expect([...server.channels.keys()]).toEqual([]);
+        expect(simulator.channelCount).toBe(0);
         await app.stop();
         await new Promise((resolve) => setImmediate(resolve));
         expect(unhandled).toEqual([]);
@@ -90,7 +105,8 @@ describe('the caller hangs up in the middle of every kind of action', () => {
 describe('a request that finds the caller gone', () => {
   it('becomes a call.gone event for the machine, not a failure', async () => {
     const clock = new VirtualClock();
-    const server = new FakeAriServer(clock);
+    const simulator = createSimulator({ clock });
+    const gate = eventGate(simulator);
     const seen: string[] = [];
     const machine = setup({
       types: { input: {} as CallInput, context: {} as { call: CallHandle } },
@@ -105,17 +121,28 @@ describe('a request that finds the caller gone', () => {
       },
       states: { answering: { invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }) } } },
     });
-    const { app } = inProcessApp(clock, [{ name: 'pbx', server }], { apps: ['app'], call: machine });
+    // The caller hangs up while the answer is on its way: the answer meets a 404 before the
+    // application hears of the hangup (its StasisEnd is held back until then).
+    const hangUpFirst: InProcessServer = {
+      handle: (request) => {
+        if (request.path === '/channels/c1/answer') {
+          gate.hold();
+          simulator.driver.hangup('c1');
+        }
+        return gate.server.handle(request);
+      },
+      connectEvents: (request, deliver) => gate.server.connectEvents(request, deliver),
+    };
+    const { app } = inProcessApp(clock, [{ name: 'pbx', server: hangUpFirst }], {
+      apps: ['app'],
+      call: machine,
+    });
     await app.start();
-    // The caller is gone before the answer arrives; the server's StasisEnd comes later.
-    server.placeCall('c1', 'app');
-    const channel = server.channels.get('c1')!;
-    server.channels.delete('c1');
+    simulator.driver.placeCall({ app: 'app', channelId: 'c1' });
     await clock.advance(10);
     expect(seen).toEqual(['call.gone channels.answer']);
     expect(app.counters().activeSessions).toBe(1);
-    server.channels.set('c1', channel);
-    server.hangupCall('c1');
+    gate.release();
     await clock.advance(1000);
     expect(app.metrics.restErrors.get({ operation: 'channels.answer', status: 404 })).toBe(1);
     expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);

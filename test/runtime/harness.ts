@@ -19,8 +19,32 @@ export interface SeenRequest {
   readonly body?: unknown;
 }
 
-/** Wraps a server so every request reaching it is recorded. */
-export function recording(server: InProcessServer, name: string, log: SeenRequest[]): InProcessServer {
+/** One event the server sent to the application. */
+export interface SeenEvent {
+  readonly server: string;
+  readonly type: string;
+  readonly application: string;
+  /** The channel, bridge, playback or recording the event is about (its first such field). */
+  readonly about?: string;
+  readonly event: Readonly<Record<string, unknown>>;
+}
+
+function aboutOf(event: Readonly<Record<string, unknown>>): string | undefined {
+  for (const field of ['channel', 'playback', 'recording', 'bridge']) {
+    const value = event[field] as { id?: unknown; name?: unknown } | undefined;
+    const id = value?.id ?? value?.name;
+    if (typeof id === 'string') return id;
+  }
+  return undefined;
+}
+
+/** Wraps a server so every request reaching it, and every event it sends, is recorded. */
+export function recording(
+  server: InProcessServer,
+  name: string,
+  log: SeenRequest[],
+  events: SeenEvent[] = [],
+): InProcessServer {
   return {
     handle: (request) => {
       log.push({
@@ -32,7 +56,18 @@ export function recording(server: InProcessServer, name: string, log: SeenReques
       });
       return server.handle(request);
     },
-    connectEvents: (request, deliver) => server.connectEvents(request, deliver),
+    connectEvents: (request, deliver) =>
+      server.connectEvents(request, (event) => {
+        const about = aboutOf(event);
+        events.push({
+          server: name,
+          type: String(event.type),
+          application: String(event.application),
+          ...(about === undefined ? {} : { about }),
+          event,
+        });
+        deliver(event);
+      }),
   };
 }
 
@@ -43,7 +78,8 @@ export function inProcessApp(
   options: Omit<ApplicationOptions, 'servers' | 'clock'>,
 ) {
   const requests: SeenRequest[] = [];
-  const transports = servers.map((s) => inProcessEventTransport(s.server));
+  const events: SeenEvent[] = [];
+  const transports = servers.map((s) => inProcessEventTransport(recording(s.server, s.name, [], events)));
   let n = 0;
   const app: Application = createApplication({
     ids: () => String(++n),
@@ -60,7 +96,7 @@ export function inProcessApp(
       eventStream: { pingIntervalMs: 0, random: () => 0.5 },
     })),
   });
-  return { app, requests, transports };
+  return { app, requests, events, transports };
 }
 
 /** A client playing the far end (the caller's side) on a server, outside the application. */
@@ -88,3 +124,31 @@ export function expectNothingLeft(app: Application): void {
 }
 
 export { VirtualClock };
+
+/**
+ * Holds the events a server sends while `hold()` is in force and hands them over, in order, on
+ * `release()`: a test can make a request meet a channel that is gone before the application has
+ * heard of it, as happens when a caller hangs up while a request is on its way.
+ */
+export function eventGate(server: InProcessServer) {
+  let holding = false;
+  const held: (() => void)[] = [];
+  const gated: InProcessServer = {
+    handle: (request) => server.handle(request),
+    connectEvents: (request, deliver) =>
+      server.connectEvents(request, (event) => {
+        if (holding) held.push(() => deliver(event));
+        else deliver(event);
+      }),
+  };
+  return {
+    server: gated,
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const deliver of held.splice(0)) deliver();
+    },
+  };
+}

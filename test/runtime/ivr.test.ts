@@ -1,47 +1,60 @@
 import { VirtualClock } from '@ringflow/client';
-import { type CallEvent, FakeAriServer } from '@ringflow/runtime/testing';
-import { createSimulator } from '@ringflow/simulator';
+import { createSimulator, type PublishedEvent } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
 import { createIvrMachine } from '../../examples/ivr-machine/ivrMachine.ts';
-import { expectNothingLeft, farEnd, inProcessApp } from './harness.ts';
+import { expectNothingLeft, farEnd, inProcessApp, type SeenEvent, type SeenRequest } from './harness.ts';
+
+/** The application the shipped dialplan sends inbound calls to (`Stasis(${DEMO_APP},${EXTEN})`). */
+const APP = 'ringflow-demo';
 
 const ivr = createIvrMachine({
   agentEndpoint: 'PJSIP/agent',
+  // The shipped dialplan's exit: `same => n(operator),Playback(transfer&pls-hold-while-try)`.
   operator: { context: 'ivr-exits', extension: 's', label: 'operator' },
 });
 
-const summary = (requests: { method: string; path: string }[]) =>
+/** The requests the application made for calls (not its start-up checks). */
+const summary = (requests: readonly SeenRequest[]) =>
   requests
     .filter((r) => !r.path.startsWith('/api-docs') && r.path !== '/asterisk/ping')
     .map((r) => `${r.method} ${r.path}`);
 
-describe('IVR machine on the simulator (in process)', () => {
+/** The events the application received about one resource, by type. */
+const eventsAbout = (events: readonly SeenEvent[], id: string) =>
+  events.filter((e) => e.about === id).map((e) => e.type);
+
+/**
+ * The IVR on the in-process simulator, with the shipped dialplan: callers are placed by the
+ * simulator's driver (the call runs `from-callers` and enters the application with the dialled
+ * number), press digits and hang up in virtual time; the agent's phone answers after a second.
+ */
+function setUp() {
+  const clock = new VirtualClock();
+  const simulator = createSimulator({ clock, endpoints: ['PJSIP/agent'], answerOutboundAfterMs: 1000 });
+  const { app, requests, events } = inProcessApp(clock, [{ name: 'pbx', server: simulator }], {
+    apps: [APP],
+    call: ivr,
+  });
+  const world: PublishedEvent[] = [];
+  simulator.driver.onEvent((event) => world.push(event));
+  const call = (channelId: string) =>
+    simulator.driver.placeCall({ channelId, from: '5551234', to: '100', endpoint: 'PJSIP/caller' });
+  return { clock, simulator, app, requests, events, world, call };
+}
+
+describe('IVR machine on the simulator (in process, driven by the simulator driver)', () => {
   it('no choice: answer, prompt, menu timeout, voicemail, user event, goodbye, hang up', async () => {
-    const clock = new VirtualClock();
-    const simulator = createSimulator({ clock, endpoints: ['PJSIP/alice'] });
-    const { app, requests } = inProcessApp(clock, [{ name: 'pbx', server: simulator }], {
-      apps: ['ivr'],
-      call: ivr,
-    });
+    const { clock, app, requests, events, call } = setUp();
     await app.start();
-    const seen: string[] = [];
-    app.calls$.subscribe((session) => {
-      queueMicrotask(() => session.call?.events$.subscribe((e: CallEvent) => seen.push(e.type)));
-    });
-    // The caller: a channel entering the application.
-    await farEnd(clock, simulator).channels.originate({
-      endpoint: 'PJSIP/alice',
-      app: 'ivr',
-      channelId: 'alice-1',
-    });
+    call('caller-1');
     await clock.advance(60_000);
     expect(summary(requests)).toEqual([
-      'POST /channels/alice-1/answer',
-      'POST /channels/alice-1/play/playback-1',
-      'POST /channels/alice-1/record',
+      'POST /channels/caller-1/answer',
+      'POST /channels/caller-1/play/playback-1',
+      'POST /channels/caller-1/record',
       'POST /events/user/VoicemailLeft',
-      'POST /channels/alice-1/play/playback-3',
-      'DELETE /channels/alice-1',
+      'POST /channels/caller-1/play/playback-3',
+      'DELETE /channels/caller-1',
     ]);
     const record = requests.find((r) => r.path.endsWith('/record'));
     expect(record?.query).toMatchObject({
@@ -49,32 +62,37 @@ describe('IVR machine on the simulator (in process)', () => {
       format: 'wav',
       maxDurationSeconds: '3',
       beep: 'true',
+      terminateOn: '#',
     });
     const user = requests.find((r) => r.path === '/events/user/VoicemailLeft');
-    expect(user?.query).toMatchObject({ application: 'ivr', source: 'channel:alice-1' });
+    expect(user?.query).toMatchObject({ application: APP, source: 'channel:caller-1' });
     expect(user?.body).toEqual({ variables: { recording: 'recording-2' } });
-    expect(seen).toEqual(
-      expect.arrayContaining(['PlaybackFinished', 'RecordingFinished', 'ChannelUserevent', 'StasisEnd']),
+    // The prompt played to its end, the recording ran to its limit, the user event came back.
+    expect(eventsAbout(events, 'playback-1')).toEqual(['PlaybackStarted', 'PlaybackFinished']);
+    expect(eventsAbout(events, 'recording-2')).toEqual(['RecordingStarted', 'RecordingFinished']);
+    const started = events.find((e) => e.type === 'StasisStart');
+    expect(started?.event).toMatchObject({ args: ['100'], channel: { id: 'caller-1' } });
+    expect(eventsAbout(events, 'caller-1')).toEqual(
+      expect.arrayContaining(['StasisStart', 'ChannelUserevent', 'StasisEnd', 'ChannelDestroyed']),
     );
     expectNothingLeft(app);
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 1, callsEnded: 1, activeCalls: 0 });
     await app.stop();
   });
-});
 
-describe('IVR machine on the fake server', () => {
-  it('option 1 with barge-in: the prompt stops, two calls are bridged, agent hangs up, goodbye', async () => {
-    const clock = new VirtualClock();
-    const server = new FakeAriServer(clock);
-    const { app, requests } = inProcessApp(clock, [{ name: 'pbx', server }], { apps: ['ivr'], call: ivr });
+  it('option 1 pressed during the prompt: barge-in, agent dialled and bridged, agent hangs up, goodbye', async () => {
+    const { clock, simulator, app, requests, events, world, call } = setUp();
     await app.start();
-    server.placeCall('caller-1', 'ivr');
-    await clock.advance(200);
-    server.pressDigit('caller-1', '1');
-    await clock.advance(1000);
-    expect(server.bridges.get('bridge-3')).toEqual(new Set(['caller-1', 'channel-2']));
-    server.hangupCall('channel-2');
-    await clock.advance(5000);
+    call('caller-1');
+    await clock.advance(500);
+    simulator.driver.pressDigits('caller-1', '1');
+    await clock.advance(2000);
+    // Both calls are in the bridge the caller's session created.
+    const bridge = await farEnd(clock, simulator).bridge('bridge-3').get();
+    expect([...bridge.channels].sort()).toEqual(['caller-1', 'channel-2']);
+    expect(app.activeCalls().map((s) => s.channelId)).toEqual(['caller-1']);
+    simulator.driver.hangup('channel-2');
+    await clock.advance(10_000);
     expect(summary(requests)).toEqual([
       'POST /channels/caller-1/answer',
       'POST /channels/caller-1/play/playback-1',
@@ -88,21 +106,36 @@ describe('IVR machine on the fake server', () => {
     ]);
     expect(requests.find((r) => r.path === '/channels')?.query).toMatchObject({
       endpoint: 'PJSIP/agent',
-      app: 'ivr',
+      app: APP,
       channelId: 'channel-2',
     });
+    expect(requests.find((r) => r.path.endsWith('/addChannel'))?.query).toMatchObject({
+      channel: 'caller-1,channel-2',
+    });
+    // The digit stopped the prompt; the agent's leg entered the application and the bridge.
+    expect(eventsAbout(events, 'playback-1')).toEqual(['PlaybackStarted', 'PlaybackFinished']);
+    expect(events.find((e) => e.type === 'ChannelDtmfReceived')?.event).toMatchObject({
+      digit: '1',
+      channel: { id: 'caller-1' },
+    });
+    expect(eventsAbout(events, 'channel-2')).toEqual(
+      expect.arrayContaining(['StasisStart', 'ChannelEnteredBridge', 'ChannelLeftBridge', 'StasisEnd']),
+    );
+    expect(eventsAbout(events, 'playback-4')).toEqual(['PlaybackStarted', 'PlaybackFinished']);
+    // The dialled agent stayed in the caller's session: one call, not two.
+    expect(app.metrics.summary()).toMatchObject({ callsStarted: 1, callsEnded: 1 });
+    expect(world.filter((e) => e.type === 'BridgeDestroyed')).toHaveLength(1);
+    expect(simulator.channelCount).toBe(0);
     expectNothingLeft(app);
     await app.stop();
   });
 
-  it('option 2: user event, then continue at the operator label', async () => {
-    const clock = new VirtualClock();
-    const server = new FakeAriServer(clock);
-    const { app, requests } = inProcessApp(clock, [{ name: 'pbx', server }], { apps: ['ivr'], call: ivr });
+  it('option 2: user event, then continue at the operator label of the dialplan', async () => {
+    const { clock, simulator, app, requests, events, world, call } = setUp();
     await app.start();
-    server.placeCall('caller-2', 'ivr');
+    call('caller-2');
     await clock.advance(1500);
-    server.pressDigit('caller-2', '2');
+    simulator.driver.pressDigits('caller-2', '2');
     await clock.advance(1000);
     expect(summary(requests)).toEqual([
       'POST /channels/caller-2/answer',
@@ -111,6 +144,37 @@ describe('IVR machine on the fake server', () => {
       'POST /channels/caller-2/continue',
     ]);
     expect(requests.at(-1)?.query).toEqual({ context: 'ivr-exits', extension: 's', label: 'operator' });
+    expect(requests.find((r) => r.path === '/events/user/OperatorRequested')?.body).toEqual({
+      variables: { caller: 'caller-2' },
+    });
+    expect(events.find((e) => e.type === 'ChannelUserevent')?.event).toMatchObject({
+      eventname: 'OperatorRequested',
+      userevent: { caller: 'caller-2' },
+    });
+    expect(eventsAbout(events, 'caller-2')).toContain('StasisEnd');
+    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+    // Back in the dialplan at the label: the announcement plays, then the call ends there.
+    await clock.advance(30_000);
+    const dialplan = world
+      .filter((e) => e.type === 'ChannelDialplan' && (e.channel as { id: string }).id === 'caller-2')
+      .map((e) => `${(e.channel as { dialplan: { context: string } }).dialplan.context} ${e.dialplan_app}`);
+    expect(dialplan.slice(-3)).toEqual(['ivr-exits Playback', 'ivr-exits Wait', 'ivr-exits Hangup']);
+    expect(simulator.hasChannel('caller-2')).toBe(false);
+    expectNothingLeft(app);
+    await app.stop();
+  });
+
+  it('the caller hangs up while the menu waits: the call ends, nothing is sent after, nothing is left', async () => {
+    const { clock, simulator, app, requests, call } = setUp();
+    await app.start();
+    call('caller-3');
+    await clock.advance(2000);
+    simulator.driver.hangup('caller-3');
+    await clock.advance(10_000);
+    expect(summary(requests)).toEqual([
+      'POST /channels/caller-3/answer',
+      'POST /channels/caller-3/play/playback-1',
+    ]);
     expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
     expectNothingLeft(app);
     await app.stop();

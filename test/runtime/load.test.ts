@@ -1,6 +1,6 @@
 import { VirtualClock } from '@ringflow/client';
 import { type CallHandle, type CallInput, callActors } from '@ringflow/runtime';
-import { FakeAriServer } from '@ringflow/runtime/testing';
+import { createSimulator } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { expectNothingLeft, inProcessApp } from './harness.ts';
@@ -36,8 +36,7 @@ const shortCall = setup({
 });
 
 function start(clock: VirtualClock) {
-  const server = new FakeAriServer(clock);
-  server.playbackMs = 500;
+  const server = createSimulator({ clock, sounds: { extraSounds: [{ id: 'hi', durationMs: 500 }] } });
   const { app } = inProcessApp(clock, [{ name: 'pbx', server }], { apps: ['load'], call: shortCall });
   return { server, app };
 }
@@ -47,16 +46,16 @@ describe('load and leaks', () => {
     const clock = new VirtualClock();
     const { server, app } = start(clock);
     await app.start();
-    for (let i = 0; i < 1000; i++) server.placeCall(`c${i}`, 'load');
+    for (let i = 0; i < 1000; i++) server.driver.placeCall({ app: 'load', channelId: `c${i}` });
     await clock.advance(100);
     expect(app.counters().activeSessions).toBe(1000);
     expect(app.metrics.summary().activeCalls).toBe(1000);
     // Half of the callers press a digit during the prompt.
-    for (let i = 0; i < 1000; i += 2) server.pressDigit(`c${i}`, '5');
+    for (let i = 0; i < 1000; i += 2) server.driver.pressDigits(`c${i}`, '5');
     await clock.advance(10_000);
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 1000, callsEnded: 1000, activeCalls: 0 });
     expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1000);
-    expect(server.channels.size).toBe(0);
+    expect(server.channelCount).toBe(0);
     expectNothingLeft(app);
     await app.stop();
     expect(clock.pendingTimers).toBe(0);
@@ -67,7 +66,7 @@ describe('load and leaks', () => {
     const { server, app } = start(clock);
     await app.start();
     for (let i = 0; i < 10_000; i++) {
-      server.placeCall(`s${i}`, 'load');
+      server.driver.placeCall({ app: 'load', channelId: `s${i}` });
       await clock.advance(3_000);
     }
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 10_000, callsEnded: 10_000, activeCalls: 0 });

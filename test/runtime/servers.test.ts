@@ -1,6 +1,5 @@
 import { VirtualClock } from '@ringflow/client';
 import { type CallHandle, type CallInput, callActors } from '@ringflow/runtime';
-import { FakeAriServer } from '@ringflow/runtime/testing';
 import { createSimulator } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
@@ -81,8 +80,7 @@ describe('several servers', () => {
 describe('drain', () => {
   it('refuses new calls, lets active ones finish until the deadline, then hangs up the rest', async () => {
     const clock = new VirtualClock();
-    const server = new FakeAriServer(clock);
-    server.playbackMs = 60_000;
+    const server = createSimulator({ clock, sounds: { extraSounds: [{ id: 'long', durationMs: 60_000 }] } });
     const draining: number[] = [];
     const longCall = setup({
       types: { input: {} as CallInput, context: {} as { call: CallHandle } },
@@ -111,15 +109,15 @@ describe('drain', () => {
       call: longCall,
     });
     await app.start();
-    server.placeCall('short', 'app');
-    server.placeCall('long', 'app');
+    server.driver.placeCall({ app: 'app', channelId: 'short' });
+    server.driver.placeCall({ app: 'app', channelId: 'long' });
     await clock.advance(10);
     const drained = app.drain({ deadlineMs: 30_000 });
     const deadline = clock.now() + 30_000;
     await clock.advance(10);
     expect(draining).toEqual([deadline, deadline]);
     // A new call while draining is refused with congestion.
-    server.placeCall('late', 'app');
+    server.driver.placeCall({ app: 'app', channelId: 'late' });
     await clock.advance(10);
     expect(requests.find((r) => r.path === '/channels/late')).toMatchObject({
       method: 'DELETE',
@@ -127,12 +125,12 @@ describe('drain', () => {
     });
     expect(app.counters().activeSessions).toBe(2);
     // One caller finishes on their own; the other is still there at the deadline.
-    server.hangupCall('short');
+    server.driver.hangup('short');
     await clock.advance(30_000);
     await drained;
     expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
     expect(app.metrics.callsEnded.get({ outcome: 'drained' })).toBe(1);
-    expect(server.channels.size).toBe(0);
+    expect(server.channelCount).toBe(0);
     await clock.advance(0);
     expectNothingLeft(app);
     await app.stop();
