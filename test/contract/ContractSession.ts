@@ -104,7 +104,13 @@ function serverMessage(body: unknown): string | undefined {
 function deadline(ms: number, what: string): { promise: Promise<never>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   const promise = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing arrived within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`${what}: did not happen in time (no event arrived in the last ${Math.round(ms)} ms)`),
+        ),
+      ms,
+    );
   });
   return { promise, cancel: () => clearTimeout(timer) };
 }
@@ -142,13 +148,15 @@ export function createSession(parts: SessionParts): ContractSession {
   async function until<T>(what: string, check: () => T | undefined | false): Promise<T> {
     const pace = parts.pace;
     const started = pace.kind === 'virtual' ? pace.clock.now() : 0;
+    // On a real server the whole wait has one deadline, however many unrelated events arrive.
+    const realDeadline = performance.now() + (pace.kind === 'real' ? pace.timeoutMs : 0);
     for (;;) {
       const value = check();
       if (value !== undefined && value !== false) return value;
       for (const log of logs)
         if (log.problems.length) throw new Error(`${log.name}: ${log.problems.join('; ')}`);
       if (pace.kind === 'real') {
-        await waitForArrival(what, pace.timeoutMs);
+        await waitForArrival(what, Math.max(0, realDeadline - performance.now()));
         continue;
       }
       if (inFlight() > 0) {

@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { httpFailure } from '../httpFailure.ts';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
 import type { Scenario } from '../Scenario.ts';
 
