@@ -6,12 +6,12 @@ import {
   createApplication,
   type GapReport,
 } from '@ringflow/runtime';
-import { FakeAriServer } from '@ringflow/runtime/testing';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
-import { loopbackWire } from './loopbackWire.ts';
+import { EventSocketProxy } from './EventSocketProxy.ts';
 
 /** Answers and waits for the caller to hang up. */
 const waitForHangup = setup({
@@ -28,21 +28,29 @@ const waitForHangup = setup({
   },
 });
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(check()).toBe(true);
+/** Polls a condition on real time (sockets are involved), failing after a generous bound. */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  expect(await check()).toBe(true);
 }
 
-describe('over the wire: the server drops the event socket during calls', () => {
+describe('over the wire: the network drops the event socket during calls', () => {
   it('reconnects, ends the sessions whose channels went away, keeps the others, reports the gap', async () => {
-    const server = new FakeAriServer(systemClock);
-    const wire = await loopbackWire(server);
+    const simulator = createSimulator({ clock: systemClock });
+    const wire = await startWireServer(simulator, {
+      users: [{ username: 'ringflow', password: 'secret' }],
+      clock: systemClock,
+    });
+    const proxy = await EventSocketProxy.start(wire.port);
     const reports: GapReport[] = [];
     const app = createApplication({
       servers: [
         {
           name: 'pbx',
-          url: wire.url,
+          url: proxy.url,
           username: 'ringflow',
           password: 'secret',
           eventStream: { backoff: { initialDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 0 },
@@ -55,35 +63,52 @@ describe('over the wire: the server drops the event socket during calls', () => 
     });
     try {
       await app.start();
-      server.placeCall('stays', 'wire');
-      server.placeCall('leaves', 'wire');
-      await until(() => app.counters().activeSessions === 2 && server.channels.get('leaves')?.state === 'Up');
+      simulator.driver.placeCall({ app: 'wire', channelId: 'stays' });
+      simulator.driver.placeCall({ app: 'wire', channelId: 'leaves' });
+      const answered = async () => {
+        const channels = await app.client().channels.list();
+        return channels.filter((c) => c.state === 'Up').length === 2;
+      };
+      await until(async () => app.counters().activeSessions === 2 && (await answered()));
       const gap = firstValueFrom(app.gaps$);
-      wire.dropEventSockets();
-      // While the socket is down, one caller hangs up: its StasisEnd is lost with the socket.
-      await until(() => wire.eventSockets === 0);
-      server.hangupCall('leaves');
+      // The network under the event socket fails and stays down while one caller hangs up: the
+      // server has nowhere to send that call's StasisEnd, so the application never hears it.
+      proxy.down();
+      await until(() => wire.eventConnections === 0);
+      simulator.driver.hangup('leaves');
+      await until(() => !simulator.hasChannel('leaves'));
+      await until(() => proxy.refused > 0);
+      expect(
+        app
+          .activeCalls()
+          .map((s) => s.channelId)
+          .sort(),
+      ).toEqual(['leaves', 'stays']);
+      proxy.restore();
       const report = await gap;
       expect(report).toMatchObject({
         server: 'pbx',
-        asteriskId: server.asteriskId,
+        asteriskId: simulator.asteriskId,
         endedCalls: ['leaves'],
         keptCalls: ['stays'],
+        endedBridges: [],
       });
-      expect(report.gap.durationMs).toBeGreaterThanOrEqual(0);
+      expect(report.gap.attempts).toBeGreaterThan(1);
       expect(reports).toHaveLength(1);
       expect(app.activeCalls().map((s) => s.channelId)).toEqual(['stays']);
       expect(app.metrics.summary()).toMatchObject({ reconnects: 1, gaps: 1 });
       expect(app.metrics.callsEnded.get({ outcome: 'reconciled' })).toBe(1);
-      // The kept call still gets its events.
-      server.hangupCall('stays');
+      // The kept call still gets its events over the new socket.
+      simulator.driver.hangup('stays');
       await until(() => app.counters().activeSessions === 0);
       expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
       expect(app.counters()).toMatchObject({ subscriptions: 0, timers: 0, pendingRequests: 0, routes: 0 });
       expect(app.metrics.toPrometheus()).toContain('ringflow_reconnects_total{server="pbx"} 1');
     } finally {
       await app.stop();
+      await proxy.close();
       await wire.close();
+      simulator.close();
     }
   });
 });
