@@ -153,8 +153,11 @@ export function createSession(parts: SessionParts): ContractSession {
     for (;;) {
       const value = check();
       if (value !== undefined && value !== false) return value;
-      for (const log of logs)
+      for (const log of logs) {
         if (log.problems.length) throw new Error(`${log.name}: ${log.problems.join('; ')}`);
+        // More events arrived than were sent: the count is not this stream's, so waiting cannot be trusted.
+        if (log.inFlight < 0) throw new Error(`${log.name}: received more events than the server sent`);
+      }
       if (pace.kind === 'real') {
         await waitForArrival(what, Math.max(0, realDeadline - performance.now()));
         continue;
