@@ -20,6 +20,8 @@ export class EventSocketProxy {
   private blocked = false;
   /** Event handshakes cut while down. */
   refused = 0;
+  /** The head of every event handshake that came through (request line and headers). */
+  readonly handshakes: string[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -33,7 +35,9 @@ export class EventSocketProxy {
       client.on('close', () => proxy?.sockets.delete(client));
       // The first bytes tell an event socket from a REST connection.
       client.once('data', (first: Buffer) => {
-        const isEvents = EVENTS_REQUEST.test(first.toString('latin1', 0, 64));
+        const text = first.toString('latin1');
+        const isEvents = EVENTS_REQUEST.test(text);
+        if (isEvents) proxy?.handshakes.push(text.split('\r\n\r\n')[0] ?? text);
         if (isEvents && proxy?.blocked) {
           proxy.refused++;
           client.destroy();

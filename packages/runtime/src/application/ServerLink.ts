@@ -82,6 +82,8 @@ export class ServerLink implements SessionHost {
       username: options.username,
       password: options.password,
       clock: context.clock,
+      // The same credentials travel the same way on the event socket as on REST requests.
+      ...(options.auth ? { auth: options.auth } : {}),
       ...(options.tls ? { tls: options.tls } : {}),
       ...options.eventStream,
       ...(options.eventTransport ? { transport: options.eventTransport } : {}),

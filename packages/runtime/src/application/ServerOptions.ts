@@ -19,7 +19,11 @@ export interface ServerOptions {
    * by the REST client and the event stream alike. Certificate checks cannot be turned off.
    */
   readonly tls?: TlsOptions;
-  /** How the REST client authenticates: `basic` (default) or `api_key`. */
+  /**
+   * How credentials travel, on REST requests and on the event socket alike: `basic` (default,
+   * an `Authorization` header) or `api_key` (`api_key=user:password` in the URL, for servers or
+   * proxies that only accept that; URLs end up in logs, so prefer `basic`).
+   */
   readonly auth?: RestAuth;
   /** Replaces the HTTP transport (in process: `inProcessRestTransport(simulator)`). */
   readonly restTransport?: RestTransport;

@@ -16,7 +16,7 @@ export interface InProcessEventTransport extends EventTransport {
  *
  * @example
  * const stream = createEventStream({
- *   baseUrl: 'http://simulator/ari', apps: ['ivr'], transport: inProcessEventTransport(simulator),
+ *   url: 'http://simulator/ari', apps: ['ivr'], transport: inProcessEventTransport(simulator),
  * });
  */
 export function inProcessEventTransport(server: InProcessServer): InProcessEventTransport {
