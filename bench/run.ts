@@ -5,14 +5,15 @@
  *
  *   npm run bench [-- --quick] [--runs 3] [--concurrency 100,1000,10000] [--window 5]
  *                 [--impls ringflow,ari-client,bare] [--ringflow yaml|machine] [--profile DIR]
- *                 [--json FILE]
+ *                 [--active-cap 1000] [--json FILE]
  *
  * For every concurrency level N and every run, each implementation gets a fresh simulator child
  * process (with the load generator beside it) and its own application child process:
  *   1. baseline: the application's live heap after GC, connected and idle;
  *   2. hold: N calls are placed and held at the digit prompt; live heap again -> memory per call;
  *   3. closed loop: the held callers press their digits and every call that ends is replaced,
- *      so N calls stay in flight; once the held calls are done, a window of N more completions
+ *      so N calls stay in flight, at most `--active-cap` (1,000) of them active, the others
+ *      waiting at the digit prompt (at 10,000 calls, 9,000 listen while 1,000 move); once the held calls are done, a window of N more completions
  *      (and at least `--window` seconds) measures completed calls/s (seen by the simulator), the
  *      application's CPU time (process.cpuUsage) and event->REST latency (measured inside it);
  *   4. stop: no new calls; once all ended, live heap against the baseline (flat heap?) and what
@@ -36,12 +37,19 @@ const { values } = parseArgs({
     ringflow: { type: 'string', default: 'yaml' },
     profile: { type: 'string' },
     json: { type: 'string' },
+    'active-cap': { type: 'string' },
   },
 });
 const QUICK = values.quick;
 const RUNS = Number(values.runs ?? (QUICK ? 1 : 3));
 const LEVELS = (values.concurrency ?? (QUICK ? '100,500' : '100,1000,10000')).split(',').map(Number);
 const WINDOW_MS = Number(values.window ?? (QUICK ? 2 : 5)) * 1000;
+/**
+ * Most callers active (pressing digits, hearing prompt 2) at once; the other calls in flight wait
+ * at the digit prompt. With 1 ms prompts every active call is busy with requests, so 10,000
+ * active calls would be 10,000 requests queued at once, not a telephony workload.
+ */
+const ACTIVE_CAP = Number(values['active-cap'] ?? 1000);
 const RINGFLOW_VARIANT = values.ringflow === 'machine' ? 'machine' : 'yaml';
 
 interface Implementation {
@@ -156,7 +164,7 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
     const timeoutMs = 60_000 + calls * 20;
     await sim.request('hold', { calls });
     const held = await app.request<Memory>('heldMemory', { calls, timeoutMs });
-    await sim.request('release');
+    await sim.request('release', { activeCap: ACTIVE_CAP });
     await sim.request('keep', { calls });
     // Warm-up: the held calls finish together, in one burst. The calls that replace them start
     // together too, so calls move in waves; the window is one whole generation (N completions,

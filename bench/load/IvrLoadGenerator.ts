@@ -29,6 +29,12 @@ export interface LoadCounts {
 
 /** Calls placed per turn of the event loop, so the simulator keeps answering requests while it ramps up. */
 const PLACE_BATCH = 100;
+/**
+ * Most held calls still on their way to the digit prompt at once. Placing 10,000 calls in one
+ * burst would queue 10,000 requests in the application's connection pool, past any sane REST
+ * timeout; real calls arrive spread over time.
+ */
+const RAMP_WINDOW = 500;
 
 function playbackOf(event: PublishedEvent): { channelId?: string; media?: string } {
   const playback = event.playback as { target_uri?: string; media_uri?: string } | undefined;
@@ -50,7 +56,8 @@ function channelIdOf(event: PublishedEvent): string | undefined {
  *
  * Two modes: `hold(n)` places n calls whose callers stay silent until `release()` (every call
  * then sits at the digit prompt, so the application can be weighed with n calls in progress);
- * `keep(n)` keeps n calls in flight, placing a new call each time one ends (closed loop).
+ * `keep(n)` keeps n calls in flight, placing a new call each time one ends (closed loop), with
+ * at most the `release` cap of callers active, the others held at the digit prompt.
  *
  * @example
  * const load = new IvrLoadGenerator(sim.driver);
@@ -72,7 +79,15 @@ export class IvrLoadGenerator {
   private placing = false;
   private heldWaiting = 0;
   private heldGoal = 0;
+  private heldToPlace = 0;
   private onAllHeld: (() => void) | undefined;
+  /** Held callers, oldest first, from `heldNext` on; released in this order. */
+  private readonly heldQueue: string[] = [];
+  private heldNext = 0;
+  /** Callers pressing or about to press their digits (not held), calls not yet ended. */
+  private active = 0;
+  /** Most active callers at once; the other calls in flight wait, held, at the digit prompt. */
+  private activeCap = Number.POSITIVE_INFINITY;
   private readonly idleWaiters = new Set<() => void>();
   readonly failures: string[] = [];
 
@@ -92,37 +107,78 @@ export class IvrLoadGenerator {
     };
   }
 
-  /** Places `calls` calls whose callers stay silent; resolves once every one has heard prompt 1 to the end. */
+  /**
+   * Places `calls` calls whose callers stay silent, at most {@link RAMP_WINDOW} on their way to
+   * the digit prompt at a time; resolves once every one has heard prompt 1 to the end (or ended).
+   */
   hold(calls: number): Promise<void> {
     this.heldGoal = calls;
     this.heldWaiting = 0;
     const done = new Promise<void>((resolve) => {
       this.onAllHeld = resolve;
     });
-    this.place(calls, true);
+    this.heldToPlace = calls;
+    this.activeCap = 0;
+    this.rampHeld();
     return done;
   }
 
-  /** The held callers press their digits. */
-  release(): void {
-    for (const [id, caller] of this.callers) {
-      if (!caller.held) continue;
+  /** Places held calls until RAMP_WINDOW of them are on their way to the digit prompt. */
+  private rampHeld(): void {
+    const settingUp = this.heldGoal - this.heldToPlace - this.heldWaiting;
+    const n = Math.min(this.heldToPlace, RAMP_WINDOW - settingUp);
+    if (n <= 0) return;
+    this.heldToPlace -= n;
+    this.place(n);
+  }
+
+  private heldReady(): void {
+    this.heldWaiting++;
+    if (this.heldWaiting === this.heldGoal) this.onAllHeld?.();
+    else if (this.heldToPlace > 0) this.rampHeld();
+  }
+
+  /**
+   * Held callers press their digits, oldest first, at most `activeCap` callers active at a time
+   * (the others are released as active calls end). Default: all of them.
+   */
+  release(activeCap = Number.POSITIVE_INFINITY): void {
+    this.activeCap = activeCap;
+    this.releaseHeld();
+  }
+
+  private releaseHeld(): void {
+    while (this.active < this.activeCap && this.heldNext < this.heldQueue.length) {
+      const id = this.heldQueue[this.heldNext++]!;
+      const caller = this.callers.get(id);
+      if (!caller?.held) continue;
       caller.held = false;
+      this.active++;
       if (caller.prompt1Started) this.press(id);
+    }
+    if (this.heldNext > 4096 && this.heldNext * 2 > this.heldQueue.length) {
+      this.heldQueue.splice(0, this.heldNext);
+      this.heldNext = 0;
     }
   }
 
-  /** Keeps `calls` calls in flight from now on: each call that ends is replaced by a new one. */
+  /**
+   * Keeps `calls` calls in flight from now on: each call that ends is replaced by a new one. New
+   * calls wait, held at the digit prompt, while `activeCap` callers are already active (released
+   * oldest first), so 10,000 calls can be in progress with a sustainable request rate, as when
+   * most callers are listening to a prompt.
+   */
   keep(calls: number): void {
     this.target = calls;
     const missing = calls - this.callers.size - this.toPlace;
-    if (missing > 0) this.place(missing, false);
+    if (missing > 0) this.place(missing);
   }
 
   /** Stops replacing calls; resolves when no call is left, or after `timeoutMs` with the stuck ones counted as failed. */
   async stop(timeoutMs: number): Promise<{ stuck: number }> {
     this.target = 0;
     this.toPlace = 0;
+    this.release();
     if (this.callers.size === 0) return { stuck: 0 };
     let timer: NodeJS.Timeout | undefined;
     const idle = new Promise<boolean>((resolve) => this.idleWaiters.add(() => resolve(true)));
@@ -147,31 +203,35 @@ export class IvrLoadGenerator {
     return { stuck };
   }
 
-  private place(count: number, held: boolean): void {
+  private place(count: number): void {
     this.toPlace += count;
     if (this.placing) return;
     this.placing = true;
     const batch = () => {
       const n = Math.min(PLACE_BATCH, this.toPlace);
       this.toPlace -= n;
-      for (let i = 0; i < n; i++) this.placeOne(held);
+      for (let i = 0; i < n; i++) this.placeOne();
+      // New calls join the queue of held callers; release the oldest while the cap allows.
+      this.releaseHeld();
       if (this.toPlace > 0) setImmediate(batch);
       else this.placing = false;
     };
     setImmediate(batch);
   }
 
-  private placeOne(held: boolean): void {
+  /** Places one call; its caller is held until released (see releaseHeld). */
+  private placeOne(): void {
     const seq = this.sequence++;
     const channelId = `caller-${seq}`;
     this.callers.set(channelId, {
       placedAt: performance.now(),
-      held,
+      held: true,
       prompt1Started: false,
       prompt1Finished: false,
       prompt2Finished: false,
     });
     this.placed++;
+    this.heldQueue.push(channelId);
     // A few trunks carry the calls, as a provider's would.
     this.driver.placeCall({
       app: IVR_APP,
@@ -202,7 +262,7 @@ export class IvrLoadGenerator {
         if (!caller) return;
         if (media === PROMPT_1 && !caller.prompt1Finished) {
           caller.prompt1Finished = true;
-          if (caller.held && ++this.heldWaiting === this.heldGoal) this.onAllHeld?.();
+          if (caller.held && this.heldGoal > 0 && this.heldWaiting < this.heldGoal) this.heldReady();
         }
         if (media === PROMPT_2) caller.prompt2Finished = true;
         return;
@@ -212,6 +272,8 @@ export class IvrLoadGenerator {
         const caller = channelId === undefined ? undefined : this.callers.get(channelId);
         if (!caller) return;
         this.callers.delete(channelId!);
+        if (!caller.held) this.active--;
+        else if (!caller.prompt1Finished && this.heldWaiting < this.heldGoal) this.heldReady();
         if (caller.prompt2Finished) {
           this.completed++;
           this.completedMs += performance.now() - caller.placedAt;
@@ -222,8 +284,9 @@ export class IvrLoadGenerator {
               `${channelId}: ended before prompt 2 finished (cause ${String(event.cause_txt ?? event.cause)})`,
             );
         }
-        if (this.target > 0) this.place(1, false);
-        else if (this.callers.size === 0) for (const wake of this.idleWaiters) wake();
+        if (this.target > 0) this.place(1);
+        this.releaseHeld();
+        if (this.target === 0 && this.callers.size === 0) for (const wake of this.idleWaiters) wake();
         return;
       }
       default:

@@ -29,7 +29,7 @@ const load = new IvrLoadGenerator(sim.driver);
 serveParent(
   {
     hold: (args: { calls: number }) => load.hold(args.calls),
-    release: () => load.release(),
+    release: (args: { activeCap?: number }) => load.release(args?.activeCap),
     keep: (args: { calls: number }) => load.keep(args.calls),
     counts: () => ({ ...load.counts(), cpu: process.cpuUsage(), channels: sim.channelCount }),
     stop: (args: { timeoutMs: number }) => load.stop(args.timeoutMs),
