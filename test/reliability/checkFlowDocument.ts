@@ -4,9 +4,9 @@ import { compileFlow, type Diagnostic, parseFlow } from '@ringflow/dsl';
 import { expect } from 'vitest';
 
 const flowsDir = fileURLToPath(new URL('../../flows/', import.meta.url));
-/** The YAML flows shipped in flows/, with their text. */
+/** The YAML flows shipped in flows/, with their text (`*.test.yaml` files are scenario tests, not flows). */
 export const shippedFlows = readdirSync(flowsDir)
-  .filter((f) => f.endsWith('.yaml'))
+  .filter((f) => f.endsWith('.yaml') && !f.endsWith('.test.yaml'))
   .map((f) => ({ file: `flows/${f}`, text: readFileSync(`${flowsDir}${f}`, 'utf8') }));
 
 /**
