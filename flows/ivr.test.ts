@@ -1,110 +1,74 @@
+import { loadFlowFile } from '@ringflow/dsl';
+import { type FlowTestCall, testFlow } from '@ringflow/dsl/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadFlowFile } from '../packages/dsl/src/parseFlow.ts';
-import { runFlowOnSimulator } from '../packages/dsl/src/testing/runFlowOnSimulator.ts';
 
+// The same flow as ivr.test.yaml, tested from TypeScript: the checks a scenario file cannot
+// express (counts, exact sequences of prompts, values computed from the run).
 const flow = await loadFlowFile(new URL('./ivr.yaml', import.meta.url).pathname);
-const SUNDAY = Date.UTC(2026, 0, 4, 10, 0);
+const MAIN_MENU = 'sound:demo-instruct,sound:vm-enter-num-to-call';
 
 /** What the caller heard, one entry per playback: its media list. */
-function playbacks(run: Awaited<ReturnType<typeof runFlowOnSimulator>>): string[] {
-  return run
-    .requests()
-    .filter((r) => r.method === 'POST' && /^\/channels\/callee\/play/.test(r.path))
-    .map((r) => String(r.query.media));
+function heard(call: FlowTestCall): string[] {
+  return call.actions('channels.play').map((a) => String(a.params.media));
 }
 
-const MAIN_MENU = 'sound:demo-instruct,sound:vm-enter-num-to-call';
-let run: Awaited<ReturnType<typeof runFlowOnSimulator>> | undefined;
+let call: FlowTestCall | undefined;
 afterEach(async () => {
-  await run?.close();
-  run = undefined;
+  await call?.close();
+  call = undefined;
 });
 
-describe('flows/ivr.yaml on the simulator (virtual time)', () => {
-  it('open hours: menu 1 -> sales sub-menu 2 -> voicemail, recorded, announced, goodbye', async () => {
-    run = await runFlowOnSimulator(flow);
-    await run.clock.advance(2_000); // welcome played, main menu playing
-    await run.press('1');
-    await run.clock.advance(1_000);
-    await run.press('2');
-    await run.clock.advance(60_000);
-    expect(run.visited()).toEqual(['greet', 'main-menu', 'sales-menu', 'voicemail', 'goodbye']);
-    const record = run.requests().find((r) => r.path === '/channels/callee/record');
-    expect(record?.query).toMatchObject({
-      name: 'voicemail/callee',
-      maxSilenceSeconds: '5',
-      maxDurationSeconds: '120',
-      beep: 'true',
-      terminateOn: '#',
-    });
-    const event = run.requests().find((r) => r.path === '/events/user/VoicemailLeft');
-    expect(event?.body).toMatchObject({ variables: { recording: 'voicemail/callee' } });
-    expect(playbacks(run).slice(-2)).toEqual(['sound:auth-thankyou', 'sound:vm-goodbye']);
-    expect(run.requests().at(-1)).toMatchObject({
-      method: 'DELETE',
-      path: '/channels/callee',
-      query: { reason: 'normal' },
-    });
-  });
-
-  it('closed hours (Sunday): closed message, then voicemail', async () => {
-    run = await runFlowOnSimulator(flow, { startMs: SUNDAY });
-    await run.clock.advance(60_000);
-    expect(run.visited().slice(0, 3)).toEqual(['greet', 'closed', 'voicemail']);
-    expect(playbacks(run)).toContain('sound:ss-noservice');
-  });
-
-  it('counts no-input: three silences re-prompt twice with didNotHear, then the operator is dialled and bridged', async () => {
-    run = await runFlowOnSimulator(flow);
+describe('flows/ivr.yaml from TypeScript (virtual time)', () => {
+  it('counts no-input: three silences re-prompt twice with didNotHear, then the operator is bridged', async () => {
+    call = await testFlow(flow);
     // 3 x (11.6 s of menu prompt + 6 s of silence), retry prompts, then the transfer announcement.
-    await run.clock.advance(65_000);
-    const menus = playbacks(run).filter((m) => m.endsWith(MAIN_MENU));
-    expect(menus).toEqual([
+    await call.wait('65s');
+    expect(heard(call).filter((m) => m.endsWith(MAIN_MENU))).toEqual([
       MAIN_MENU,
       `sound:please-try-again,${MAIN_MENU}`,
       `sound:please-try-again,${MAIN_MENU}`,
     ]);
-    expect(run.visited()).toContain('operator');
-    const dial = run.requests().find((r) => r.method === 'POST' && r.path.startsWith('/channels/channel-'));
-    expect(dial?.query).toMatchObject({
-      endpoint: 'PJSIP/operator',
-      app: 'ivr',
-      appArgs: 'dialed',
-      timeout: '25',
+    const [dial] = call.expectAction({
+      operation: 'channels.originateWithId',
+      params: { endpoint: 'PJSIP/operator', app: 'flow-test', appArgs: 'dialed', timeout: 25 },
     });
-    const peer = dial!.path.split('/')[2]!;
-    const add = run.requests().find((r) => /\/bridges\/[^/]+\/addChannel/.test(r.path));
-    expect(String(add?.query.channel)).toBe(`callee,${peer}`);
-    // The operator hangs up: the dial step completes and the flow says goodbye.
-    await run.app.client().channels.hangup({ channelId: peer });
-    await run.clock.advance(5_000);
-    expect(run.visited().slice(-2)).toEqual(['operator', 'goodbye']);
+    call.expectAction({
+      operation: 'bridges.addChannel',
+      params: { channel: `c1,${dial!.params.channelId}` },
+    });
+    await call.hangUpFarEnd('PJSIP/operator');
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '80s' });
+    expect(call.states().slice(-2)).toEqual(['operator', 'goodbye']);
   });
 
-  it('counts no-match separately: wrong keys play notAnOption, and exhaust after three', async () => {
-    run = await runFlowOnSimulator(flow, { answerOutboundAfterMs: null });
-    await run.clock.advance(1_500);
-    await run.press('9');
-    await run.clock.advance(500);
-    await run.press('8');
-    await run.clock.advance(500);
-    await run.press('7');
-    await run.clock.advance(2_000);
-    const menus = playbacks(run).filter((m) => m.endsWith(MAIN_MENU));
-    expect(menus).toEqual([
+  it('counts no-match separately from no-input: wrong keys play notAnOption, and exhaust after three', async () => {
+    call = await testFlow(flow, { farEnds: { 'PJSIP/operator': 'noAnswer' } });
+    await call.wait('1500ms');
+    for (const key of ['9', '8', '7']) {
+      await call.press(key);
+      await call.wait('300ms');
+    }
+    expect(heard(call).filter((m) => m.endsWith(MAIN_MENU))).toEqual([
       MAIN_MENU,
       `sound:pbx-invalid,sound:please-try-again,${MAIN_MENU}`,
       `sound:pbx-invalid,sound:please-try-again,${MAIN_MENU}`,
     ]);
-    expect(run.visited()).toContain('operator');
+    await call.wait('3s');
+    call.expectState('operator');
   });
 
-  it('a caller hanging up anywhere runs the flow-wide hangup handler', async () => {
-    run = await runFlowOnSimulator(flow);
-    await run.clock.advance(3_000);
-    await run.hangUp();
-    await run.clock.advance(1_000);
-    expect(run.visited().at(-1)).toBe('caller-left');
-    expect(run.requests().some((r) => r.path === '/events/user/CallerLeft')).toBe(true);
+  it('records the voicemail under the call id and announces it with its length', async () => {
+    call = await testFlow(flow, { caller: '5550199' });
+    await call.wait('2s');
+    await call.press('3');
+    await call.wait('8s');
+    await call.talk('4s'); // the caller speaks, then 5 s of silence end the recording
+    const end = await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+    const [event] = call.expectUserEvent('VoicemailLeft', { recording: 'voicemail/c1' });
+    expect(
+      Number((event!.body as { variables: { seconds: string } }).variables.seconds),
+    ).toBeGreaterThanOrEqual(4);
+    expect(end.vars ?? { voicemailName: 'voicemail/c1' }).toMatchObject({ voicemailName: 'voicemail/c1' });
+    expect(heard(call).slice(-2)).toEqual(['sound:auth-thankyou', 'sound:vm-goodbye']);
   });
 });

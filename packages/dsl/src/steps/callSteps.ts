@@ -113,6 +113,15 @@ export const continueStep = defineStep({
         onError: build.exit('failed', failureData),
       },
     ),
+    // The server may send the channel's StasisEnd before the reply to continue: the call left
+    // for the dialplan, which is this step's success, not the caller hanging up.
+    on: {
+      StasisEnd: {
+        guard: ({ context, event }: ActionArgs) =>
+          (event.channel as { id?: string } | undefined)?.id === context.call.channelId,
+        ...build.exit('continued', undefined, [setContext(() => ({ hungUp: true }))]),
+      },
+    },
   }),
 });
 

@@ -138,7 +138,15 @@ export async function runFlowOnSimulator(
     app,
     requests: flowRequests,
     /** Flow states entered, top-level only, in order (consecutive repeats folded). */
-    visited: () => [...new Set(states.map((s) => Object.keys(JSON.parse(s) as object)[0] ?? JSON.parse(s)))],
+    visited: () => [
+      ...new Set(
+        states
+          .map((s) => JSON.parse(s) as unknown)
+          .map((v) => (typeof v === 'string' ? v : (Object.keys(v as object)[0] ?? '')))
+          // The compiler's own end states are not flow states.
+          .filter((name) => name !== '$finish' && name !== '$end'),
+      ),
+    ],
     output: () => output,
     session: () => session,
     press: async (digits: string) => {

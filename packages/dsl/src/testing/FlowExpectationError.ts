@@ -1,0 +1,28 @@
+import { formatTimeline, type TimelineEntry } from './CallTimeline.ts';
+
+/**
+ * A flow test expectation that did not hold. The message says what was expected, what happened
+ * instead, and shows the call's timeline with virtual timestamps, so a failing test can be read
+ * without re-running it.
+ */
+export class FlowExpectationError extends Error {
+  override name = 'FlowExpectationError';
+  readonly expected: string;
+  readonly happened: string;
+  readonly timeline: readonly TimelineEntry[];
+
+  constructor(expected: string, happened: string, timeline: readonly TimelineEntry[]) {
+    const shown = timeline.length === 0 ? '  (nothing happened)' : indent(formatTimeline(timeline));
+    super(`expected ${expected}\nbut ${happened}\n\ntimeline of the call:\n${shown}`);
+    this.expected = expected;
+    this.happened = happened;
+    this.timeline = timeline;
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}

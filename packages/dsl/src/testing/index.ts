@@ -1,0 +1,38 @@
+/**
+ * @ringflow/dsl/testing: unit tests of call flows with simulated events, in virtual time, on the
+ * in-process simulator through the real runtime; YAML scenarios; coverage of states and transitions.
+ */
+export { testFlow, FlowTestCall, toMs } from './FlowTestCall.ts';
+export type { CallEnd, EndedBy, EndExpectation, TestDuration } from './FlowTestCall.ts';
+export type { FarEnd, TestCallOptions } from './TestCallOptions.ts';
+export type { ActionMatcher } from './ActionMatcher.ts';
+export type { Expected } from './matchValue.ts';
+export { matchValue } from './matchValue.ts';
+export { FlowExpectationError } from './FlowExpectationError.ts';
+export { formatTimeline, formatOffset } from './CallTimeline.ts';
+export type {
+  RecordedAction,
+  RecordedEvent,
+  RecordedNote,
+  RecordedState,
+  TimelineEntry,
+} from './CallTimeline.ts';
+export { flowGraph, ANY_STATE } from './flowGraph.ts';
+export type { FlowGraph, FlowTransition } from './flowGraph.ts';
+export { FlowCoverage, formatCoverage } from './FlowCoverage.ts';
+export type { CoverageReport } from './FlowCoverage.ts';
+export { operationOfRequest } from './operationOfRequest.ts';
+export { loadScenarioFile, defaultFlowFile } from './loadScenarioFile.ts';
+export type {
+  Place,
+  Scenario,
+  ScenarioExpectation,
+  ScenarioStep,
+  ScenarioSuite,
+  ScenarioSuiteResult,
+} from './loadScenarioFile.ts';
+export { runScenario } from './runScenario.ts';
+export type { ScenarioResult } from './runScenario.ts';
+export { findScenarioFiles } from './findScenarioFiles.ts';
+export { runScenarioFiles } from './runScenarioFiles.ts';
+export type { ScenarioRun, ScenarioRunListener } from './runScenarioFiles.ts';

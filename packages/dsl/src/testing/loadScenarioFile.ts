@@ -1,0 +1,526 @@
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { parseFlow } from '../parseFlow.ts';
+import { parseDuration } from '../schema/s.ts';
+import { type Diagnostic, diagnostic, type Path } from '../validate/Diagnostic.ts';
+import { type Flow, sortDiagnostics } from '../validate/validateFlow.ts';
+import { parseYamlWithPositions } from '../yaml/parseYamlWithPositions.ts';
+import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
+import type { EndExpectation } from './FlowTestCall.ts';
+import { type Expected, fromYamlExpected } from './matchValue.ts';
+import type { FarEnd, TestCallOptions } from './TestCallOptions.ts';
+
+/** Where something sits in a scenario file. */
+export interface Place {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One checked expectation of an `expect` step. */
+export type ScenarioExpectation =
+  | { readonly kind: 'action'; readonly matcher: ActionMatcher; readonly times?: number }
+  | { readonly kind: 'noAction'; readonly matcher: ActionMatcher }
+  | { readonly kind: 'visited' | 'notVisited' | 'states'; readonly states: readonly string[] }
+  | { readonly kind: 'state'; readonly state: string }
+  | {
+      readonly kind: 'userEvent';
+      readonly name: string;
+      readonly variables?: Readonly<Record<string, Expected>>;
+    }
+  | { readonly kind: 'end'; readonly end: EndExpectation };
+
+/** One step of a scenario, with its place in the file for messages. */
+export type ScenarioStep = { readonly place: Place; readonly text: string } & (
+  | { readonly kind: 'wait'; readonly ms: number }
+  | { readonly kind: 'press'; readonly digits: string }
+  | { readonly kind: 'hangup' }
+  | { readonly kind: 'talk'; readonly ms: number }
+  | { readonly kind: 'hangupFarEnd'; readonly endpoint: string }
+  | { readonly kind: 'inject'; readonly event: { readonly type: string } & Record<string, unknown> }
+  | { readonly kind: 'expect'; readonly expectations: readonly ScenarioExpectation[] }
+);
+
+export interface Scenario {
+  readonly name: string;
+  readonly place: Place;
+  readonly call: TestCallOptions;
+  readonly steps: readonly ScenarioStep[];
+}
+
+/** A scenario file, loaded with its flow. */
+export interface ScenarioSuite {
+  readonly file: string;
+  readonly flowFile: string;
+  readonly flow: Flow;
+  readonly scenarios: readonly Scenario[];
+}
+
+export type ScenarioSuiteResult =
+  | { readonly ok: true; readonly suite: ScenarioSuite; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+const CALL_KEYS = ['caller', 'callerName', 'extension', 'language', 'variables', 'args', 'startAt'] as const;
+const SHARED_KEYS = ['call', 'inputs', 'farEnds', 'dialplan'] as const;
+const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'inject', 'expect'] as const;
+const EXPECT_KEYS = ['action', 'noAction', 'visited', 'notVisited', 'states', 'state', 'userEvent', 'end'];
+const FAR_ENDS = ['answer', 'busy', 'noAnswer', 'unreachable'];
+const STATUSES = ['completed', 'hungUp', 'continued', 'failed'];
+const ENDED_BY = ['caller', 'flow', 'dialplan', 'server'];
+
+/** The flow a scenario file tests when it names none: `ivr.test.yaml` tests `ivr.yaml`. */
+export function defaultFlowFile(scenarioFile: string): string {
+  return resolve(dirname(scenarioFile), basename(scenarioFile).replace(/\.test\.ya?ml$/, '.yaml'));
+}
+
+/**
+ * Reads a scenario file (`<flow>.test.yaml`) and the flow it tests. Every problem comes back as a
+ * positioned diagnostic (`file:line:col`), never thrown: unknown keys (with suggestions), wrong
+ * types, durations, unknown states and operations, and the flow's own errors.
+ *
+ * @example
+ * const result = await loadScenarioFile('flows/ivr.test.yaml');
+ * if (result.ok) for (const s of result.suite.scenarios) console.log(s.name);
+ */
+export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return {
+      ok: false,
+      diagnostics: [
+        {
+          ...diagnostic('missing-field', [], `cannot read the scenario file: ${(error as Error).message}`),
+          file,
+          line: 1,
+          column: 1,
+        },
+      ],
+    };
+  }
+  const parsed = parseYamlWithPositions(text, file);
+  if (parsed.diagnostics.some((d) => d.severity === 'error'))
+    return { ok: false, diagnostics: parsed.diagnostics };
+  const reader = new ScenarioReader(file, parsed.locate);
+  const doc = reader.map(parsed.value, [], ['flow', 'scenarios', ...SHARED_KEYS]);
+  const flowName = doc && typeof doc.flow === 'string' ? doc.flow : undefined;
+  if (doc && doc.flow !== undefined && flowName === undefined)
+    reader.problem('wrong-type', ['flow'], 'flow: expected the path of the flow file, relative to this file');
+  const flowFile = flowName === undefined ? defaultFlowFile(file) : resolve(dirname(file), flowName);
+  let flow: Flow | undefined;
+  try {
+    const result = parseFlow(await readFile(flowFile, 'utf8'), flowFile);
+    if (result.ok) flow = result.flow;
+    else reader.diagnostics.push(...result.diagnostics);
+  } catch (error) {
+    reader.problem(
+      'missing-field',
+      doc?.flow !== undefined ? ['flow'] : [],
+      `cannot read the flow ${flowFile}: ${(error as Error).message}. Name it with flow: <file>, relative to this file`,
+    );
+  }
+  if (!doc || !flow) return { ok: false, diagnostics: sortDiagnostics(reader.diagnostics) };
+  reader.states = Object.keys(flow.document.states);
+  const shared = reader.shared(doc, []);
+  const scenarios: Scenario[] = [];
+  const list = doc.scenarios;
+  if (!Array.isArray(list) || list.length === 0) {
+    reader.problem(
+      'missing-field',
+      list === undefined ? [] : ['scenarios'],
+      'scenarios: expected a list of scenarios, each with a name and steps',
+    );
+  } else {
+    list.forEach((item, i) => {
+      const scenario = reader.scenario(item, ['scenarios', i], shared);
+      if (scenario) scenarios.push(scenario);
+    });
+    const names = scenarios.map((s) => s.name);
+    names.forEach((name, i) => {
+      if (names.indexOf(name) !== i)
+        reader.problem(
+          'invalid-value',
+          ['scenarios', i, 'name'],
+          `the scenario name "${name}" is used twice; give each scenario its own name`,
+        );
+    });
+  }
+  const diagnostics = sortDiagnostics(reader.diagnostics);
+  if (diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics };
+  return { ok: true, suite: { file, flowFile, flow, scenarios }, diagnostics };
+}
+
+type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan'> & { call: TestCallOptions };
+
+/** Checks the plain YAML value piece by piece, collecting positioned diagnostics. */
+class ScenarioReader {
+  readonly diagnostics: Diagnostic[] = [];
+  states: readonly string[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly locate: (d: Diagnostic) => Diagnostic,
+  ) {}
+
+  problem(
+    name: Parameters<typeof diagnostic>[0],
+    path: Path,
+    message: string,
+    target: 'key' | 'value' = 'value',
+  ) {
+    this.diagnostics.push(this.locate({ ...diagnostic(name, path, message, { target }), file: this.file }));
+  }
+
+  place(path: Path): Place {
+    const d = this.locate({ ...diagnostic('invalid-value', path, ''), file: this.file });
+    return { file: this.file, line: d.line ?? 1, column: d.column ?? 1 };
+  }
+
+  map(value: unknown, path: Path, keys: readonly string[]): Record<string, unknown> | undefined {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      this.problem('wrong-type', path, `expected a mapping with keys ${keys.join(', ')}`);
+      return undefined;
+    }
+    for (const key of Object.keys(value)) {
+      if (keys.includes(key)) continue;
+      const near = keys.find((k) => k.toLowerCase() === key.toLowerCase() || similar(k, key));
+      this.problem(
+        'unknown-field',
+        [...path, key],
+        `unknown key "${key}"${near ? `. Did you mean "${near}"?` : ''} Expected one of: ${keys.join(', ')}`,
+        'key',
+      );
+    }
+    return value as Record<string, unknown>;
+  }
+
+  duration(value: unknown, path: Path): number | undefined {
+    const ms = typeof value === 'number' || typeof value === 'string' ? parseDuration(value) : undefined;
+    if (ms === undefined)
+      this.problem(
+        'invalid-duration',
+        path,
+        'expected a duration: seconds (5) or text with a unit (500ms, 2s, 1m)',
+      );
+    return ms;
+  }
+
+  string(value: unknown, path: Path, what: string): string | undefined {
+    if (typeof value === 'string' || typeof value === 'number') return String(value);
+    this.problem('wrong-type', path, `expected ${what}`);
+    return undefined;
+  }
+
+  stringRecord(value: unknown, path: Path): Record<string, string> | undefined {
+    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+    if (!map) return undefined;
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(map)) {
+      const text = this.string(v, [...path, k], 'a text value');
+      if (text !== undefined) out[k] = text;
+    }
+    return out;
+  }
+
+  shared(doc: Record<string, unknown>, path: Path, base?: Shared): Shared {
+    const call: TestCallOptions = { ...base?.call, ...this.call(doc.call, [...path, 'call']) };
+    const inputs =
+      doc.inputs === undefined
+        ? base?.inputs
+        : {
+            ...base?.inputs,
+            ...this.map(doc.inputs, [...path, 'inputs'], Object.keys((doc.inputs as object) ?? {})),
+          };
+    const farEnds =
+      doc.farEnds === undefined
+        ? base?.farEnds
+        : { ...base?.farEnds, ...this.farEnds(doc.farEnds, [...path, 'farEnds']) };
+    const dialplan =
+      doc.dialplan === undefined
+        ? base?.dialplan
+        : [base?.dialplan, this.string(doc.dialplan, [...path, 'dialplan'], 'extensions.conf text')]
+            .filter(Boolean)
+            .join('\n');
+    return {
+      call,
+      ...(inputs ? { inputs } : {}),
+      ...(farEnds ? { farEnds } : {}),
+      ...(dialplan ? { dialplan } : {}),
+    };
+  }
+
+  call(value: unknown, path: Path): TestCallOptions {
+    if (value === undefined) return {};
+    const map = this.map(value, path, CALL_KEYS);
+    if (!map) return {};
+    const out: Record<string, unknown> = {};
+    for (const key of ['caller', 'callerName', 'extension', 'language'] as const)
+      if (map[key] !== undefined) out[key] = this.string(map[key], [...path, key], 'text');
+    if (map.variables !== undefined) out.variables = this.stringRecord(map.variables, [...path, 'variables']);
+    if (map.args !== undefined) {
+      if (Array.isArray(map.args)) out.args = map.args.map(String);
+      else this.problem('wrong-type', [...path, 'args'], 'expected a list of Stasis arguments');
+    }
+    if (map.startAt !== undefined) {
+      const at = map.startAt instanceof Date ? map.startAt.getTime() : Date.parse(String(map.startAt));
+      if (Number.isFinite(at)) out.startAt = at;
+      else
+        this.problem(
+          'invalid-value',
+          [...path, 'startAt'],
+          'expected a date and time such as 2026-01-04T10:00:00Z',
+        );
+    }
+    return out as TestCallOptions;
+  }
+
+  farEnds(value: unknown, path: Path): Record<string, FarEnd> {
+    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+    const out: Record<string, FarEnd> = {};
+    for (const [endpoint, behaviour] of Object.entries(map ?? {})) {
+      const p = [...path, endpoint];
+      if (!/^[^/\s]+\/[^/\s]+$/.test(endpoint))
+        this.problem(
+          'invalid-value',
+          p,
+          `"${endpoint}": expected an endpoint written tech/resource, e.g. PJSIP/operator`,
+          'key',
+        );
+      if (typeof behaviour === 'string' && FAR_ENDS.includes(behaviour)) out[endpoint] = behaviour as FarEnd;
+      else if (behaviour && typeof behaviour === 'object' && 'answerAfter' in behaviour) {
+        const ms = this.duration((behaviour as { answerAfter: unknown }).answerAfter, [...p, 'answerAfter']);
+        if (ms !== undefined) out[endpoint] = { answerAfterMs: ms };
+      } else
+        this.problem('invalid-value', p, `expected ${FAR_ENDS.join(', ')} or { answerAfter: <duration> }`);
+    }
+    return out;
+  }
+
+  scenario(value: unknown, path: Path, shared: Shared): Scenario | undefined {
+    const map = this.map(value, path, ['name', 'steps', ...SHARED_KEYS]);
+    if (!map) return undefined;
+    const name = typeof map.name === 'string' && map.name.trim() !== '' ? map.name : undefined;
+    if (name === undefined) this.problem('missing-field', path, 'every scenario needs a name (name: ...)');
+    const own = this.shared(map, path, shared);
+    const steps: ScenarioStep[] = [];
+    if (!Array.isArray(map.steps) || map.steps.length === 0)
+      this.problem(
+        'missing-field',
+        map.steps === undefined ? path : [...path, 'steps'],
+        'steps: expected a list (wait, press, hangup, talk, hangupFarEnd, inject, expect)',
+      );
+    else
+      map.steps.forEach((item, i) => {
+        const step = this.step(item, [...path, 'steps', i]);
+        if (step) steps.push(step);
+      });
+    if (name === undefined) return undefined;
+    const call: TestCallOptions = {
+      ...own.call,
+      ...(own.inputs ? { inputs: own.inputs } : {}),
+      ...(own.farEnds ? { farEnds: own.farEnds } : {}),
+      ...(own.dialplan ? { dialplan: own.dialplan } : {}),
+    };
+    return { name, place: this.place(path), call, steps };
+  }
+
+  step(value: unknown, path: Path): ScenarioStep | undefined {
+    const entry: [string, unknown] | undefined =
+      typeof value === 'string'
+        ? [value, undefined]
+        : value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1
+          ? Object.entries(value)[0]
+          : undefined;
+    if (!entry) {
+      this.problem('wrong-type', path, `a step is one key: ${STEP_KEYS.join(', ')} (e.g. - press: "1")`);
+      return undefined;
+    }
+    const [kind, body] = entry;
+    const p = typeof value === 'string' ? path : [...path, kind];
+    const place = this.place(path);
+    const text = typeof value === 'string' ? kind : `${kind} ${JSON.stringify(body)}`;
+    switch (kind) {
+      case 'wait':
+      case 'talk': {
+        const ms = this.duration(body, p);
+        return ms === undefined ? undefined : { kind, ms, place, text };
+      }
+      case 'press': {
+        const digits = body === undefined ? undefined : String(body);
+        if (digits === undefined || !/^[0-9A-D*#]+$/i.test(digits)) {
+          this.problem('invalid-value', p, 'press: expected keys 0-9, *, #, A-D; quote them ("1", "*")');
+          return undefined;
+        }
+        return { kind, digits, place, text };
+      }
+      case 'hangup':
+        if (body !== undefined && body !== null && body !== 'caller')
+          this.problem(
+            'invalid-value',
+            p,
+            'hangup: the caller hangs up; write "- hangup" (use hangupFarEnd for a dialled party)',
+          );
+        return { kind, place, text };
+      case 'hangupFarEnd': {
+        const endpoint = this.string(body, p, 'an endpoint, e.g. PJSIP/operator');
+        return endpoint === undefined ? undefined : { kind, endpoint, place, text };
+      }
+      case 'inject': {
+        const event = this.map(body, p, Object.keys((body as object) ?? {}));
+        if (!event) return undefined;
+        if (typeof event.type !== 'string') {
+          this.problem('missing-field', p, 'inject: the event needs a type (e.g. type: ChannelUserevent)');
+          return undefined;
+        }
+        return { kind, event: event as { type: string }, place, text };
+      }
+      case 'expect': {
+        const map = this.map(body, p, EXPECT_KEYS);
+        if (!map) return undefined;
+        const expectations = Object.entries(map)
+          .flatMap(([key, v]) =>
+            // action / noAction may list several actions: each must (not) have been made.
+            (key === 'action' || key === 'noAction') && Array.isArray(v)
+              ? v.map((item, i) => this.expectation(key, item, [...p, key, i]))
+              : [this.expectation(key, v, [...p, key])],
+          )
+          .filter((e): e is ScenarioExpectation => e !== undefined);
+        return { kind, expectations, place, text };
+      }
+      default: {
+        const near = STEP_KEYS.find((k) => similar(k, kind));
+        this.problem(
+          'unknown-step',
+          p,
+          `unknown step "${kind}"${near ? `. Did you mean "${near}"?` : ''} Steps: ${STEP_KEYS.join(', ')}`,
+          'key',
+        );
+        return undefined;
+      }
+    }
+  }
+
+  private stateList(value: unknown, path: Path): string[] | undefined {
+    const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : undefined;
+    if (!list) {
+      this.problem('wrong-type', path, 'expected a state name or a list of state names');
+      return undefined;
+    }
+    list.forEach((s, i) => {
+      if (!this.states.includes(s))
+        this.problem(
+          'unknown-target',
+          Array.isArray(value) ? [...path, i] : path,
+          `unknown state "${s}". The flow's states: ${this.states.join(', ')}`,
+        );
+    });
+    return list;
+  }
+
+  private matcher(value: unknown, path: Path): ActionMatcher | undefined {
+    const matcher = this.readMatcher(value, path);
+    if (matcher === undefined) return undefined;
+    try {
+      compileActionMatcher(matcher);
+    } catch (error) {
+      this.problem('invalid-value', path, (error as Error).message);
+      return undefined;
+    }
+    return matcher;
+  }
+
+  private readMatcher(value: unknown, path: Path): ActionMatcher | undefined {
+    if (typeof value === 'string') return value;
+    const map = this.map(value, path, ['operation', 'method', 'path', 'params', 'times']);
+    if (!map) return undefined;
+    const pathValue = map.path === undefined ? undefined : fromYamlExpected(map.path);
+    return {
+      ...(map.operation !== undefined ? { operation: String(map.operation) } : {}),
+      ...(map.method !== undefined ? { method: String(map.method) } : {}),
+      ...(pathValue instanceof RegExp || typeof pathValue === 'string' ? { path: pathValue } : {}),
+      ...(map.params !== undefined
+        ? { params: fromYamlExpected(map.params) as Record<string, Expected> }
+        : {}),
+    };
+  }
+
+  private expectation(kind: string, value: unknown, path: Path): ScenarioExpectation | undefined {
+    switch (kind) {
+      case 'action':
+      case 'noAction': {
+        const matcher = this.matcher(value, path);
+        if (matcher === undefined) return undefined;
+        const times = (value as { times?: unknown })?.times;
+        if (kind === 'action' && times !== undefined && !(Number.isInteger(times) && (times as number) >= 0))
+          this.problem('invalid-value', [...path, 'times'], 'times: expected a whole number');
+        return kind === 'action' && typeof times === 'number' ? { kind, matcher, times } : { kind, matcher };
+      }
+      case 'visited':
+      case 'notVisited':
+      case 'states': {
+        const states = this.stateList(value, path);
+        return states ? { kind, states } : undefined;
+      }
+      case 'state': {
+        const states = this.stateList(value, path);
+        return states?.[0] !== undefined ? { kind, state: states[0] } : undefined;
+      }
+      case 'userEvent': {
+        if (typeof value === 'string') return { kind, name: value };
+        const map = this.map(value, path, ['name', 'variables']);
+        if (!map || typeof map.name !== 'string') {
+          if (map)
+            this.problem('missing-field', path, 'userEvent: expected the event name (name: VoicemailLeft)');
+          return undefined;
+        }
+        return map.variables === undefined
+          ? { kind, name: map.name }
+          : { kind, name: map.name, variables: fromYamlExpected(map.variables) as Record<string, Expected> };
+      }
+      case 'end': {
+        const map = value === null ? {} : this.map(value, path, ['status', 'by', 'within', 'after']);
+        if (!map) return undefined;
+        const end: { -readonly [K in keyof EndExpectation]: EndExpectation[K] } = {};
+        if (map.status !== undefined) {
+          if (STATUSES.includes(String(map.status))) end.status = map.status as EndExpectation['status'];
+          else
+            this.problem(
+              'invalid-value',
+              [...path, 'status'],
+              `status: expected one of ${STATUSES.join(', ')}`,
+            );
+        }
+        if (map.by !== undefined) {
+          if (ENDED_BY.includes(String(map.by))) end.by = map.by as EndExpectation['by'];
+          else this.problem('invalid-value', [...path, 'by'], `by: expected one of ${ENDED_BY.join(', ')}`);
+        }
+        for (const key of ['within', 'after'] as const) {
+          if (map[key] === undefined) continue;
+          const ms = this.duration(map[key], [...path, key]);
+          if (ms !== undefined) end[key] = ms;
+        }
+        return { kind, end };
+      }
+      default:
+        return undefined;
+    }
+  }
+}
+
+/** One edit apart, or one a prefix of the other: close enough to suggest. */
+function similar(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x.startsWith(y) || y.startsWith(x)) return Math.abs(x.length - y.length) <= 3;
+  if (Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && x[i] === y[i]) i++;
+  const swapped = x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2);
+  return (
+    swapped ||
+    x.slice(i + 1) === y.slice(i + 1) ||
+    x.slice(i + 1) === y.slice(i) ||
+    x.slice(i) === y.slice(i + 1)
+  );
+}
