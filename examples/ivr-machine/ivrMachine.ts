@@ -15,18 +15,42 @@ interface IvrContext {
   readonly recording?: string;
 }
 
+/** What the IVR reports when a call ends (`output` of `app.callEnded$` / `onCallEnded`). */
+export interface IvrOutput {
+  /** The menu option pressed ('' for none). */
+  readonly choice: string;
+  /** The voicemail left, if any. */
+  readonly recording?: string;
+}
+
+/** The caller's own channel left the application (hung up): the flow ends in `gone`. */
+function callerLeft(context: IvrContext, event: CallEvent): boolean {
+  return channelOf(event) === context.call.channelId;
+}
+
 /**
  * A hand-written IVR as an XState machine run by the runtime, one actor per call:
  * welcome (barge-in) -> menu: 1 = talk to an agent (bridge two calls), 2 = operator (user event,
  * then continue at a dialplan label), nothing = leave a voicemail (record) -> goodbye -> hang up.
+ * It ends in `done` (it let the call go) or `gone` (the caller hung up first), with
+ * {@link IvrOutput} as its output.
  */
 export function createIvrMachine(settings: IvrSettings) {
   return setup({
-    types: { input: {} as CallInput, context: {} as IvrContext, events: {} as CallEvent },
+    types: {
+      input: {} as CallInput,
+      context: {} as IvrContext,
+      events: {} as CallEvent,
+      output: {} as IvrOutput,
+    },
     actors: callActors,
   }).createMachine({
     id: 'ivr',
     context: ({ input }) => ({ call: input.call, choice: '' }),
+    output: ({ context }) => ({
+      choice: context.choice,
+      ...(context.recording === undefined ? {} : { recording: context.recording }),
+    }),
     initial: 'answering',
     // The caller hung up while a request was on its way: end quietly.
     on: { 'call.gone': '.gone' },
@@ -35,6 +59,7 @@ export function createIvrMachine(settings: IvrSettings) {
         invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'welcome' },
       },
       welcome: {
+        on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'play',
           input: ({ context }) => ({ call: context.call, media: 'sound:hello-world', bargeIn: true }),
@@ -42,6 +67,7 @@ export function createIvrMachine(settings: IvrSettings) {
         },
       },
       menu: {
+        on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'collectDigits',
           input: ({ context }) => ({ call: context.call, maxDigits: 1, firstDigitTimeoutMs: 3000 }),
@@ -74,12 +100,13 @@ export function createIvrMachine(settings: IvrSettings) {
             },
           },
           talking: {
-            // The agent hung up: the caller hears goodbye.
             on: {
-              StasisEnd: {
-                guard: ({ context, event }) => channelOf(event) !== context.call.channelId,
-                target: '#ivr.goodbye',
-              },
+              StasisEnd: [
+                // The caller hung up: the flow ends.
+                { guard: ({ context, event }) => callerLeft(context, event), target: '#ivr.gone' },
+                // The agent hung up: the caller hears goodbye.
+                { target: '#ivr.goodbye' },
+              ],
             },
           },
         },
@@ -108,6 +135,7 @@ export function createIvrMachine(settings: IvrSettings) {
         },
       },
       voicemail: {
+        on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'record',
           input: ({ context }) => ({
@@ -123,6 +151,7 @@ export function createIvrMachine(settings: IvrSettings) {
         },
       },
       voicemailLeft: {
+        on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'userEvent',
           input: ({ context }) => ({
@@ -134,6 +163,7 @@ export function createIvrMachine(settings: IvrSettings) {
         },
       },
       goodbye: {
+        on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'play',
           input: ({ context }) => ({ call: context.call, media: 'sound:vm-goodbye' }),

@@ -1,4 +1,5 @@
 import { VirtualClock } from '@ringflow/client';
+import type { CallEnded } from '@ringflow/runtime';
 import { createSimulator, type PublishedEvent } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
 import { createIvrMachine } from '../../examples/ivr-machine/ivrMachine.ts';
@@ -37,14 +38,16 @@ function setUp() {
   });
   const world: PublishedEvent[] = [];
   simulator.driver.onEvent((event) => world.push(event));
+  const ended: CallEnded[] = [];
+  app.callEnded$.subscribe((report) => ended.push(report));
   const call = (channelId: string) =>
     simulator.driver.placeCall({ channelId, from: '5551234', to: '100', endpoint: 'PJSIP/caller' });
-  return { clock, simulator, app, requests, events, world, call };
+  return { clock, simulator, app, requests, events, world, ended, call };
 }
 
 describe('IVR machine on the simulator (in process, driven by the simulator driver)', () => {
   it('no choice: answer, prompt, menu timeout, voicemail, user event, goodbye, hang up', async () => {
-    const { clock, app, requests, events, call } = setUp();
+    const { clock, app, requests, events, ended, call } = setUp();
     await app.start();
     call('caller-1');
     await clock.advance(60_000);
@@ -75,13 +78,25 @@ describe('IVR machine on the simulator (in process, driven by the simulator driv
     expect(eventsAbout(events, 'caller-1')).toEqual(
       expect.arrayContaining(['StasisStart', 'ChannelUserevent', 'StasisEnd', 'ChannelDestroyed']),
     );
+    // The hangup's StasisEnd came before its reply; the machine still reached its final state.
+    expect(ended).toEqual([
+      expect.objectContaining({
+        callId: 'caller-1',
+        app: APP,
+        outcome: 'completed',
+        machineStatus: 'done',
+        snapshotValue: 'done',
+        output: { choice: '', recording: 'recording-2' },
+        cause: 16,
+      }),
+    ]);
     expectNothingLeft(app);
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 1, callsEnded: 1, activeCalls: 0 });
     await app.stop();
   });
 
   it('option 1 pressed during the prompt: barge-in, agent dialled and bridged, agent hangs up, goodbye', async () => {
-    const { clock, simulator, app, requests, events, world, call } = setUp();
+    const { clock, simulator, app, requests, events, world, ended, call } = setUp();
     await app.start();
     call('caller-1');
     await clock.advance(500);
@@ -125,13 +140,16 @@ describe('IVR machine on the simulator (in process, driven by the simulator driv
     // The dialled agent stayed in the caller's session: one call, not two.
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 1, callsEnded: 1 });
     expect(world.filter((e) => e.type === 'BridgeDestroyed')).toHaveLength(1);
+    expect(ended).toMatchObject([
+      { callId: 'caller-1', machineStatus: 'done', snapshotValue: 'done', output: { choice: '1' } },
+    ]);
     expect(simulator.channelCount).toBe(0);
     expectNothingLeft(app);
     await app.stop();
   });
 
   it('option 2: user event, then continue at the operator label of the dialplan', async () => {
-    const { clock, simulator, app, requests, events, world, call } = setUp();
+    const { clock, simulator, app, requests, events, world, ended, call } = setUp();
     await app.start();
     call('caller-2');
     await clock.advance(1500);
@@ -153,6 +171,10 @@ describe('IVR machine on the simulator (in process, driven by the simulator driv
     });
     expect(eventsAbout(events, 'caller-2')).toContain('StasisEnd');
     expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+    // The continue's reply came after its StasisEnd: the machine still got to `done`.
+    expect(ended).toMatchObject([
+      { callId: 'caller-2', outcome: 'completed', machineStatus: 'done', output: { choice: '2' } },
+    ]);
     // Back in the dialplan at the label: the announcement plays, then the call ends there.
     await clock.advance(30_000);
     const dialplan = world
@@ -165,17 +187,28 @@ describe('IVR machine on the simulator (in process, driven by the simulator driv
   });
 
   it('the caller hangs up while the menu waits: the call ends, nothing is sent after, nothing is left', async () => {
-    const { clock, simulator, app, requests, call } = setUp();
+    const { clock, simulator, app, requests, ended, call } = setUp();
     await app.start();
     call('caller-3');
     await clock.advance(2000);
-    simulator.driver.hangup('caller-3');
+    simulator.driver.hangup('caller-3', 17);
     await clock.advance(10_000);
     expect(summary(requests)).toEqual([
       'POST /channels/caller-3/answer',
       'POST /channels/caller-3/play/playback-1',
     ]);
     expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+    // The machine saw the StasisEnd before it was stopped, and ended in `gone`.
+    expect(ended).toMatchObject([
+      {
+        callId: 'caller-3',
+        outcome: 'completed',
+        machineStatus: 'done',
+        snapshotValue: 'gone',
+        output: { choice: '' },
+        cause: 17,
+      },
+    ]);
     expectNothingLeft(app);
     await app.stop();
   });

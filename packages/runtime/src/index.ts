@@ -43,7 +43,7 @@ export type { InProcessServer } from './inProcess/InProcessServer.ts';
 export { createRuntimeLogger, REDACTED_PATHS, safeUrl } from './logging/createRuntimeLogger.ts';
 export * from './metrics/index.ts';
 export { CallSession } from './session/CallSession.ts';
-export type { SessionOutcome } from './session/CallSession.ts';
+export type { CallEnded, SessionOutcome } from './session/CallEnded.ts';
 export { DigitBuffer } from './session/DigitBuffer.ts';
 export { isCallGone } from './session/isCallGone.ts';
 export { SessionRouter } from './session/SessionRouter.ts';

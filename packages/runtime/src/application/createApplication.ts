@@ -15,7 +15,8 @@ import type { AnyStateMachine } from 'xstate';
 import { BridgeSession, type BridgeSessionOptions } from '../bridge/BridgeSession.ts';
 import { createRuntimeLogger } from '../logging/createRuntimeLogger.ts';
 import { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
-import { CallSession, type SessionOutcome } from '../session/CallSession.ts';
+import type { CallEnded } from '../session/CallEnded.ts';
+import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
 import type { GapReport } from './GapReport.ts';
@@ -54,6 +55,12 @@ export interface ApplicationOptions {
   readonly whileDraining?: 'hangup' | 'continue';
   /** Called after each event stream gap, once sessions were reconciled. */
   readonly onGap?: (report: GapReport) => void;
+  /**
+   * Called once per call when its session has ended: why (`outcome`), where the machine was
+   * (`machineStatus`, `snapshotValue`) and the flow's `output` if it reached a final state.
+   * Also on `app.callEnded$`.
+   */
+  readonly onCallEnded?: (ended: CallEnded) => void;
 }
 
 /** Options of {@link Application.originate}. */
@@ -100,6 +107,8 @@ export class Application {
   readonly calls$: Observable<CallSession>;
   /** Each event stream gap, after sessions were reconciled. */
   readonly gaps$: Observable<GapReport>;
+  /** How each call ended, as its session ends (see {@link CallEnded}). */
+  readonly callEnded$: Observable<CallEnded>;
   private readonly options: ApplicationOptions;
   private readonly apps: readonly string[];
   private readonly clock: TrackingClock;
@@ -109,6 +118,7 @@ export class Application {
   private readonly bridges = new Set<BridgeSession>();
   private readonly callsSubject = new Subject<CallSession>();
   private readonly gapsSubject = new Subject<GapReport>();
+  private readonly callEndedSubject = new Subject<CallEnded>();
   private readonly ids: () => string;
   private state: 'new' | 'starting' | 'running' | 'draining' | 'stopped' = 'new';
   private drainDeadline = 0;
@@ -136,6 +146,7 @@ export class Application {
     this.metrics = new RuntimeMetrics(clock);
     this.calls$ = this.callsSubject.asObservable();
     this.gaps$ = this.gapsSubject.asObservable();
+    this.callEnded$ = this.callEndedSubject.asObservable();
     const names = new Set<string>();
     this.links = options.servers.map((server, index) => {
       const link = new ServerLink(server, {
@@ -264,7 +275,7 @@ export class Application {
           { app: start.application, args: start.args ?? [], direction, server: link.name, start },
           machine,
         ),
-      onEnded: (s, outcome) => this.sessionEnded(s, outcome),
+      onEnded: (s, ended) => this.sessionEnded(s, ended),
     });
     this.sessions.add(session);
     this.metrics.callStarted(direction);
@@ -272,9 +283,15 @@ export class Application {
     return session;
   }
 
-  private sessionEnded(session: CallSession, outcome: SessionOutcome): void {
+  private sessionEnded(session: CallSession, ended: CallEnded): void {
     this.sessions.delete(session);
-    this.metrics.callEnded(outcome);
+    this.metrics.callEnded(ended.outcome);
+    this.callEndedSubject.next(ended);
+    try {
+      this.options.onCallEnded?.(ended);
+    } catch (error) {
+      this.logger.error({ err: error, call: ended.callId }, 'onCallEnded callback threw');
+    }
   }
 
   private onEvent(link: ServerLink, event: StreamEvent): void {
@@ -397,6 +414,7 @@ export class Application {
     await Promise.all(this.links.map((l) => l.close()));
     this.callsSubject.complete();
     this.gapsSubject.complete();
+    this.callEndedSubject.complete();
     this.logger.info('application stopped');
   }
 

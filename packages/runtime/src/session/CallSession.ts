@@ -1,6 +1,7 @@
 import {
   type ChannelHandle,
   ErrorCode,
+  HttpError,
   isResourceGone,
   type ResourceKind,
   RingflowError,
@@ -14,26 +15,12 @@ import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } fr
 import { bindHandle } from '../call/bindHandle.ts';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
+import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
 import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
 import { markCallGone } from './isCallGone.ts';
 import type { SessionHost } from './SessionHost.ts';
 import { TrackingClock } from './TrackingClock.ts';
-
-/** How a call session ended. */
-export type SessionOutcome =
-  /** The channel left the application (hangup, continue, move). */
-  | 'completed'
-  /** The machine failed (an unhandled error event, an action that threw). */
-  | 'failed'
-  /** An outbound channel was destroyed before it entered the application. */
-  | 'unanswered'
-  /** After an event stream gap, the channel was no longer on the server. */
-  | 'reconciled'
-  /** The drain deadline passed and the call was hung up. */
-  | 'drained'
-  /** The application stopped. */
-  | 'stopped';
 
 /** What the application tells a session about the call it serves. */
 export interface CallSessionOptions {
@@ -51,8 +38,8 @@ export interface CallSessionOptions {
   readonly sharedStream?: boolean;
   /** Picks the machine once the channel enters the application. */
   readonly machineFor: (start: StasisStart) => AnyStateMachine;
-  /** Called once when the session has ended and released everything. */
-  readonly onEnded: (session: CallSession, outcome: SessionOutcome) => void;
+  /** Called once when the session has ended and released everything, with how the call ended. */
+  readonly onEnded: (session: CallSession, ended: CallEnded) => void;
 }
 
 /** Operations after which the main channel is on its way out of the application. */
@@ -62,6 +49,12 @@ const LEAVING_OPERATIONS = new Set([
   'channels.move',
   'channels.redirect',
 ]);
+
+/**
+ * How long a call whose channel left the application waits for its requests still in flight
+ * (whose replies may bring the machine to its final state) before its machine is stopped anyway.
+ */
+const CLOSING_GRACE_MS = 5000;
 
 /**
  * Events the server addresses to one application only (never copied to the others), so a copy
@@ -125,7 +118,13 @@ export class CallSession {
   private subscriptions = 0;
   private pending = 0;
   private leaving = false;
+  /** The channel left the application; the session ends with this outcome once settled. */
+  private closing: SessionOutcome | undefined;
+  private settleTimer: TimerHandle | undefined;
   private outcome: SessionOutcome | undefined;
+  private ending: CallEnded | undefined;
+  private readonly startedAt: number;
+  private cause: { cause?: number; causeText?: string } = {};
   private resolveDone!: (outcome: SessionOutcome) => void;
 
   constructor(host: SessionHost, options: CallSessionOptions) {
@@ -141,6 +140,7 @@ export class CallSession {
       this.resolveDone = resolve;
     });
     this.app = options.app;
+    this.startedAt = this.clock.now();
     this.copies = options.sharedStream ? new EventCopyFilter() : undefined;
     this.own('channel', options.channelId, false);
   }
@@ -158,6 +158,11 @@ export class CallSession {
   /** The machine's actor, once the channel has entered the application. */
   get machine(): Actor<AnyStateMachine> | undefined {
     return this.actor;
+  }
+
+  /** How the call ended (outcome, the machine's final state and output), once it has. */
+  get result(): CallEnded | undefined {
+    return this.ending;
   }
 
   /** The handle the machine got, once started. */
@@ -224,6 +229,8 @@ export class CallSession {
       const digit = (event as { digit?: unknown }).digit;
       if (typeof digit === 'string') this.digitBuffer.push(digit);
     }
+    // The channel is leaving: a machine that ends on this event must not hang it up again.
+    if (isMain && (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')) this.leaving = true;
     this.events.next(event);
     this.tell(event);
     this.afterEvent(event, channelId, isMain);
@@ -260,11 +267,16 @@ export class CallSession {
   private afterEvent(event: StreamEvent, channelId: string | undefined, isMain: boolean): void {
     switch (event.type) {
       case 'StasisEnd':
-        if (isMain) this.end(this.actor ? 'completed' : 'unanswered');
+        if (isMain) this.finish(this.actor ? 'completed' : 'unanswered');
+        return;
+      case 'ChannelHangupRequest':
+        if (isMain) this.noteCause(event);
         return;
       case 'ChannelDestroyed':
-        if (isMain) this.end(this.actor ? 'completed' : 'unanswered');
-        else if (channelId) this.disown('channel', channelId);
+        if (isMain) {
+          this.noteCause(event);
+          this.finish(this.actor ? 'completed' : 'unanswered');
+        } else if (channelId) this.disown('channel', channelId);
         return;
       case 'PlaybackFinished': {
         const id = (event as { playback?: { id?: unknown } }).playback?.id;
@@ -285,6 +297,41 @@ export class CallSession {
       default:
         return;
     }
+  }
+
+  private noteCause(event: StreamEvent): void {
+    const { cause, cause_txt: causeText } = event as { cause?: unknown; cause_txt?: unknown };
+    if (typeof cause === 'number') this.cause = { ...this.cause, cause };
+    if (typeof causeText === 'string') this.cause = { ...this.cause, causeText };
+  }
+
+  /**
+   * The call's channel left the application (StasisEnd, ChannelDestroyed). The machine has been
+   * given the event and may still reach its final state: the reply of the request that made the
+   * channel leave (a hangup, a continue) usually arrives after its StasisEnd. So the session waits
+   * for its requests in flight (at most {@link CLOSING_GRACE_MS}), then one tick of the clock for
+   * their results to reach the machine, and only then stops it and ends.
+   */
+  private finish(outcome: SessionOutcome): void {
+    if (this.ended || this.closing) return;
+    if (this.actor?.getSnapshot().status !== 'active') {
+      this.end(outcome);
+      return;
+    }
+    this.closing = outcome;
+    this.leaving = true;
+    this.clock.setTimeout(() => this.end(outcome), CLOSING_GRACE_MS);
+    this.settleClosing();
+  }
+
+  /** While closing: once no request is in flight, end on the next tick of the clock. */
+  private settleClosing(): void {
+    if (this.closing === undefined || this.ended || this.pending > 0 || this.settleTimer) return;
+    const outcome = this.closing;
+    this.settleTimer = this.clock.setTimeout(() => {
+      this.settleTimer = undefined;
+      if (this.pending === 0) this.end(outcome);
+    }, 0);
   }
 
   /**
@@ -414,10 +461,15 @@ export class CallSession {
       if (channelId && isResourceGone(error) && this.owned.has(ownedKey('channel', channelId))) {
         markCallGone(error);
         this.channelGone(channelId, operation);
+      } else if (this.closing !== undefined && error instanceof HttpError && error.status < 500) {
+        // The call's channel has left the application: a refusal now (a user event whose source
+        // channel is gone, 409 "not in Stasis") is a consequence of that, not a machine failure.
+        markCallGone(error);
       }
       throw error;
     } finally {
       this.pending--;
+      if (this.closing !== undefined) this.settleClosing();
     }
   }
 
@@ -446,6 +498,10 @@ export class CallSession {
 
   /** The machine reached a final state: hang up unless the channel is already leaving. */
   private machineDone(): void {
+    if (this.closing !== undefined) {
+      this.end(this.closing);
+      return;
+    }
     if (this.ended || this.leaving) return;
     this.logger.debug('machine finished with the channel still in the application; hanging up');
     this.leaving = true;
@@ -470,6 +526,7 @@ export class CallSession {
   end(outcome: SessionOutcome, hangUpMain = false): void {
     if (this.ended) return;
     this.outcome = outcome;
+    const snapshot = this.actor?.getSnapshot();
     this.actor?.stop();
     this.abort.abort(new RingflowError(ErrorCode.ABORTED, `call ${this.channelId} ended (${outcome})`));
     this.clock.clearAll();
@@ -484,8 +541,24 @@ export class CallSession {
       }
     }
     this.owned.clear();
-    this.logger.info({ outcome }, 'call ended');
-    this.options.onEnded(this, outcome);
+    const endedAt = this.clock.now();
+    const status = snapshot?.status;
+    this.ending = {
+      callId: this.id,
+      app: this.app,
+      server: this.server.name,
+      direction: this.direction,
+      outcome,
+      machineStatus: status === 'done' || status === 'error' || status === 'active' ? status : 'none',
+      output: status === 'done' ? snapshot?.output : undefined,
+      snapshotValue: snapshot?.value,
+      ...this.cause,
+      startedAt: this.startedAt,
+      endedAt,
+      durationMs: endedAt - this.startedAt,
+    };
+    this.logger.info({ outcome, machine: this.ending.machineStatus }, 'call ended');
+    this.options.onEnded(this, this.ending);
     this.resolveDone(outcome);
   }
 }

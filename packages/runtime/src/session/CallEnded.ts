@@ -1,0 +1,53 @@
+import type { StateValue } from 'xstate';
+
+/** How a call session ended. */
+export type SessionOutcome =
+  /** The channel left the application (hangup, continue, move). */
+  | 'completed'
+  /** The machine failed (an unhandled error event, an action that threw). */
+  | 'failed'
+  /** An outbound channel was destroyed before it entered the application. */
+  | 'unanswered'
+  /** After an event stream gap, the channel was no longer on the server. */
+  | 'reconciled'
+  /** The drain deadline passed and the call was hung up. */
+  | 'drained'
+  /** The application stopped. */
+  | 'stopped';
+
+/**
+ * How one call ended, told once per call (`app.callEnded$`, `onCallEnded`, `session.result`):
+ * why the session ended, and where its machine was then, with the flow's `output` when the
+ * machine reached a final state.
+ *
+ * @example
+ * createApplication({ ..., onCallEnded: (c) => log.info({ call: c.callId, outcome: c.outcome, output: c.output }) });
+ */
+export interface CallEnded {
+  /** The session id: the id of the call's main channel. */
+  readonly callId: string;
+  /** The application the call belonged to (undefined for an outbound call that never entered it). */
+  readonly app: string | undefined;
+  /** The server's name in the application's options. */
+  readonly server: string;
+  readonly direction: 'inbound' | 'outbound';
+  /** Why the session ended. */
+  readonly outcome: SessionOutcome;
+  /**
+   * Where the machine was: `done` (it reached a final state: `output` is its output), `active`
+   * (the call ended while it still had work to do), `error` (it failed), or `none` (no machine
+   * ran: the call never entered the application, or no machine could be picked).
+   */
+  readonly machineStatus: 'done' | 'active' | 'error' | 'none';
+  /** The machine's output when it reached a final state (its `output` definition), else undefined. */
+  readonly output: unknown;
+  /** The machine's state value at the end (`'done'`, `{ agent: 'talking' }`), undefined when none ran. */
+  readonly snapshotValue: StateValue | undefined;
+  /** The hangup cause (Q.850) the server reported for the call's channel, when it did. */
+  readonly cause?: number;
+  readonly causeText?: string;
+  /** Clock times (ms) of the session's start and end, and the difference. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly durationMs: number;
+}
