@@ -2,7 +2,7 @@ import { VirtualClock } from '@ringflow/client';
 import { createApplication } from '@ringflow/runtime';
 import { createSimulator } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
-import { startWireServer } from '../../packages/simulator/src/wire/index.ts';
+import { startWireServer } from '@ringflow/simulator';
 import { expectNothingLeft, RELIABILITY_DIALPLAN } from './appOnServer.ts';
 import { captureLogs } from './captureLogs.ts';
 import { expectOneOutcomeLinePerCall } from './callOutcomes.ts';

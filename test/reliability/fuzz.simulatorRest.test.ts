@@ -6,7 +6,7 @@ import { createSimulator, type Simulator } from '@ringflow/simulator';
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWireServer, type WireServer } from '../../packages/simulator/src/wire/index.ts';
+import { startWireServer, type WireServer } from '@ringflow/simulator';
 import { type FuzzRequest, fuzzPath, fuzzRequest, percentEncode } from './fuzzArbitraries.ts';
 import { snapshotDirectory } from './snapshotDirectory.ts';
 

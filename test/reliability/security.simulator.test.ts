@@ -2,7 +2,7 @@ import { operations } from '@ringflow/client';
 import { createSimulator, type Simulator } from '@ringflow/simulator';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWireServer, type WireServer } from '../../packages/simulator/src/wire/index.ts';
+import { startWireServer, type WireServer } from '@ringflow/simulator';
 
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

@@ -403,18 +403,18 @@ function checkSubflowCall(
 /** Variables a flow body declares, assigns or stores results in. */
 function knownVariables(body: FlowBody): Set<string> {
   const names = new Set(Object.keys(body.vars ?? {}));
-  const visit = (value: unknown, parentKey?: string) => {
+  const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
       for (const v of value) visit(v);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
         if (k === 'as' && typeof v === 'string') names.add(v);
-        if (
-          (k === 'set' && v && typeof v === 'object' && !Array.isArray(v)) ||
-          (parentKey === undefined && k === 'set')
-        )
-          for (const name of Object.keys(v as object)) names.add(name);
-        visit(v, k);
+        // A `set` step names variables by its keys; an empty or malformed one (`- set:`) names none
+        // and is reported by the schema check, so it must not stop this pass.
+        if (k === 'set' && v && typeof v === 'object' && !Array.isArray(v)) {
+          for (const name of Object.keys(v)) names.add(name);
+        }
+        visit(v);
       }
     }
   };

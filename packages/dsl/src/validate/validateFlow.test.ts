@@ -39,6 +39,16 @@ describe('validation of YAML flows', () => {
     ]);
   });
 
+  it('treats a bare `- set:` as assigning nothing, also beside expressions (found by fuzzing)', () => {
+    const result = parseFlow(
+      minimal(
+        '  a:\n    steps:\n      - set:\n      - play: { media: { expr: "\'sound:beep\'" } }\n    final: true\n',
+      ),
+      'set.yaml',
+    );
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
   it('positions YAML syntax errors and never throws', () => {
     const found = problems('name: t\nstart: a\nstates:\n  a:\n    steps: [answer\n');
     expect(found[0]).toMatchObject({ code: 'RF001', severity: 'error' });
