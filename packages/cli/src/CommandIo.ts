@@ -8,6 +8,11 @@ export interface CommandIo {
   /** Diagnostics, warnings and errors. */
   readonly stderr: (text: string) => void;
   /**
+   * True when stdout is a terminal a person reads: commands then print for people (live views,
+   * colours of nothing but text); otherwise JSON lines for programs. Default false.
+   */
+  readonly isTerminal?: boolean;
+  /**
    * Resolves with the name of the first stop signal (SIGINT or SIGTERM) and calls `onAgain` for
    * each later one. Defaults to the process's own signals.
    */

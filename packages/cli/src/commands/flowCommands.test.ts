@@ -1,0 +1,213 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VirtualClock } from '@ringflow/client';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { describe, expect, it } from 'vitest';
+import type { CommandIo } from '../CommandIo.ts';
+import { ExitCode } from '../ExitCode.ts';
+import { main } from '../main.ts';
+import { createRunCommand } from './runCommand.ts';
+
+const FLOWS = new URL('../../../../flows/', import.meta.url).pathname;
+const IVR = join(FLOWS, 'ivr.yaml');
+
+function capture(extra: Partial<CommandIo> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), ...extra },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}
+
+async function broken(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+  const file = join(dir, 'broken.yaml');
+  await writeFile(
+    file,
+    'name: broken\nstart: greet\nstates:\n  greet:\n    steps:\n      - plya: { media: sound:hello }\n    next: nowhere\n',
+  );
+  return file;
+}
+
+describe('ringflow validate', () => {
+  it('prints file:line:col code message for each problem and exits 1 on errors', async () => {
+    const file = await broken();
+    const c = capture();
+    expect(await main(['validate', IVR, file], c.io)).toBe(ExitCode.FAILURE);
+    const lines = c.out().trim().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^${file}:4:3 warning RF202 no-hangup-path: `)),
+      `${file}:6:9 error RF101 unknown-step: Unknown step "plya". Did you mean "play"?`,
+      expect.stringMatching(new RegExp(`^${file}:7:11 error RF200 unknown-target: .*nowhere`)),
+    ]);
+    expect(c.err()).toBe('2 file(s) checked: 2 error(s), 1 warning(s)\n');
+  });
+
+  it('exits 0 for a valid flow, prints JSON lines with --format json, and 2 without a file', async () => {
+    const ok = capture();
+    expect(await main(['validate', IVR], ok.io)).toBe(ExitCode.OK);
+    expect(ok.out()).toBe('');
+    const json = capture();
+    await main(['validate', '--format', 'json', await broken()], json.io);
+    expect(JSON.parse(json.out().split('\n')[1]!)).toMatchObject({
+      line: 6,
+      column: 9,
+      code: 'RF101',
+      severity: 'error',
+    });
+    const none = capture();
+    expect(await main(['validate'], none.io)).toBe(ExitCode.USAGE);
+    const missing = capture();
+    expect(await main(['validate', '/nonexistent.yaml'], missing.io)).toBe(ExitCode.FAILURE);
+    expect(missing.err()).toContain('cannot read /nonexistent.yaml: ENOENT');
+  });
+});
+
+describe('ringflow graph', () => {
+  it('prints the flow as a Mermaid state diagram', async () => {
+    const c = capture();
+    expect(await main(['graph', IVR], c.io)).toBe(ExitCode.OK);
+    expect(c.out()).toMatch(/^stateDiagram-v2\n {2}\[\*\] --> greet\n/);
+    expect(c.out()).toContain('main_menu --> sales_menu : menu 1');
+  });
+
+  it('refuses svg with the reason and a way to get one, and reports a broken flow', async () => {
+    const svg = capture();
+    expect(await main(['graph', IVR, '--format', 'svg'], svg.io)).toBe(ExitCode.USAGE);
+    expect(svg.err()).toContain('svg is not supported: rendering Mermaid needs a browser');
+    const bad = capture();
+    expect(await main(['graph', await broken()], bad.io)).toBe(ExitCode.FAILURE);
+    expect(bad.err()).toMatch(/broken\.yaml:6:9 error RF101/);
+  });
+});
+
+describe('ringflow test', () => {
+  it('runs the scenarios under a folder and ends with "N passed, M failed"', async () => {
+    const c = capture({ isTerminal: true });
+    expect(await main(['test', FLOWS, '--coverage'], c.io)).toBe(ExitCode.OK);
+    expect(c.out()).toContain('✓ sales sub-menu, then a voicemail message');
+    expect(c.out()).toMatch(/coverage of flow main-ivr: states \d+\/11 \(\d+%\), transitions \d+\/16/);
+    expect(c.out()).toMatch(/ {4}main-menu -> sales-menu {2}x\d+ {2}\(menu 1\)/);
+    expect(c.out()).toMatch(/\n8 passed, 0 failed\n$/);
+  });
+
+  it('reports a failing scenario with its place and the timeline, as JSON lines off a terminal', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    await writeFile(join(dir, 'ivr.yaml'), await readFile(IVR, 'utf8'));
+    await writeFile(
+      join(dir, 'ivr.test.yaml'),
+      'scenarios:\n  - name: wrong\n    steps:\n      - wait: 2s\n      - expect: { state: voicemail }\n',
+    );
+    const c = capture();
+    expect(await main(['test', dir], c.io)).toBe(ExitCode.FAILURE);
+    const lines = c
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[1]).toMatchObject({
+      scenario: 'wrong',
+      passed: false,
+      failure: { step: 'expect {"state":"voicemail"}' },
+    });
+    expect(String((lines[1]!.failure as { at: string }).at)).toMatch(/ivr\.test\.yaml:5:9$/);
+    expect(String((lines[1]!.failure as { message: string }).message)).toContain(
+      '+00:01.400  ◆ state main-menu',
+    );
+    expect(lines.at(-1)).toEqual({ passed: 0, failed: 1, msg: '0 passed, 1 failed' });
+  });
+
+  it('fails when there is nothing to run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    const c = capture();
+    expect(await main(['test', dir], c.io)).toBe(ExitCode.FAILURE);
+    expect(c.err()).toContain('no scenario file (*.test.yaml)');
+  });
+});
+
+describe('ringflow run', () => {
+  it('--demo plays the scenario callers side by side and ends with a summary', async () => {
+    const c = capture({ isTerminal: true });
+    expect(await main(['run', IVR, '--demo', '--speed', 'max'], c.io)).toBe(ExitCode.OK);
+    const out = c.out();
+    expect(out).toContain('8 simulated callers');
+    expect(out).toMatch(/\+00:02\.000 {2}#1 {2}☎ caller presses 1/);
+    expect(out).toMatch(/#1 {6}→ record voicemail\/c1/);
+    expect(out).toMatch(/Summary: 8 calls \(6 completed, 1 continued, 1 hungUp\)/);
+    expect(out).toContain('greet → main-menu → sales-menu → voicemail → goodbye');
+  });
+
+  it('without --demo, one silent caller, hung up at --limit; JSON lines off a terminal', async () => {
+    const c = capture();
+    expect(await main(['run', IVR, '--speed', 'max', '--limit', '20s'], c.io)).toBe(ExitCode.OK);
+    const lines = c
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ event: 'summary', calls: 1, outcomes: { hungUp: 1 } });
+    expect(lines).toContainEqual(expect.objectContaining({ kind: 'state', state: 'main-menu' }));
+  });
+
+  it('--server runs the flow for calls entering the app, then drains and exits 0 on SIGTERM', async () => {
+    const clock = new VirtualClock();
+    const sim = createSimulator({ clock });
+    const wire = await startWireServer(sim, { users: [{ username: 'u', password: 'p' }], clock, port: 0 });
+    let stop: (signal: string) => void = () => {};
+    const c = capture({
+      isTerminal: true,
+      waitForStop: () =>
+        new Promise<string>((resolve) => {
+          stop = resolve;
+        }),
+    });
+    const exit = main(
+      [
+        'run',
+        IVR,
+        '--server',
+        wire.url.replace(/\/ari$/, ''),
+        '--user',
+        'u',
+        '--password',
+        'p',
+        '--app',
+        'ivr',
+        '--drain',
+        '5s',
+      ],
+      c.io,
+      [createRunCommand({ clock })],
+    );
+    while (!c.out().includes('is running as application "ivr"')) await new Promise((r) => setTimeout(r, 10));
+    sim.driver.placeCall({ app: 'ivr', channelId: 'w1' });
+    while (!c.out().includes('w1  ◆ main-menu')) {
+      await clock.advance(500);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    stop('SIGTERM');
+    while (!c.err().includes('draining 1 call(s)')) await new Promise((r) => setTimeout(r, 5));
+    await clock.advance(5_000); // the drain deadline: the call is hung up
+    expect(await exit).toBe(ExitCode.OK);
+    expect(c.out()).toContain('w1  ■ call ended: drained');
+    await wire.close();
+    sim.close();
+  });
+
+  it('refuses a wrong command line before doing anything', async () => {
+    for (const [args, message] of [
+      [['run'], 'give a flow file'],
+      [['run', IVR, '--server', 'http://x:8088'], '--server needs --user and --password'],
+      [['run', IVR, '--user', 'u'], '--user goes with --server'],
+      [['run', IVR, '--speed', '0'], '--speed: expected a number above 0 or max'],
+      [['run', IVR, '--server', 'ftp://x', '--user', 'u', '--password', 'p'], 'expected http:// or https://'],
+    ] as const) {
+      const c = capture();
+      expect(await main([...args], c.io), args.join(' ')).toBe(ExitCode.USAGE);
+      expect(c.err()).toContain(message);
+    }
+  });
+});

@@ -1,0 +1,218 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type Clock, systemClock } from '@ringflow/client';
+import { type Flow, FlowValidationError, formatDiagnostic, loadFlowFile } from '@ringflow/dsl';
+import { loadScenarioFile, toMs } from '@ringflow/dsl/testing';
+import { type Command, UsageError } from '../Command.ts';
+import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
+import { ExitCode } from '../ExitCode.ts';
+import { outputFormat } from '../OutputFormat.ts';
+import { type DemoCaller, demoCallersFromSuite, silentCaller } from '../run/demoCallers.ts';
+import { runDemo } from '../run/runDemo.ts';
+import { runOnServer } from '../run/runOnServer.ts';
+
+const HELP = `Usage: ringflow run <flow.yaml> [options]
+
+Runs a flow as an ARI application: every call entering the application runs the flow.
+
+Against a server (Asterisk or the simulator over the wire):
+  ringflow run flows/ivr.yaml --server http://127.0.0.1:8088 --user asterisk --password secret --app ivr
+  The dialplan sends calls in with Stasis(<app>). Runs until SIGTERM or SIGINT (Ctrl-C), then drains:
+  no new calls, calls in progress may finish until --drain, the rest are hung up, exit 0.
+
+Without --server, on the embedded simulator (in process, nothing to install), with simulated
+callers, in virtual time paced on the real clock; it ends by itself with a summary:
+  ringflow run flows/ivr.yaml            one caller who listens and presses nothing
+  ringflow run flows/ivr.yaml --demo     one caller per scenario of flows/ivr.test.yaml, side by
+                                         side (keys, silences, hangups, far ends as scenarios say)
+
+Options:
+  --server <url>          the server's HTTP address (http://host:8088; /ari is added when missing)
+  --user <name>           ARI user (ari.conf); with --server
+  --password <password>   its password; with --server
+  --app <name>            the application name of Stasis(<name>) (default: the flow's name)
+  --input <name=value>    a flow input (input.<name>); repeat for more; values are text
+  --drain <duration>      with --server: how long calls may finish after a stop signal (default 30s)
+  --demo                  embedded: callers from the flow's scenario file (<flow>.test.yaml)
+  --speed <n|max>         embedded: virtual seconds per real second (default 20; max: no waiting)
+  --limit <duration>      embedded: callers still on the line after this hang up (default 5m)
+  --format <text|json>    text: a live view for people (default on a terminal); json: one JSON
+                          object per line (default otherwise; with --server, the runtime's pino log)
+  -h, --help              show this help
+
+Exit codes:
+  0  the demo ended, or the application drained and stopped after SIGTERM/SIGINT
+  1  the flow has errors, the server could not be reached, or a second stop signal
+  2  wrong command line
+`;
+
+/** What `run` needs from the outside, passed in so tests can run it in process. */
+export interface RunDependencies {
+  /** The real clock (pacing of the embedded demo, timestamps, drain deadline). */
+  readonly clock: Clock;
+}
+
+/**
+ * `ringflow run`: a flow as an application, on a server or on the embedded simulator.
+ *
+ * @example
+ * await createRunCommand().run(['flows/ivr.yaml', '--demo', '--speed', 'max'], io);
+ */
+export function createRunCommand(deps: RunDependencies = { clock: systemClock }): Command {
+  return {
+    name: 'run',
+    summary: 'run a flow as an application (on a server, or on the embedded simulator with --demo)',
+    help: HELP,
+    run: (args, io) => run(args, io, deps),
+  };
+}
+
+function parse(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      server: { type: 'string' },
+      user: { type: 'string' },
+      password: { type: 'string' },
+      app: { type: 'string' },
+      input: { type: 'string', multiple: true },
+      drain: { type: 'string' },
+      demo: { type: 'boolean' },
+      speed: { type: 'string' },
+      limit: { type: 'string' },
+      format: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function duration(value: string | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  try {
+    return toMs(/^\d+(\.\d+)?$/.test(value) ? `${value}s` : value, option);
+  } catch {
+    throw new UsageError(`${option}: expected a duration such as 30s or 2m, got '${value}'`);
+  }
+}
+
+function serverUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--server: expected an address such as http://127.0.0.1:8088, got '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--server: expected http:// or https://, got '${url.protocol}'`);
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.origin}${path.endsWith('/ari') ? path : `${path}/ari`}`;
+}
+
+async function run(args: readonly string[], io: CommandIo, deps: RunDependencies): Promise<ExitCode> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(HELP);
+    return ExitCode.OK;
+  }
+  const [file, ...extra] = positionals;
+  if (file === undefined) throw new UsageError('give a flow file, e.g. ringflow run flows/ivr.yaml --demo');
+  if (extra.length > 0) throw new UsageError(`one flow at a time; unexpected '${extra[0]}'`);
+  const format = outputFormat(values.format, io);
+  const inputs: Record<string, string> = {};
+  for (const item of values.input ?? []) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--input: expected name=value, got '${item}'`);
+    inputs[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  const onServer = values.server !== undefined;
+  if (onServer) {
+    if (values.user === undefined || values.password === undefined)
+      throw new UsageError('--server needs --user and --password (an ARI user of ari.conf)');
+    for (const option of ['demo', 'speed', 'limit'] as const)
+      if (values[option] !== undefined)
+        throw new UsageError(`--${option} is for the embedded simulator; drop it or drop --server`);
+  } else {
+    for (const option of ['user', 'password', 'drain'] as const)
+      if (values[option] !== undefined) throw new UsageError(`--${option} goes with --server`);
+  }
+  const speed =
+    values.speed === undefined || values.speed === 'max'
+      ? values.speed === 'max'
+        ? Number.POSITIVE_INFINITY
+        : 20
+      : Number(values.speed);
+  if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0 or max, got '${values.speed}'`);
+  const limitMs = duration(values.limit, 300_000, '--limit');
+  const drainMs = duration(values.drain, 30_000, '--drain');
+  const server = onServer ? serverUrl(values.server!) : undefined;
+
+  let flow: Flow;
+  try {
+    flow = await loadFlowFile(file);
+  } catch (error) {
+    if (error instanceof FlowValidationError) {
+      io.stderr(`ringflow run: ${error.message}\n`);
+      return ExitCode.FAILURE;
+    }
+    io.stderr(
+      `ringflow run: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+    );
+    return ExitCode.FAILURE;
+  }
+  const waitForStop = io.waitForStop ?? waitForProcessStop;
+  if (server !== undefined) {
+    return (await runOnServer({
+      flow,
+      url: server,
+      username: values.user!,
+      password: values.password!,
+      app: values.app ?? flow.document.name,
+      inputs,
+      drainMs,
+      format,
+      io,
+      clock: deps.clock,
+      waitForStop,
+    })) as ExitCode;
+  }
+
+  let callers: DemoCaller[];
+  if (values.demo) {
+    const scenarioFile = file.replace(/\.ya?ml$/, '.test.yaml');
+    if (!existsSync(scenarioFile)) {
+      io.stderr(
+        `ringflow run: --demo takes its callers from ${scenarioFile}, which does not exist; write scenarios there (see packages/dsl/README.md) or run without --demo\n`,
+      );
+      return ExitCode.FAILURE;
+    }
+    const loaded = await loadScenarioFile(scenarioFile);
+    if (!loaded.ok) {
+      io.stderr(
+        `ringflow run: ${scenarioFile} has errors:\n${loaded.diagnostics.map(formatDiagnostic).join('\n')}\n`,
+      );
+      return ExitCode.FAILURE;
+    }
+    callers = demoCallersFromSuite(loaded.suite).map((c) => ({
+      ...c,
+      options: { ...c.options, inputs: { ...c.options.inputs, ...inputs } },
+    }));
+  } else {
+    const caller = silentCaller(limitMs);
+    callers = [{ ...caller, options: { ...caller.options, inputs } }];
+  }
+  let stopSignal: (signal: string) => void = () => {};
+  const stop = new Promise<string>((resolve) => {
+    stopSignal = resolve;
+  });
+  void waitForStop(() => {}).then(stopSignal);
+  await runDemo({ flow, flowFile: file, callers, speed, limitMs, format, io, clock: deps.clock, stop });
+  return ExitCode.OK;
+}

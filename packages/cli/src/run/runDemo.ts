@@ -1,0 +1,227 @@
+import type { Clock } from '@ringflow/client';
+import type { Flow } from '@ringflow/dsl';
+import {
+  type CallEnd,
+  type FlowTestCall,
+  formatOffset,
+  testFlow,
+  type TimelineEntry,
+} from '@ringflow/dsl/testing';
+import type { CommandIo } from '../CommandIo.ts';
+import type { OutputFormat } from '../OutputFormat.ts';
+import type { DemoCaller } from './demoCallers.ts';
+import { describeAction } from './describeAction.ts';
+
+export interface DemoOptions {
+  readonly flow: Flow;
+  readonly flowFile: string;
+  readonly callers: readonly DemoCaller[];
+  /** Virtual milliseconds per real millisecond; `Infinity` runs as fast as possible. */
+  readonly speed: number;
+  /** A call still up after this much virtual time is hung up by its caller. */
+  readonly limitMs: number;
+  readonly format: OutputFormat;
+  readonly io: CommandIo;
+  /** The real clock that paces virtual time. */
+  readonly clock: Clock;
+  /** Resolves when the user asks to stop (SIGINT/SIGTERM): the callers hang up and the demo ends. */
+  readonly stop: Promise<unknown>;
+}
+
+/** How one demo call went. */
+export interface DemoCallResult {
+  readonly label: string;
+  readonly end: CallEnd | undefined;
+  readonly states: readonly string[];
+}
+
+const TICK_REAL_MS = 100;
+
+interface Running {
+  readonly n: number;
+  readonly caller: DemoCaller;
+  readonly call: FlowTestCall;
+  readonly t0: number;
+  next: number;
+  shown: number;
+  endShown: boolean;
+}
+
+/**
+ * Runs simulated callers against a flow, side by side in virtual time paced on the real clock
+ * (`speed` times faster), printing a live view of each call (states, actions, caller actions)
+ * and a summary. Each caller's call runs through the runtime on an in-process simulator of its
+ * own, so each can have its own far ends and time of day, exactly as in its scenario.
+ *
+ * @example
+ * const results = await runDemo({ flow, flowFile, callers, speed: 20, limitMs: 300_000, format: 'text', io, clock: systemClock, stop });
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
+  const { io, callers, format } = options;
+  const line = (value: Record<string, unknown>, text: string) =>
+    io.stdout(format === 'json' ? `${JSON.stringify(value)}\n` : `${text}\n`);
+  const pace = Number.isFinite(options.speed) ? `${options.speed}x` : 'as fast as possible';
+  line(
+    {
+      event: 'demo',
+      flow: options.flow.document.name,
+      file: options.flowFile,
+      callers: callers.length,
+      speed: options.speed,
+    },
+    `ringflow: running flow "${options.flow.document.name}" (${options.flowFile}) on the embedded simulator\n` +
+      `${callers.length} simulated caller${callers.length === 1 ? '' : 's'}, virtual time at ${pace}. Ctrl-C stops.\n`,
+  );
+  const running: Running[] = [];
+  for (const [i, caller] of callers.entries()) {
+    const call = await testFlow(options.flow, { ...caller.options, channelId: `c${i + 1}` });
+    running.push({ n: i + 1, caller, call, t0: call.clock.now(), next: 0, shown: 0, endShown: false });
+    line(
+      { event: 'caller', call: i + 1, caller: caller.options.caller ?? '5551234', label: caller.label },
+      `  #${i + 1}  ${caller.options.caller ?? '5551234'} calls ${caller.options.extension ?? '100'}: ${caller.label}`,
+    );
+  }
+  if (format === 'text') io.stdout('\n');
+  let stopped = false;
+  void options.stop.then(() => {
+    stopped = true;
+  });
+  const realStart = options.clock.now();
+  const step = Number.isFinite(options.speed) ? TICK_REAL_MS * options.speed : 1000;
+  let t = 0;
+  const elapsed = (r: Running) => r.call.clock.now() - r.t0;
+  const live = () => running.filter((r) => r.call.end() === undefined);
+  while (live().length > 0) {
+    if (stopped || t >= options.limitMs) {
+      for (const r of live()) await r.call.hangUp().catch(() => {});
+      for (const r of running) await r.call.wait(1000);
+      show(running, line);
+      break;
+    }
+    t += step;
+    for (const r of live()) {
+      for (let a = r.caller.script[r.next]; a !== undefined && a.at <= t; a = r.caller.script[r.next]) {
+        r.next++;
+        await r.call.wait(Math.max(0, a.at - elapsed(r)));
+        if (r.call.end() !== undefined) break;
+        await a.act(r.call).catch((error: Error) => {
+          line(
+            { event: 'note', call: r.n, message: error.message },
+            `  #${r.n}  (${error.message.split('\n')[0]})`,
+          );
+        });
+      }
+      await r.call.wait(Math.max(0, t - elapsed(r)));
+    }
+    show(running, line);
+    if (Number.isFinite(options.speed)) await sleep(options.clock, TICK_REAL_MS);
+  }
+  const results = running.map((r) => ({ label: r.caller.label, end: r.call.end(), states: r.call.states() }));
+  summary(results, options.clock.now() - realStart, line, format);
+  for (const r of running) await r.call.close();
+  return results;
+}
+
+function sleep(clock: Clock, ms: number): Promise<void> {
+  return new Promise((resolve) => clock.setTimeout(resolve, ms));
+}
+
+/** Prints the timeline entries not shown yet, of every call, and ends, in virtual time order. */
+function show(
+  running: readonly Running[],
+  line: (value: Record<string, unknown>, text: string) => void,
+): void {
+  const fresh: { n: number; entry: TimelineEntry }[] = [];
+  for (const r of running) {
+    const timeline = r.call.timeline();
+    for (const entry of timeline.slice(r.shown)) if (entry.kind !== 'end') fresh.push({ n: r.n, entry });
+    r.shown = timeline.length;
+    const end = r.call.end();
+    if (end && !r.endShown) {
+      r.endShown = true;
+      fresh.push({
+        n: r.n,
+        entry: { kind: 'end', at: end.at, text: `call ended: ${end.status}, by the ${end.by}` },
+      });
+    }
+  }
+  // Stable: entries of one call keep their order; an end comes after what happened at its instant.
+  fresh.sort((a, b) => a.entry.at - b.entry.at || a.n - b.n);
+  for (const { n, entry } of fresh) {
+    const at = formatOffset(entry.at);
+    switch (entry.kind) {
+      case 'state':
+        line({ call: n, at: entry.at, kind: 'state', state: entry.state }, `${at}  #${n}  ◆ ${entry.state}`);
+        break;
+      case 'action':
+        line(
+          {
+            call: n,
+            at: entry.at,
+            kind: 'action',
+            method: entry.method,
+            path: entry.path,
+            operation: entry.operation,
+            status: entry.status,
+          },
+          `${at}  #${n}      → ${describeAction(entry)}`,
+        );
+        break;
+      case 'caller':
+        line({ call: n, at: entry.at, kind: 'caller', text: entry.text }, `${at}  #${n}  ☎ ${entry.text}`);
+        break;
+      case 'end':
+        line({ call: n, at: entry.at, kind: 'end', text: entry.text }, `${at}  #${n}  ■ ${entry.text}`);
+        break;
+      case 'event':
+        break; // events are the detail behind the actions: `ringflow test` failures show them
+    }
+  }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function summary(
+  results: readonly DemoCallResult[],
+  realMs: number,
+  line: (value: Record<string, unknown>, text: string) => void,
+  format: OutputFormat,
+): void {
+  const callMs = results.reduce((sum, r) => sum + (r.end?.at ?? 0), 0);
+  const outcomes = new Map<string, number>();
+  for (const r of results) {
+    const key = r.end ? r.end.status : 'still up';
+    outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+  }
+  const outcomeText = [...outcomes].map(([k, v]) => `${v} ${k}`).join(', ');
+  if (format === 'json') {
+    line(
+      {
+        event: 'summary',
+        calls: results.length,
+        outcomes: Object.fromEntries(outcomes),
+        callMs,
+        realMs,
+        results: results.map((r) => ({
+          label: r.label,
+          status: r.end?.status,
+          by: r.end?.by,
+          ms: r.end?.at,
+          states: r.states,
+        })),
+      },
+      '',
+    );
+    return;
+  }
+  const rows = results.map((r, i) => {
+    const how = r.end ? `${r.end.status} (by the ${r.end.by})` : 'still up';
+    return `  #${i + 1}  ${how.padEnd(28)} ${seconds(r.end?.at ?? 0).padStart(7)}  ${r.states.join(' → ')}\n       ${r.label}`;
+  });
+  line(
+    {},
+    `\nSummary: ${results.length} calls (${outcomeText}), ${seconds(callMs)} of calls in ${seconds(realMs)} of real time\n${rows.join('\n')}`,
+  );
+}

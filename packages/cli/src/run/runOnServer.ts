@@ -1,0 +1,117 @@
+import type { Clock } from '@ringflow/client';
+import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
+import { type CallSession, createApplication } from '@ringflow/runtime';
+import { pino } from 'pino';
+import type { InspectionEvent } from 'xstate';
+import type { CommandIo } from '../CommandIo.ts';
+import { ExitCode } from '../ExitCode.ts';
+import type { OutputFormat } from '../OutputFormat.ts';
+
+export interface ServerRunOptions {
+  readonly flow: Flow;
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  readonly app: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** How long calls may go on after SIGTERM/SIGINT before they are hung up. */
+  readonly drainMs: number;
+  readonly format: OutputFormat;
+  readonly io: CommandIo;
+  readonly clock: Clock;
+  /** Resolves with the first stop signal; `onAgain` is called for each later one. */
+  readonly waitForStop: (onAgain: () => void) => Promise<string>;
+}
+
+function time(clock: Clock): string {
+  return new Date(clock.now()).toISOString().slice(11, 23);
+}
+
+/**
+ * Runs a flow as an application on a real server (or any ARI server): every channel entering
+ * `app` runs the flow. On a terminal each call's states are shown as they happen; otherwise the
+ * runtime's pino log (JSON lines) goes to stdout. SIGTERM/SIGINT drain: no new calls, active calls
+ * may finish until the deadline, the rest are hung up, then exit 0; a second signal exits 1.
+ *
+ * @example
+ * await runOnServer({ flow, url: 'http://pbx:8088/ari', username: 'u', password: 'p', app: 'ivr', ... });
+ */
+export async function runOnServer(options: ServerRunOptions): Promise<number> {
+  const { io, clock } = options;
+  const text = options.format === 'text';
+  const say = (line: string) => io.stderr(`${line}\n`);
+  const logger = text
+    ? pino({ level: 'warn' }, { write: (s: string) => io.stderr(s) })
+    : pino({ level: 'info' }, { write: (s: string) => io.stdout(s) });
+  const app = createApplication({
+    servers: [{ url: options.url, username: options.username, password: options.password }],
+    apps: [options.app],
+    call: createFlowCallMachine(options.flow, { inputs: { ...options.inputs } }),
+    clock,
+    logger,
+  });
+  let forced: (code: number) => void = () => {};
+  const second = new Promise<number>((resolve) => {
+    forced = resolve;
+  });
+  const stop = options.waitForStop(() => {
+    say('ringflow run: second stop signal, exiting without waiting for calls');
+    forced(ExitCode.FAILURE);
+  });
+  try {
+    await Promise.race([app.start(), stop.then(() => Promise.reject(new Error('stopped while connecting')))]);
+  } catch (error) {
+    say(
+      `ringflow run: cannot connect to ${options.url} as ${options.username}: ${(error as Error).message}\n` +
+        'Check the URL (it ends with /ari), the user and password (ari.conf), and that http.conf has enabled=yes.',
+    );
+    await app.stop().catch(() => {});
+    return ExitCode.FAILURE;
+  }
+  if (text) {
+    io.stdout(
+      `ringflow: flow "${options.flow.document.name}" is running as application "${options.app}" on ${options.url}\n` +
+        `Send calls to it from the dialplan with Stasis(${options.app}). Ctrl-C drains calls (up to ${options.drainMs / 1000} s) and stops.\n`,
+    );
+    app.calls$.subscribe((session) => watch(session, options.flow.document.start, clock, io));
+  }
+  const signal = await stop;
+  const drained = (async () => {
+    say(
+      `ringflow run: ${signal}: draining ${app.activeCalls().length} call(s), up to ${options.drainMs / 1000} s`,
+    );
+    await app.drain({ deadlineMs: options.drainMs });
+    await app.stop();
+    say('ringflow run: stopped');
+    return ExitCode.OK;
+  })();
+  return Promise.race([drained, second]);
+}
+
+/** Prints a call's start, each state it enters, and its end. */
+function watch(session: CallSession, start: string, clock: Clock, io: CommandIo): void {
+  const id = session.channelId;
+  io.stdout(`${time(clock)}  ${id}  call started (${session.direction})\n`);
+  let current = '';
+  const enter = (state: string) => {
+    if (state === current || state.startsWith('$') || state === '') return;
+    current = state;
+    io.stdout(`${time(clock)}  ${id}  ◆ ${state}\n`);
+  };
+  queueMicrotask(() => {
+    const actor = session.machine;
+    if (!actor) return;
+    enter(start);
+    const top = (value: unknown) =>
+      typeof value === 'string' ? value : (Object.keys(value as object)[0] ?? '');
+    enter(top(actor.getSnapshot().value));
+    const inspection = actor.system.inspect((event: InspectionEvent) => {
+      if (event.type === '@xstate.microstep' && event.actorRef === actor)
+        enter(top((event.snapshot as unknown as { value: unknown }).value));
+    });
+    void session.done.then((outcome) => {
+      inspection.unsubscribe();
+      io.stdout(`${time(clock)}  ${id}  ■ call ended: ${outcome}\n`);
+    });
+  });
+}
