@@ -1,5 +1,6 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { CallHandle } from '../call/CallHandle.ts';
+import { linkSignals } from '../call/linkSignals.ts';
 import { isCallGone } from '../session/isCallGone.ts';
 
 /** Every helper's input carries the call it acts on. */
@@ -33,11 +34,18 @@ export function callActor<I extends WithCall, O>(
   run: (input: I, signal: AbortSignal) => Promise<O>,
 ): PromiseActorLogic<O, I> {
   return fromPromise<O, I>(async ({ input, signal }) => {
-    const combined = AbortSignal.any([signal, input.call.signal]);
+    const link = linkSignals(signal, input.call.signal);
+    const combined = link.signal;
     try {
-      return await run(input, combined);
+      const output = await run(input, combined);
+      link.dispose();
+      return output;
     } catch (error) {
-      if (isCallGone(error) || input.call.ended || combined.aborted) return parkUntilAborted(combined);
+      if (isCallGone(error) || input.call.ended || combined.aborted) {
+        // Parked until the state is left or the call ends: the link stays to hear either.
+        return parkUntilAborted(combined);
+      }
+      link.dispose();
       throw error;
     }
   });

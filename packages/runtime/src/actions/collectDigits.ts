@@ -1,4 +1,5 @@
 import type { CallHandle } from '../call/CallHandle.ts';
+import { linkSignals } from '../call/linkSignals.ts';
 import { withScope } from '../call/withScope.ts';
 import { callActor, type WithCall } from './callActor.ts';
 
@@ -25,16 +26,21 @@ export interface CollectDigitsOutput {
 
 /** Waits for a digit in the buffer; false when `timeoutMs` passed first (on the call's clock). */
 async function digitWithin(call: CallHandle, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
-  const timeout = new AbortController();
-  const timer = call.setTimer(() => timeout.abort(), timeoutMs);
+  const wait = linkSignals(signal);
+  let timedOut = false;
+  const timer = call.setTimer(() => {
+    timedOut = true;
+    wait.abort();
+  }, timeoutMs);
   try {
-    await call.digits.whenDigit(AbortSignal.any([signal, timeout.signal]));
+    await call.digits.whenDigit(wait.signal);
     return true;
   } catch (error) {
-    if (timeout.signal.aborted && !signal.aborted) return false;
+    if (timedOut && !signal.aborted) return false;
     throw error;
   } finally {
     call.clearTimer(timer);
+    wait.dispose();
   }
 }
 

@@ -57,6 +57,6 @@ export type { HangupInput } from './hangup.ts';
 export type { JoinBridgeInput } from './joinBridge.ts';
 export type { PlayInput, PlayOutput } from './play.ts';
 export type { RecordInput, RecordOutput } from './record.ts';
-export type { RequestInput } from './request.ts';
+export type { OperationRequestInput, RequestInput } from './request.ts';
 export type { SnoopInput } from './snoop.ts';
 export type { UserEventInput } from './userEvent.ts';

@@ -1,13 +1,21 @@
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import { callActor, type WithCall } from './callActor.ts';
 
-/** Input of the {@link request} actor. */
-export interface RequestInput<Op extends OperationId = OperationId> extends WithCall {
+/** Input of the {@link request} actor for one operation. */
+export interface OperationRequestInput<Op extends OperationId> extends WithCall {
   /** `'resource.name'` of any operation: `'bridges.addChannel'`, `'mailboxes.update'`. */
   readonly operation: Op;
   readonly params: ParamsOf<Op>;
   readonly timeoutMs?: number;
 }
+
+/**
+ * Input of the {@link request} actor: one member per operation, so `params` is checked against
+ * the operation named (a single generic would intersect every operation's parameters).
+ */
+export type RequestInput<Op extends OperationId = OperationId> = {
+  [O in Op]: OperationRequestInput<O>;
+}[Op];
 
 /**
  * The generic building block: sends any operation of the interface on the call's server. The

@@ -1,3 +1,5 @@
+import { linkSignals } from './linkSignals.ts';
+
 /**
  * Runs `body` with a signal that aborts when `parent` aborts or when `body` settles, so every
  * waiter and subscription `body` started on that signal is released when it returns or throws.
@@ -9,11 +11,10 @@ export async function withScope<T>(
   parent: AbortSignal,
   body: (scope: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  const scope = AbortSignal.any([parent, controller.signal]);
+  const scope = linkSignals(parent);
   try {
-    return await body(scope);
+    return await body(scope.signal);
   } finally {
-    controller.abort();
+    scope.abort();
   }
 }

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
 import { bindHandle } from '../call/bindHandle.ts';
+import { linkSignals } from '../call/linkSignals.ts';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
@@ -444,11 +445,8 @@ export class CallSession {
     // arrives before its reply. Cancelling an HTTP/1.1 request in flight closes its pooled
     // connection, so every call would open a new one. Its timeout still bounds it.
     const leavesCall = channelId === this.channelId && LEAVING_OPERATIONS.has(operation);
-    const signal = leavesCall
-      ? undefined
-      : options?.signal
-        ? AbortSignal.any([this.abort.signal, options.signal])
-        : this.abort.signal;
+    const link = !leavesCall && options?.signal ? linkSignals(this.abort.signal, options.signal) : undefined;
+    const signal = leavesCall ? undefined : (link?.signal ?? this.abort.signal);
     this.pending++;
     try {
       const result = await this.host.client.request(operation, params, {
@@ -468,6 +466,7 @@ export class CallSession {
       }
       throw error;
     } finally {
+      link?.dispose();
       this.pending--;
       if (this.closing !== undefined) this.settleClosing();
     }
