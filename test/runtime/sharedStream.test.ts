@@ -209,3 +209,67 @@ describe('one socket for two applications', () => {
     await app.stop();
   });
 });
+
+describe('a conference room on a socket for two applications', () => {
+  it('the bridge session takes each bridge event once, though both applications are sent a copy', async () => {
+    const clock = new VirtualClock();
+    const simulator = createSimulator({ clock });
+    let roomId = '';
+    const joinRoom = setup({
+      types: { input: {} as CallInput, context: {} as { call: CallHandle } },
+      actors: callActors,
+    }).createMachine({
+      context: ({ input }) => ({ call: input.call }),
+      initial: 'answering',
+      states: {
+        answering: {
+          invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'joining' },
+        },
+        joining: {
+          invoke: {
+            src: 'joinBridge',
+            input: ({ context }) => ({ call: context.call, bridgeId: roomId }),
+            onDone: 'inRoom',
+          },
+        },
+        inRoom: {},
+      },
+    });
+    const { app, events } = inProcessApp(clock, [{ name: 'pbx', server: simulator }], {
+      apps: ['sales', 'support'],
+      call: joinRoom,
+    });
+    await app.start();
+    const room = await app.createBridge({ name: 'huddle' });
+    roomId = room.bridgeId;
+    const seen: string[] = [];
+    room.events$.subscribe((e) => {
+      const channel = (e as { channel?: { id?: string } }).channel?.id;
+      seen.push(`${e.type} ${channel ?? ''}`);
+    });
+    simulator.driver.placeCall({ app: 'sales', channelId: 'ann', from: '100' });
+    simulator.driver.placeCall({ app: 'support', channelId: 'bob', from: '200' });
+    await clock.advance(100);
+    expect(room.state.participants).toEqual(['ann', 'bob']);
+    // The server sent bob's entrance to both applications (both have a channel in the room).
+    const bobEntered = events.filter(
+      (e) => e.type === 'ChannelEnteredBridge' && e.about === 'bob' && e.event.bridge !== undefined,
+    );
+    expect(bobEntered.map((e) => e.application).sort()).toEqual(['sales', 'support']);
+    expect(seen.filter((e) => e.startsWith('ChannelEnteredBridge'))).toEqual([
+      'ChannelEnteredBridge ann',
+      'ChannelEnteredBridge bob',
+    ]);
+    simulator.driver.hangup('ann');
+    simulator.driver.hangup('bob');
+    await clock.advance(100);
+    expect(seen.filter((e) => e.startsWith('ChannelLeftBridge'))).toEqual([
+      'ChannelLeftBridge ann',
+      'ChannelLeftBridge bob',
+    ]);
+    room.destroy();
+    await clock.advance(10);
+    expectNothingLeft(app);
+    await app.stop();
+  });
+});

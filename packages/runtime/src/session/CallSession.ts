@@ -534,7 +534,8 @@ export class CallSession {
     for (const { kind, id, cleanup } of this.owned.values()) {
       this.host.router.remove(this.server.asteriskId, kind, id, this);
       const main = kind === 'channel' && id === this.channelId;
-      if (main ? hangUpMain : cleanup && !this.gone.has(id)) {
+      // A main channel already on its way out (left, hung up, continued) is not hung up again.
+      if (main ? hangUpMain && !this.leaving && !this.gone.has(id) : cleanup && !this.gone.has(id)) {
         if (kind === 'channel') this.host.cleanup(`hang up ${id}`, () => client.channel(id).hangup());
         if (kind === 'bridge') this.host.cleanup(`destroy bridge ${id}`, () => client.bridge(id).destroy());
       }
