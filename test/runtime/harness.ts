@@ -76,10 +76,14 @@ export function inProcessApp(
   clock: VirtualClock,
   servers: { name: string; server: InProcessServer }[],
   options: Omit<ApplicationOptions, 'servers' | 'clock'>,
+  /** Keep every request and event (default); load tests say false, so memory stays flat. */
+  record = true,
 ) {
   const requests: SeenRequest[] = [];
   const events: SeenEvent[] = [];
-  const transports = servers.map((s) => inProcessEventTransport(recording(s.server, s.name, [], events)));
+  const watch = (server: InProcessServer, name: string, log: SeenRequest[]) =>
+    record ? recording(server, name, log, events) : server;
+  const transports = servers.map((s) => inProcessEventTransport(watch(s.server, s.name, [])));
   let n = 0;
   const app: Application = createApplication({
     ids: () => String(++n),
@@ -91,7 +95,7 @@ export function inProcessApp(
       url: `http://${s.name}/ari`,
       username: 'ringflow',
       password: 'secret',
-      restTransport: inProcessRestTransport(recording(s.server, s.name, requests)),
+      restTransport: inProcessRestTransport(watch(s.server, s.name, requests)),
       eventTransport: transports[i]!,
       eventStream: { pingIntervalMs: 0, random: () => 0.5 },
     })),

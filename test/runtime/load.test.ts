@@ -37,7 +37,7 @@ const shortCall = setup({
 
 function start(clock: VirtualClock) {
   const server = createSimulator({ clock, sounds: { extraSounds: [{ id: 'hi', durationMs: 500 }] } });
-  const { app } = inProcessApp(clock, [{ name: 'pbx', server }], { apps: ['load'], call: shortCall });
+  const { app } = inProcessApp(clock, [{ name: 'pbx', server }], { apps: ['load'], call: shortCall }, false);
   return { server, app };
 }
 
