@@ -122,7 +122,10 @@ interface Sample {
   heapGrowth: number;
   /** Calls the application handled during the run. */
   totalCalls: number;
+  /** Calls that failed or were still in progress 30 s after the load stopped, plus application errors. */
   errors: number;
+  /** Calls still in progress 30 s after the load stopped (the application could not keep up). */
+  stuckCalls: number;
   leftovers: Record<string, number>;
   errorSamples: string[];
 }
@@ -200,7 +203,9 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
       bytesPerCall: (held.heapUsed - baseline.heapUsed) / calls,
       heapGrowth: final.heapUsed - baseline.heapUsed,
       totalCalls: last.completed + last.failed,
-      errors: last.failed + final.errorCount + stuck,
+      // Calls still in progress when the load stopped are among last.failed already.
+      errors: last.failed + final.errorCount,
+      stuckCalls: stuck,
       leftovers: final.leftovers,
       errorSamples: [...failures, ...final.errors].slice(0, 5),
     };
