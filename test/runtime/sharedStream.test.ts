@@ -34,14 +34,23 @@ function menuMachine(seen: Map<string, Seen>) {
       '*': {
         actions: ({ context, event }) => {
           const application = (event as { application?: string }).application;
-          const channel = (event as { channel?: { id?: string } }).channel?.id;
-          seen.get(context.call.channelId)?.events.push(`${event.type} ${channel ?? ''} to ${application}`);
+          const about =
+            (event as { channel?: { id?: string } }).channel?.id ??
+            (event as { playback?: { target_uri?: string } }).playback?.target_uri;
+          seen.get(context.call.channelId)?.events.push(`${event.type} ${about ?? ''} to ${application}`);
         },
       },
     },
     states: {
       answering: {
-        invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'menu' },
+        invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'prompt' },
+      },
+      prompt: {
+        invoke: {
+          src: 'play',
+          input: ({ context }) => ({ call: context.call, media: 'sound:hello-world' }),
+          onDone: 'menu',
+        },
       },
       menu: {
         invoke: {
@@ -104,6 +113,10 @@ describe('one socket for two applications', () => {
       expect(seen.get('bob')).toMatchObject({ app: 'support', digits: '2' });
       expect(dtmfSeen(seen.get('ann'))).toEqual(['ChannelDtmfReceived ann to sales']);
       expect(dtmfSeen(seen.get('bob'))).toEqual(['ChannelDtmfReceived bob to support']);
+      expect(seen.get('bob')?.events.filter((e) => e.startsWith('Playback'))).toEqual([
+        'PlaybackStarted channel:bob to support',
+        'PlaybackFinished channel:bob to support',
+      ]);
       // Every event a machine got was its own application's copy, and none came twice.
       for (const [, entry] of seen) {
         expect(entry.events.every((e) => e.endsWith(` to ${entry.app}`))).toBe(true);

@@ -1,6 +1,7 @@
 import {
   type ChannelHandle,
   ErrorCode,
+  eventResources,
   HttpError,
   isResourceGone,
   type ResourceKind,
@@ -253,15 +254,24 @@ export class CallSession {
       else if (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')
         this.inOwnApp.delete(channelId);
     }
-    if (
-      to !== this.app &&
-      channelId !== undefined &&
-      this.inOwnApp.has(channelId) &&
-      !APP_ADDRESSED.has(event.type)
-    ) {
+    if (to !== this.app && !APP_ADDRESSED.has(event.type) && this.concernsOwnAppChannel(event)) {
       return false;
     }
     return this.copies?.accept(event) ?? true;
+  }
+
+  /**
+   * True when the event is about a channel of the call that is in the call's own application
+   * (its `channel`, or a playback or recording on it): that application is subscribed to the
+   * channel, so its own copy of the event is certain to come.
+   */
+  private concernsOwnAppChannel(event: StreamEvent): boolean {
+    if (this.inOwnApp.size === 0) return false;
+    for (const ref of eventResources(event)) {
+      const direct = ref.via === 'channel' || ref.via.endsWith('target_uri');
+      if (direct && ref.kind === 'channel' && this.inOwnApp.has(ref.id)) return true;
+    }
+    return false;
   }
 
   /** Bookkeeping once everyone has seen the event: end the call, forget finished resources. */
