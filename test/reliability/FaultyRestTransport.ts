@@ -37,10 +37,15 @@ export class FaultyRestTransport implements RestTransport {
   /** Requests that reached the inner transport. */
   forwarded = 0;
 
+  /**
+   * @param only limits the faults to the requests it accepts (e.g. the hang-ups:
+   *   `(r) => r.method === 'DELETE' && r.path.startsWith('/channels/')`); others always pass.
+   */
   constructor(
     private readonly inner: RestTransport,
     private readonly random: () => number,
     private readonly rates: RestFaultRates,
+    private readonly only: (request: TransportRequest) => boolean = () => true,
   ) {}
 
   get injectedTotal(): number {
@@ -48,7 +53,7 @@ export class FaultyRestTransport implements RestTransport {
   }
 
   async send(request: TransportRequest): Promise<TransportResponse> {
-    const fault = this.enabled ? this.pick() : undefined;
+    const fault = this.enabled && this.only(request) ? this.pick() : undefined;
     if (fault) this.injected[fault]++;
     switch (fault) {
       case 'swallow':

@@ -11,9 +11,11 @@ export type {
   OriginateOptions,
   RuntimeCounters,
 } from './application/createApplication.ts';
+export type { CleanupRetryOptions } from './application/CleanupRetry.ts';
 export type { GapReport } from './application/GapReport.ts';
 export { installShutdownHandlers } from './application/installShutdownHandlers.ts';
 export type { ShutdownOptions } from './application/installShutdownHandlers.ts';
+export { parseStasisAppData, type StasisAppData } from './application/parseStasisAppData.ts';
 export type { ServerOptions } from './application/ServerOptions.ts';
 export { BridgeSession, bridgeMachine } from './bridge/BridgeSession.ts';
 export type {

@@ -13,6 +13,13 @@ export interface GapReport {
   readonly keptCalls: readonly string[];
   /** Bridge sessions whose bridges disappeared during the gap. */
   readonly endedBridges: readonly string[];
+  /**
+   * Channels found in one of the application's Stasis apps with no session (their StasisStart was
+   * lost in the gap): each was started as a call, as if its StasisStart had arrived.
+   */
+  readonly adoptedCalls: readonly string[];
+  /** Channels and bridges whose earlier hang-up or destroy had failed, removed again. */
+  readonly removedLeftovers: readonly string[];
   /** Set when the server could not be listed; sessions were left as they were. */
   readonly error?: Error;
 }

@@ -12,8 +12,10 @@ import type { Subscription } from 'rxjs';
 import type { ServerInfo } from '../call/CallHandle.ts';
 import { safeUrl } from '../logging/createRuntimeLogger.ts';
 import type { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
-import type { SessionHost } from '../session/SessionHost.ts';
+import type { CleanupResource, SessionHost } from '../session/SessionHost.ts';
 import type { SessionRouter } from '../session/SessionRouter.ts';
+import { TrackingClock } from '../session/TrackingClock.ts';
+import { type CleanupResult, type CleanupRetry, cleanupFailure } from './CleanupRetry.ts';
 import type { ServerOptions } from './ServerOptions.ts';
 
 /** What a link needs from its application. */
@@ -27,6 +29,22 @@ export interface ServerLinkContext {
   readonly pickId: (kind: string) => string;
   readonly onEvent: (link: ServerLink, event: StreamEvent) => void;
   readonly onGap: (link: ServerLink, gap: EventGap) => void;
+  /** How cleanup requests are retried. */
+  readonly cleanupRetry: CleanupRetry;
+  /** How many reconciliations try again to remove a leftover before it is given up. */
+  readonly leftoverRounds: number;
+  /** A cleanup gave up on a resource still on the server: it is now a leftover (see `leftovers`). */
+  readonly onLeftover: (link: ServerLink) => void;
+}
+
+/** A channel or bridge the runtime failed to remove: reconciliations try again. */
+interface Leftover extends CleanupResource {
+  /** Reconciliations that tried to remove it. */
+  rounds: number;
+}
+
+function resourceKey(resource: CleanupResource): string {
+  return `${resource.kind}\u0000${resource.id}`;
 }
 
 function defaultName(url: string): string {
@@ -54,11 +72,19 @@ export class ServerLink implements SessionHost {
   private readonly subscriptions: Subscription[] = [];
   private cleanupPending = 0;
   private readonly cleanupWaiters = new Set<() => void>();
+  /** Timers of cleanup retries waiting, each with the function that ends its wait early. */
+  private readonly retryClock: TrackingClock;
+  private readonly retryWaits = new Set<() => void>();
+  /** Resources with a cleanup request running or waiting to retry, by key. */
+  private readonly cleaning = new Map<string, number>();
+  private readonly leftoverMap = new Map<string, Leftover>();
+  private closing = false;
 
   constructor(options: ServerOptions, context: ServerLinkContext) {
     this.context = context;
     this.name = options.name ?? defaultName(options.url);
     this.clock = context.clock;
+    this.retryClock = new TrackingClock(context.clock);
     this.router = context.router;
     this.metrics = context.metrics;
     this.logger = context.logger.child({ server: this.name });
@@ -119,14 +145,128 @@ export class ServerLink implements SessionHost {
     return this.context.pickId(kind);
   }
 
-  cleanup(what: string, run: () => Promise<unknown>): void {
+  /**
+   * Runs a cleanup request with bounded, jittered retries on the clock (see {@link CleanupRetry}):
+   * no reply and 5xx are tried again, a 404 means done. A channel or bridge still there after the
+   * last attempt becomes a leftover that the next reconciliations try to remove.
+   */
+  cleanup(what: string, run: () => Promise<unknown>, resource?: CleanupResource): void {
     this.cleanupPending++;
-    run()
-      .catch((error: unknown) => this.logger.debug({ err: error }, `cleanup failed: ${what}`))
+    const key = resource ? resourceKey(resource) : undefined;
+    if (key) this.cleaning.set(key, (this.cleaning.get(key) ?? 0) + 1);
+    void this.attempt(what, run)
+      .then((result) => {
+        if (resource && key) this.settleLeftover(what, resource, key, result);
+      })
       .finally(() => {
+        if (key) {
+          const left = (this.cleaning.get(key) ?? 1) - 1;
+          if (left === 0) this.cleaning.delete(key);
+          else this.cleaning.set(key, left);
+        }
         this.cleanupPending--;
         if (this.cleanupPending === 0) for (const wake of [...this.cleanupWaiters]) wake();
       });
+  }
+
+  private async attempt(what: string, run: () => Promise<unknown>): Promise<CleanupResult> {
+    const retry = this.context.cleanupRetry;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await run();
+        return 'done';
+      } catch (error) {
+        const failure = cleanupFailure(error);
+        if (failure === 'gone') return 'gone';
+        const last = failure === 'refused' || attempt >= retry.attempts || this.closing;
+        if (last) {
+          this.metrics.cleanupsFailed.inc({ server: this.name });
+          this.logger.warn({ err: error, attempts: attempt }, `cleanup failed: ${what}`);
+          return failure === 'refused' ? 'refused' : 'gave-up';
+        }
+        this.metrics.cleanupRetries.inc({ server: this.name });
+        this.logger.debug({ err: error, attempt }, `cleanup failed, retrying: ${what}`);
+        await this.waitToRetry(retry.delayBefore(attempt + 1));
+      }
+    }
+  }
+
+  /** Waits on the clock; closing the link ends every wait at once (a last attempt, then no more). */
+  private waitToRetry(delayMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.retryWaits.delete(wake);
+        this.retryClock.clearTimeout(timer);
+        resolve();
+      };
+      const timer = this.retryClock.setTimeout(wake, delayMs);
+      this.retryWaits.add(wake);
+    });
+  }
+
+  private settleLeftover(what: string, resource: CleanupResource, key: string, result: CleanupResult): void {
+    if (result === 'done' || result === 'gone') {
+      if (this.leftoverMap.delete(key)) this.metrics.leftoversRemoved.inc({ server: this.name });
+      return;
+    }
+    if (this.closing) return;
+    const known = this.leftoverMap.get(key);
+    if (!known) {
+      this.leftoverMap.set(key, { ...resource, rounds: 0 });
+      this.logger.warn(
+        { [resource.kind]: resource.id },
+        `${what} failed; the next reconciliation with the server tries again`,
+      );
+      this.context.onLeftover(this);
+    } else if (known.rounds >= this.context.leftoverRounds) {
+      this.leftoverMap.delete(key);
+      this.metrics.leftoversAbandoned.inc({ server: this.name });
+      this.logger.error(
+        { [resource.kind]: resource.id, rounds: known.rounds },
+        `${what} kept failing; giving up on it (remove it on the server by hand)`,
+      );
+    } else this.context.onLeftover(this);
+  }
+
+  /** True while the runtime is removing this channel or bridge, or failed to and will try again. */
+  isBeingRemoved(kind: CleanupResource['kind'], id: string): boolean {
+    const key = resourceKey({ kind, id });
+    return this.cleaning.has(key) || this.leftoverMap.has(key);
+  }
+
+  /** Channels and bridges the runtime failed to remove (hang-up or destroy failed after its retries). */
+  get leftovers(): readonly CleanupResource[] {
+    return [...this.leftoverMap.values()].map(({ kind, id }) => ({ kind, id }));
+  }
+
+  /**
+   * Removes again each leftover; given the server's listing, only the ones still there (the others
+   * are forgotten). Returns the ids it is trying to remove.
+   */
+  removeLeftovers(liveChannels?: ReadonlySet<string>, liveBridges?: ReadonlySet<string>): string[] {
+    const retried: string[] = [];
+    for (const [key, leftover] of [...this.leftoverMap]) {
+      const live =
+        leftover.kind === 'channel' ? liveChannels?.has(leftover.id) : liveBridges?.has(leftover.id);
+      if (live === false) {
+        this.leftoverMap.delete(key);
+        continue;
+      }
+      if (this.cleaning.has(key)) continue;
+      leftover.rounds++;
+      retried.push(leftover.id);
+      const { kind, id } = leftover;
+      if (kind === 'channel')
+        this.cleanup(`hang up leftover channel ${id}`, () => this.client.channel(id).hangup(), { kind, id });
+      else
+        this.cleanup(`destroy leftover bridge ${id}`, () => this.client.bridge(id).destroy(), { kind, id });
+    }
+    return retried;
+  }
+
+  /** Cleanup retries waiting on the clock. */
+  get pendingTimers(): number {
+    return this.retryClock.pendingTimers;
   }
 
   /** Cleanup requests still running. */
@@ -148,6 +288,10 @@ export class ServerLink implements SessionHost {
 
   /** Closes the event stream and the REST client. */
   async close(): Promise<void> {
+    // Cleanups waiting to retry make their last attempt now instead of holding the close.
+    this.closing = true;
+    for (const wake of [...this.retryWaits]) wake();
+    this.leftoverMap.clear();
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
     await this.stream.close();

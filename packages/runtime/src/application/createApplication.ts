@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type Channel,
   type ChannelsOriginateParams,
   type Clock,
   ErrorCode,
@@ -8,6 +9,7 @@ import {
   type StasisStart,
   type StreamEvent,
   systemClock,
+  type TimerHandle,
 } from '@ringflow/client';
 import type { Logger, LoggerOptions } from 'pino';
 import { type Observable, Subject } from 'rxjs';
@@ -19,7 +21,9 @@ import type { CallEnded } from '../session/CallEnded.ts';
 import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
+import { CleanupRetry, type CleanupRetryOptions } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
+import { parseStasisAppData, type StasisAppData } from './parseStasisAppData.ts';
 import { ServerLink } from './ServerLink.ts';
 import type { ServerOptions } from './ServerOptions.ts';
 
@@ -53,6 +57,19 @@ export interface ApplicationOptions {
    * dialplan at the next priority, which may route it elsewhere).
    */
   readonly whileDraining?: 'hangup' | 'continue';
+  /**
+   * How the runtime's own cleanup requests (hang up a call's channel at its end, the channels and
+   * snoops it created, destroy its bridges) are retried after no reply or a 5xx. Default: 3
+   * attempts, 500 ms doubling to 4 s, jittered. A 404 means done.
+   */
+  readonly cleanupRetry?: CleanupRetryOptions;
+  /**
+   * A channel or bridge still there after its cleanup's last attempt is a leftover: every
+   * reconciliation after a gap removes it again, and so does a sweep this long after each failed
+   * round (at most 5 rounds, then it is logged as an error and given up). 0: only after gaps.
+   * Default 10 000 ms.
+   */
+  readonly leftoverSweepMs?: number;
   /** Called after each event stream gap, once sessions were reconciled. */
   readonly onGap?: (report: GapReport) => void;
   /**
@@ -123,6 +140,15 @@ export class Application {
   private state: 'new' | 'starting' | 'running' | 'draining' | 'stopped' = 'new';
   private drainDeadline = 0;
   private unrouted = 0;
+  /** Reconciliations waiting for the server's listing. */
+  private listing = 0;
+  /**
+   * Channels whose sessions ended while a listing was in flight: the listing may predate their
+   * StasisEnd, so they are not adopted from it.
+   */
+  private readonly endedWhileListing = new Set<string>();
+  private readonly sweeps = new Map<ServerLink, TimerHandle>();
+  private readonly leftoverSweepMs: number;
 
   constructor(options: ApplicationOptions) {
     if (!options.servers || options.servers.length === 0) {
@@ -147,6 +173,15 @@ export class Application {
     this.calls$ = this.callsSubject.asObservable();
     this.gaps$ = this.gapsSubject.asObservable();
     this.callEnded$ = this.callEndedSubject.asObservable();
+    const sweepMs = options.leftoverSweepMs ?? DEFAULT_LEFTOVER_SWEEP_MS;
+    if (!(sweepMs >= 0) || !Number.isFinite(sweepMs)) {
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `options.leftoverSweepMs is ${String(sweepMs)}: give milliseconds, 0 or more (0: remove leftovers only after gaps).`,
+      );
+    }
+    this.leftoverSweepMs = sweepMs;
+    const cleanupRetry = new CleanupRetry(options.cleanupRetry);
     const names = new Set<string>();
     this.links = options.servers.map((server, index) => {
       const link = new ServerLink(server, {
@@ -159,6 +194,9 @@ export class Application {
         pickId: (kind) => `${kind}-${this.ids()}`,
         onEvent: (l, event) => this.onEvent(l, event),
         onGap: (l, gap) => void this.reconcile(l, gap),
+        cleanupRetry,
+        leftoverRounds: LEFTOVER_ROUNDS,
+        onLeftover: (l) => this.scheduleSweep(l),
       });
       if (names.has(link.name)) {
         throw new RingflowError(
@@ -214,6 +252,7 @@ export class Application {
   counters(): RuntimeCounters {
     let subscriptions = 0;
     let timers = this.clock.pendingTimers;
+    for (const l of this.links) timers += l.pendingTimers;
     let pendingRequests = 0;
     let digitWaiters = 0;
     for (const s of this.sessions) {
@@ -285,6 +324,7 @@ export class Application {
 
   private sessionEnded(session: CallSession, ended: CallEnded): void {
     this.sessions.delete(session);
+    if (this.listing > 0) this.endedWhileListing.add(session.channelId);
     this.metrics.callEnded(ended.outcome);
     this.callEndedSubject.next(ended);
     try {
@@ -409,6 +449,7 @@ export class Application {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
     for (const s of [...this.sessions]) s.end('stopped', true);
+    this.sweeps.clear();
     for (const b of [...this.bridges]) b.destroy();
     this.clock.clearAll();
     await Promise.all(this.links.map((l) => l.close()));
@@ -418,11 +459,16 @@ export class Application {
     this.logger.info('application stopped');
   }
 
-  /** After a gap: list the server's channels and bridges, end the sessions whose resources are gone. */
+  /**
+   * After a gap: list the server's channels and bridges; end the sessions whose channels are gone;
+   * start a session for each channel in one of the application's Stasis apps that no session owns
+   * (its StasisStart was lost in the gap); remove again the leftovers of failed cleanups.
+   */
   private async reconcile(link: ServerLink, gap: EventGap): Promise<void> {
     const mine = [...this.sessions].filter((s) => s.server.name === link.name);
     const myBridges = [...this.bridges].filter((b) => b.server.name === link.name);
     let report: GapReport;
+    this.listing++;
     try {
       const [channels, bridges] = await Promise.all([
         link.client.channels.list(),
@@ -450,6 +496,9 @@ export class Application {
           endedBridges.push(b.bridgeId);
         }
       }
+      const removedLeftovers =
+        this.state === 'stopped' ? [] : link.removeLeftovers(liveChannels, liveBridges);
+      const adoptedCalls = this.adoptOrphans(link, channels);
       report = {
         server: link.name,
         asteriskId: link.server.asteriskId,
@@ -457,6 +506,8 @@ export class Application {
         endedCalls,
         keptCalls,
         endedBridges,
+        adoptedCalls,
+        removedLeftovers,
       };
     } catch (error) {
       report = {
@@ -466,8 +517,13 @@ export class Application {
         endedCalls: [],
         keptCalls: mine.map((s) => s.channelId),
         endedBridges: [],
+        adoptedCalls: [],
+        removedLeftovers: [],
         error: error instanceof Error ? error : new Error(String(error)),
       };
+    } finally {
+      this.listing--;
+      if (this.listing === 0) this.endedWhileListing.clear();
     }
     this.metrics.gaps.inc({ server: link.name });
     link.logger.warn(
@@ -476,6 +532,8 @@ export class Application {
         attempts: gap.attempts,
         endedCalls: report.endedCalls.length,
         keptCalls: report.keptCalls.length,
+        adoptedCalls: report.adoptedCalls.length,
+        removedLeftovers: report.removedLeftovers.length,
         err: report.error,
       },
       'event stream gap: sessions reconciled',
@@ -487,6 +545,69 @@ export class Application {
       this.logger.error({ err: error }, 'onGap callback threw');
     }
   }
+
+  /**
+   * Starts a session for each listed channel that is in one of the application's Stasis apps
+   * (`dialplan.app_name` `Stasis`, `app_data` `<app>[,args...]`) and that nothing of the
+   * application owns or is removing: as if its StasisStart (lost in a gap) had arrived, with the
+   * args the server split from `app_data`. Returns the adopted channel ids.
+   */
+  private adoptOrphans(link: ServerLink, channels: readonly Channel[]): string[] {
+    if (this.state !== 'running' && this.state !== 'draining') return [];
+    const adopted: string[] = [];
+    for (const channel of channels) {
+      const stasis = parseStasisAppData(channel.dialplan ?? {});
+      if (!stasis || !this.apps.includes(stasis.app)) continue;
+      if (this.router.ownersOf(link.server.asteriskId, 'channel', channel.id).length > 0) continue;
+      if (link.isBeingRemoved('channel', channel.id) || this.endedWhileListing.has(channel.id)) continue;
+      adopted.push(channel.id);
+      this.adopt(link, channel, stasis);
+    }
+    return adopted;
+  }
+
+  private adopt(link: ServerLink, channel: Channel, stasis: StasisAppData): void {
+    const start: StasisStart = {
+      type: 'StasisStart',
+      application: stasis.app,
+      args: [...stasis.args],
+      channel,
+      timestamp: serverTimestamp(this.clock.now()),
+      asterisk_id: link.server.asteriskId,
+    };
+    this.metrics.callsAdopted.inc({ server: link.name });
+    link.logger.warn(
+      { call: channel.id, app: stasis.app, args: stasis.args },
+      'call adopted: its channel is in the application with no session (its StasisStart was lost in a gap)',
+    );
+    if (this.state !== 'running') {
+      this.inbound(link, start);
+      return;
+    }
+    this.newSession(link, channel.id, 'inbound', stasis.app).adopt(start);
+  }
+
+  /** A cleanup left a channel or bridge behind: remove it again after `leftoverSweepMs`. */
+  private scheduleSweep(link: ServerLink): void {
+    if (this.leftoverSweepMs === 0 || this.state === 'stopped' || this.sweeps.has(link)) return;
+    const timer = this.clock.setTimeout(() => {
+      this.sweeps.delete(link);
+      if (this.state === 'stopped') return;
+      const retried = link.removeLeftovers();
+      if (retried.length > 0) link.logger.info({ leftovers: retried }, 'removing leftovers again');
+    }, this.leftoverSweepMs);
+    this.sweeps.set(link, timer);
+  }
+}
+
+/** How many rounds (reconciliations, sweeps) try to remove a leftover before it is given up. */
+const LEFTOVER_ROUNDS = 5;
+
+const DEFAULT_LEFTOVER_SWEEP_MS = 10_000;
+
+/** A time as the server writes event timestamps: `2026-11-22T03:47:12.313+0000`. */
+function serverTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+0000');
 }
 
 /**

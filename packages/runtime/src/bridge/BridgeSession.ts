@@ -336,13 +336,16 @@ export class BridgeSession {
     if (this.ended) return;
     const client = this.host.client;
     const id = this.bridgeId;
-    this.host.cleanup(`destroy bridge ${id}`, () =>
-      client
-        .bridge(id)
-        .destroy()
-        .catch((error: unknown) => {
-          if (!isResourceGone(error)) throw error;
-        }),
+    this.host.cleanup(
+      `destroy bridge ${id}`,
+      () =>
+        client
+          .bridge(id)
+          .destroy()
+          .catch((error: unknown) => {
+            if (!isResourceGone(error)) throw error;
+          }),
+      { kind: 'bridge', id },
     );
     this.end();
   }

@@ -14,6 +14,8 @@ describe('RuntimeMetrics', () => {
     m.restRequestDone('channels.answer', 3, 404);
     m.restRequestDone('channels.play', 1, 0);
     m.reconnects.inc({ server: 'pbx1' });
+    m.callsAdopted.inc({ server: 'pbx1' });
+    m.cleanupRetries.inc({ server: 'pbx1' }, 2);
     expect(m.summary()).toEqual({
       activeCalls: 1,
       callsStarted: 2,
@@ -24,11 +26,15 @@ describe('RuntimeMetrics', () => {
       restErrorsByStatus: { '404': 1, '0': 1 },
       reconnects: 1,
       gaps: 0,
+      callsAdopted: 1,
+      cleanupRetries: 2,
+      cleanupsFailed: 0,
     });
     const text = m.toPrometheus();
     expect(text).toContain('ringflow_active_calls 1');
     expect(text).toContain('ringflow_rest_errors_total{operation="channels.answer",status="404"} 1');
     expect(text).toContain('ringflow_events_per_second 2');
+    expect(text).toContain('ringflow_calls_adopted_total{server="pbx1"} 1');
     await clock.advance(11_000);
     expect(m.eventsPerSecond()).toBe(0);
   });

@@ -26,6 +26,11 @@ export interface RuntimeMetricsSummary {
   readonly restErrorsByStatus: Readonly<Record<string, number>>;
   readonly reconnects: number;
   readonly gaps: number;
+  /** Calls adopted after a gap (their StasisStart was lost). */
+  readonly callsAdopted: number;
+  /** Cleanup requests sent again, and the ones that failed after their last attempt. */
+  readonly cleanupRetries: number;
+  readonly cleanupsFailed: number;
 }
 
 /**
@@ -48,6 +53,11 @@ export class RuntimeMetrics {
   readonly restErrors: Counter;
   readonly reconnects: Counter;
   readonly gaps: Counter;
+  readonly callsAdopted: Counter;
+  readonly cleanupRetries: Counter;
+  readonly cleanupsFailed: Counter;
+  readonly leftoversRemoved: Counter;
+  readonly leftoversAbandoned: Counter;
   private readonly clock: Clock;
   /** Events counted per whole second of clock time; only the last window is kept. */
   private readonly perSecond = new Map<number, number>();
@@ -94,6 +104,31 @@ export class RuntimeMetrics {
     this.gaps = r.counter({
       name: 'ringflow_event_gaps_total',
       help: 'Periods without an event stream, after which sessions were reconciled, by server',
+      labelNames: ['server'],
+    });
+    this.callsAdopted = r.counter({
+      name: 'ringflow_calls_adopted_total',
+      help: 'Calls found in the application with no session after a gap (their StasisStart was lost) and started then, by server',
+      labelNames: ['server'],
+    });
+    this.cleanupRetries = r.counter({
+      name: 'ringflow_cleanup_retries_total',
+      help: 'Cleanup requests (hang-ups, bridge destroys) sent again after no reply or a 5xx, by server',
+      labelNames: ['server'],
+    });
+    this.cleanupsFailed = r.counter({
+      name: 'ringflow_cleanups_failed_total',
+      help: 'Cleanup requests that failed after their last attempt, by server',
+      labelNames: ['server'],
+    });
+    this.leftoversRemoved = r.counter({
+      name: 'ringflow_leftovers_removed_total',
+      help: 'Channels and bridges whose cleanup had failed, removed by a later reconciliation, by server',
+      labelNames: ['server'],
+    });
+    this.leftoversAbandoned = r.counter({
+      name: 'ringflow_leftovers_abandoned_total',
+      help: 'Channels and bridges the runtime gave up removing after its reconciliation rounds, by server',
       labelNames: ['server'],
     });
   }
@@ -165,6 +200,9 @@ export class RuntimeMetrics {
       restErrorsByStatus,
       reconnects: this.reconnects.total(),
       gaps: this.gaps.total(),
+      callsAdopted: this.callsAdopted.total(),
+      cleanupRetries: this.cleanupRetries.total(),
+      cleanupsFailed: this.cleanupsFailed.total(),
     };
   }
 }

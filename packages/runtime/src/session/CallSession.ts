@@ -120,6 +120,11 @@ export class CallSession {
   private subscriptions = 0;
   private pending = 0;
   private leaving = false;
+  /**
+   * Started from a channel listing after a gap, not from its StasisStart: the StasisStart may
+   * still arrive (sent on the new connection before the listing's reply came) and is a repeat.
+   */
+  private adopted: 'no' | 'awaiting-start' | 'start-seen' = 'no';
   /** The channel left the application; the session ends with this outcome once settled. */
   private closing: SessionOutcome | undefined;
   private settleTimer: TimerHandle | undefined;
@@ -225,6 +230,11 @@ export class CallSession {
     const isMain = channelId === this.channelId;
     if (event.type === 'StasisStart' && isMain && !this.actor) {
       this.begin(event as StasisStart);
+      return;
+    }
+    if (event.type === 'StasisStart' && isMain && this.adopted === 'awaiting-start') {
+      this.adopted = 'start-seen';
+      this.logger.debug('StasisStart of an adopted call arrived late; the call is already running');
       return;
     }
     if (event.type === 'ChannelDtmfReceived' && isMain) {
@@ -351,6 +361,24 @@ export class CallSession {
    */
   private tell(event: AnyEventObject): void {
     if (!this.ended && this.actor?.getSnapshot().status === 'active') this.actor.send(event);
+  }
+
+  /**
+   * Starts a call whose channel is in the application but whose StasisStart never arrived (lost in
+   * an event stream gap), from a StasisStart made of the server's channel listing. A StasisStart
+   * arriving later for the channel is dropped, so the machine starts once.
+   */
+  adopt(start: StasisStart): void {
+    if (this.ended || this.actor) return;
+    this.adopted = 'awaiting-start';
+    this.inOwnApp.add(this.channelId);
+    this.app ??= start.application;
+    this.begin(start);
+  }
+
+  /** True when the call was started from a channel listing after a gap (see {@link adopt}). */
+  get wasAdopted(): boolean {
+    return this.adopted !== 'no';
   }
 
   /** The channel entered the application: start the machine. */
@@ -516,8 +544,11 @@ export class CallSession {
     this.leaving = true;
     this.send('channels.hangup', { channelId: this.channelId }).catch((error: unknown) => {
       if (isResourceGone(error) || this.ended) return;
-      this.logger.warn({ err: error }, 'hangup after the machine finished failed');
-      this.end('failed');
+      // The caller must not stay connected to nothing: the session ends, and the hangup goes on
+      // as a cleanup request, retried (a lost reply's hangup done meanwhile answers 404: done).
+      this.logger.warn({ err: error }, 'hangup after the machine finished failed; retrying it as cleanup');
+      this.leaving = false;
+      this.end('failed', true);
     });
   }
 
@@ -546,8 +577,10 @@ export class CallSession {
       const main = kind === 'channel' && id === this.channelId;
       // A main channel already on its way out (left, hung up, continued) is not hung up again.
       if (main ? hangUpMain && !this.leaving && !this.gone.has(id) : cleanup && !this.gone.has(id)) {
-        if (kind === 'channel') this.host.cleanup(`hang up ${id}`, () => client.channel(id).hangup());
-        if (kind === 'bridge') this.host.cleanup(`destroy bridge ${id}`, () => client.bridge(id).destroy());
+        if (kind === 'channel')
+          this.host.cleanup(`hang up ${id}`, () => client.channel(id).hangup(), { kind, id });
+        if (kind === 'bridge')
+          this.host.cleanup(`destroy bridge ${id}`, () => client.bridge(id).destroy(), { kind, id });
       }
     }
     this.owned.clear();

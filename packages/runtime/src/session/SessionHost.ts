@@ -4,6 +4,12 @@ import type { ServerInfo } from '../call/CallHandle.ts';
 import type { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
 import type { SessionRouter } from './SessionRouter.ts';
 
+/** A channel or bridge a cleanup request removes. */
+export interface CleanupResource {
+  readonly kind: 'channel' | 'bridge';
+  readonly id: string;
+}
+
 /** What a session needs from the server link it lives on. */
 export interface SessionHost {
   readonly server: ServerInfo;
@@ -15,8 +21,10 @@ export interface SessionHost {
   /** A fresh id for a resource the session is about to create. */
   pickId(kind: string): string;
   /**
-   * Runs a best-effort request after a session ended (hang up a leftover channel, destroy a bridge).
-   * Failures are logged, never thrown; the request counts as pending until it settles.
+   * Runs a cleanup request after a session ended (hang up a channel, destroy a bridge), retried
+   * with a bounded backoff when no reply or a 5xx came; a 404 means done. Failures are logged,
+   * never thrown; the request counts as pending until it settles. A `resource` still on the
+   * server after the last attempt is removed again by the next reconciliation.
    */
-  cleanup(what: string, run: () => Promise<unknown>): void;
+  cleanup(what: string, run: () => Promise<unknown>, resource?: CleanupResource): void;
 }
