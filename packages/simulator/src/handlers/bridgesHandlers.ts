@@ -155,7 +155,7 @@ export const bridgesHandlers: HandlerTable = {
     const bridge = findBridge(ctx);
     const { params } = ctx;
     return created(
-      startRecording(ctx.world, bridge, {
+      startRecording(ctx.world, bridge.recorder, {
         name: str(params, 'name'),
         format: str(params, 'format'),
         maxDurationSeconds: num(params, 'maxDurationSeconds', 0),

@@ -1,5 +1,6 @@
 import type { Bridge as BridgeJson } from '@ringflow/client';
 import type { EventScope } from '../events/EventScope.ts';
+import type { RecordingTarget } from './LiveRecording.ts';
 import type { MediaJob, MediaTarget } from './mediaQueue.ts';
 
 /** Attributes a bridge type may combine (`type=mixing,dtmf_events`). */
@@ -35,6 +36,13 @@ export class SimBridge implements MediaTarget {
     this.scope = { bridgeId: id, twiceToAll: true };
     if (attributes.has('video_sfu')) this.videoMode = 'sfu';
   }
+
+  /**
+   * Where recordings of this bridge run. A real server records a bridge through an internal
+   * recorder channel and plays media through an announcer channel, so a bridge recording and
+   * bridge playbacks run side by side; each has its own queue here.
+   */
+  readonly recorder: RecordingTarget & { recordingName: string | undefined } = new BridgeRecorder(this);
 
   get uri(): string {
     return `bridge:${this.id}`;
@@ -73,5 +81,36 @@ export class SimBridge implements MediaTarget {
     };
     if (this.videoSourceId !== undefined) json.video_source_id = this.videoSourceId;
     return json;
+  }
+}
+
+/** The recording side of a bridge: its own media queue, the bridge's identity and event scope. */
+class BridgeRecorder implements RecordingTarget {
+  mediaQueue: MediaJob[] | undefined;
+
+  constructor(private readonly bridge: SimBridge) {}
+
+  get uri(): string {
+    return this.bridge.uri;
+  }
+
+  get scope(): EventScope {
+    return this.bridge.scope;
+  }
+
+  get recordingName(): string | undefined {
+    return this.bridge.recordingName;
+  }
+
+  set recordingName(name: string | undefined) {
+    this.bridge.recordingName = name;
+  }
+
+  isTalking(): boolean {
+    return this.bridge.isTalking();
+  }
+
+  recordingEnded(name: string): void {
+    this.bridge.recordingEnded(name);
   }
 }

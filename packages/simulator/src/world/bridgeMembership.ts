@@ -48,7 +48,7 @@ export function destroyBridge(world: World, bridge: SimBridge): void {
     const ch = world.channel(id);
     if (ch) removeFromBridge(world, ch);
   }
-  for (const job of [...(bridge.mediaQueue ?? [])].reverse()) {
+  for (const job of [...(bridge.mediaQueue ?? []), ...(bridge.recorder.mediaQueue ?? [])].reverse()) {
     if (job instanceof SimPlayback) job.stop();
     else if (job instanceof LiveRecording) job.fail('Bridge destroyed');
   }
