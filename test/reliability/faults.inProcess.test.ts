@@ -31,7 +31,12 @@ describe('faults in process: the runtime on the simulator', () => {
     for (let d = 0; d < 12; d++) drops.push(randomInt(random, calls * spacingMs));
     for (const at of drops) clock.setTimeout(() => events.dropConnections(), at);
     const gaps: number[] = [];
-    app.gaps$.subscribe((g) => gaps.push(g.gap.durationMs));
+    // Calls whose StasisStart fell into a gap and that the reconciliation adopted.
+    const adopted = new Set<string>();
+    app.gaps$.subscribe((g) => {
+      gaps.push(g.gap.durationMs);
+      for (const id of g.adoptedCalls) adopted.add(id);
+    });
     // What the server sent, whether or not the socket carried it.
     const sent = followStasisStarts(sim);
 
@@ -40,14 +45,20 @@ describe('faults in process: the runtime on the simulator', () => {
     expect(gaps.length).toBeGreaterThanOrEqual(1);
     expect(app.metrics.summary().reconnects).toBe(gaps.length);
     // Calls placed while no connection was registered were refused by Stasis (hung up by the
-    // dialplan); calls whose StasisStart was sent into a dying socket were never served (see README).
+    // dialplan); calls whose StasisStart was sent into a dying socket are adopted after the gap.
     for (const id of received) expect(sent.has(id)).toBe(true);
     const lostInGap = [...sent].filter((id) => !received.has(id)).length;
-    const outcomes = expectOneOutcomeLinePerCall(logs.records(), received);
+    const served = new Set([...received, ...adopted]);
+    expect(served).toEqual(sent);
+    const outcomes = expectOneOutcomeLinePerCall(logs.records(), served);
     expect(outcomes.completed).toBeGreaterThan(0);
     expect(outcomes.reconciled).toBeGreaterThan(0);
     expect(outcomes.failed ?? 0).toBe(0);
-    expect(app.metrics.summary()).toMatchObject({ callsStarted: received.size, callsEnded: received.size });
+    expect(app.metrics.summary()).toMatchObject({
+      callsStarted: served.size,
+      callsEnded: served.size,
+      callsAdopted: adopted.size,
+    });
     expect(sim.channelCount).toBe(0);
     expectNothingLeft(app);
     await app.stop();
@@ -56,7 +67,7 @@ describe('faults in process: the runtime on the simulator', () => {
     await settle();
     expect(unhandled).toEqual([]);
     console.info(
-      `drops: ${drops.length}, gaps: ${gaps.length}, calls placed: ${calls}, StasisStart sent: ${sent.size}, received: ${received.size}, lost in a gap: ${lostInGap}, outcomes: ${JSON.stringify(outcomes)}`,
+      `drops: ${drops.length}, gaps: ${gaps.length}, calls placed: ${calls}, StasisStart sent: ${sent.size}, received: ${received.size}, lost in a gap: ${lostInGap}, adopted: ${adopted.size}, outcomes: ${JSON.stringify(outcomes)}`,
     );
   });
 
@@ -97,7 +108,7 @@ describe('faults in process: the runtime on the simulator', () => {
     await settle();
     expect(unhandled).toEqual([]);
     console.info(
-      `REST faults injected: ${JSON.stringify(faulty!.injected)}, outcomes: ${JSON.stringify(outcomes)}`,
+      `REST faults injected: ${JSON.stringify(faulty!.injected)}, outcomes: ${JSON.stringify(outcomes)}, cleanup retries: ${app.metrics.summary().cleanupRetries}, cleanups failed: ${app.metrics.summary().cleanupsFailed}`,
     );
   });
 
@@ -133,6 +144,10 @@ describe('faults in process: the runtime on the simulator', () => {
     expect(outcomes.completed).toBeGreaterThan(0);
     expect(app.metrics.summary()).toMatchObject({ callsStarted: received.size, callsEnded: received.size });
     expect(server.simulator.channelCount).toBe(0);
+    // Hang-ups that failed while the server was down were retried, then kept as leftovers until
+    // the reconciliation found their channels gone with the old server: none is kept or abandoned.
+    expect(app.metrics.summary().cleanupRetries).toBeGreaterThan(0);
+    expect(app.metrics.leftoversAbandoned.total()).toBe(0);
     expectNothingLeft(app);
     await app.stop();
     server.stop();
@@ -140,7 +155,7 @@ describe('faults in process: the runtime on the simulator', () => {
     await settle();
     expect(unhandled).toEqual([]);
     console.info(
-      `restart: gaps ${JSON.stringify(gaps)}, StasisStart received: ${received.size}, outcomes: ${JSON.stringify(outcomes)}`,
+      `restart: gaps ${JSON.stringify(gaps)}, StasisStart received: ${received.size}, outcomes: ${JSON.stringify(outcomes)}, cleanup retries: ${app.metrics.summary().cleanupRetries}, cleanups failed: ${app.metrics.summary().cleanupsFailed}`,
     );
   });
 });
