@@ -4,8 +4,7 @@
  * The parent drives it over IPC: hold / release / keep / counts / stop.
  */
 import { systemClock } from '@ringflow/client';
-import { createSimulator } from '@ringflow/simulator';
-import { startWireServer } from '../../packages/simulator/src/wire/index.ts';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { BENCH_USER, PROMPT_1_SOUND, PROMPT_2_SOUND, PROMPT_MS } from '../ivr/ivrWorkload.ts';
 import { serveParent } from '../process/serveParent.ts';
 import { IvrLoadGenerator } from './IvrLoadGenerator.ts';
