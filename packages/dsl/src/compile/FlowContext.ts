@@ -21,6 +21,10 @@ export interface FlowContext {
   readonly output: Readonly<Record<string, unknown>> | undefined;
   /** The last unhandled failure. */
   readonly error: Readonly<Record<string, unknown>> | undefined;
+  /** An error handler route was just taken (the next state entered is a handler). */
+  readonly errorRouted: boolean;
+  /** This state was entered through an error handler: a failure here ends the flow. */
+  readonly inErrorHandler: boolean;
   /** How the run is ending, set on the way to the end. */
   readonly status: 'running' | 'completed' | 'hungUp' | 'continued' | 'failed';
 }

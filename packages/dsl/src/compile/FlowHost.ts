@@ -68,9 +68,16 @@ export interface FlowHost {
   readonly application: string;
   /**
    * Picks ids for resources before creating them (playbacks, bridges, channels), so no event is
-   * missed. A host that routes events per resource also starts routing this one to the call.
+   * missed. A host that routes events per resource also starts routing this one to the call, and
+   * cleans it up when the call ends. With `owned: false` the id is only picked: a call placed for
+   * someone else (`originate`) neither reports to this call nor ends with it.
    */
-  newId(kind: 'playback' | 'recording' | 'channel' | 'bridge' | 'snoop'): string;
+  newId(
+    kind: 'playback' | 'recording' | 'channel' | 'bridge' | 'snoop',
+    options?: { readonly owned?: boolean },
+  ): string;
+  /** Forgets an id from `newId` whose resource was never created (its request failed): nothing to clean up. */
+  forget?(kind: 'channel' | 'bridge', id: string): void;
   /** Starts routing the events of a resource the flow names itself (a recording name, a conference bridge). */
   watch?(kind: 'recording' | 'bridge', id: string): void;
   /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */

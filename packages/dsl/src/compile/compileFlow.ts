@@ -139,14 +139,20 @@ function compileBody(
   };
   const globalOn = body.on ?? {};
 
-  /** Where unhandled failures go from a state: its own `on.error`, else the flow's, else the end. */
+  /**
+   * Where unhandled failures go from a state: its own `on.error`, else the flow's, else the end.
+   * A failure in a state that an error handler led to ends the flow: handling it again could loop
+   * without end (a failing step in the handler state itself would re-enter it in the same instant).
+   */
   const errorRoutes = (state: StateDocument | undefined): TransitionSpec[] => {
-    const record = setContext(({ context }) => ({ error: context.result }));
+    const record = setContext(({ context }) => ({ error: context.result, errorRouted: true }));
+    const notInHandler = ({ context }: ActionArgs) => !context.inErrorHandler;
     const routes = [
       ...compileTransitions(state?.on?.error, stepResult),
       ...compileTransitions(globalOn.error, stepResult),
     ].map((t) => ({
       ...t,
+      guard: combine(notInHandler, t.guard),
       actions: [record, ...(t.actions ?? [])],
     }));
     return [...routes, { target: FINISH, actions: [record, setContext(() => ({ status: 'failed' }))] }];
@@ -283,7 +289,13 @@ function compileBody(
       after[parseDuration(delay) ?? 0] = compileTransitions(value, () => ({}));
     return {
       initial: steps.length > 0 ? 'step0' : 'next',
-      entry: [setContext(() => ({ result: undefined }))],
+      entry: [
+        setContext(({ context }) => ({
+          result: undefined,
+          inErrorHandler: context.errorRouted,
+          errorRouted: false,
+        })),
+      ],
       states: children,
       ...(Object.keys(on).length > 0 ? { on } : {}),
       ...(Object.keys(after).length > 0 ? { after } : {}),
@@ -356,8 +368,11 @@ function compileBody(
 
   // Flow-level handlers apply in every state (states' own handlers win, being deeper).
   const rootOn: Record<string, TransitionSpec[]> = {};
+  // Once the flow is ending (status decided, hanging the call up in $finish), the call's own
+  // hangup events are the flow's doing: they must not turn a failed or completed run into hungUp.
   const own = ({ context, event }: ActionArgs) =>
     !context.hungUp &&
+    context.status === 'running' &&
     ((event.channel as { id?: string } | undefined)?.id ?? (event.channelId as string | undefined)) ===
       context.call.channelId;
   for (const type of [...flowEvents.hangup.ari, 'call.gone'])
@@ -420,6 +435,8 @@ function initialContext(body: Body, input: FlowMachineInput): FlowContext {
     hungUp: false,
     output: undefined,
     error: undefined,
+    errorRouted: false,
+    inErrorHandler: false,
     status: 'running',
   };
 }

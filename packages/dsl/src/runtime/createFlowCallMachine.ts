@@ -14,11 +14,13 @@ export function hostFromCall(call: CallHandle, options: { fetch?: typeof fetch }
     ari: call.client,
     clock: call.clock,
     application: call.app,
-    newId: (kind) => {
+    newId: (kind, options) => {
       const id = call.pickId(kind);
+      if (options?.owned === false) return id;
       call.own(kind === 'snoop' ? 'channel' : kind, id);
       return id;
     },
+    forget: (kind, id) => call.disown(kind, id),
     watch: (kind, id) => call.own(kind, id),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     log: { warn: (details, message) => call.logger.warn(details, message) },

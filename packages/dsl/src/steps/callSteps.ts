@@ -50,7 +50,8 @@ export const originateStep = defineStep({
       async (args) => {
         const { context } = args;
         const scope = scopeOf(context, args.event);
-        const channelId = context.host.newId('channel');
+        // Not owned: the new call is not this call's to follow or to hang up when it ends.
+        const channelId = context.host.newId('channel', { owned: false });
         const variables = resolveVariables(p.variables, args);
         const optional = {
           context: resolveOptional(p.context, scope),

@@ -98,33 +98,23 @@ export const dialStep = defineStep({
   compile: (p, build) => {
     const timeoutMs = parseDuration(p.timeout ?? '30s') ?? 30_000;
     const isPeer = ({ context, event }: ActionArgs) => channelOf(event).id === context.step.peer;
-    const peerGone = setStep(() => ({ peerUp: false }));
     const result = ({ context }: ActionArgs) => ({
       channelId: context.step.peer,
       ...(context.step.bridge ? { bridgeId: context.step.bridge } : {}),
     });
-    const ended =
+    // The outcome of a call that ended unanswered, from the cause kept when its channel went.
+    const endedWith =
       (outcome: 'busy' | 'noAnswer' | 'failed') =>
-      ({ event }: ActionArgs) =>
-        dialOutcomeForCause((event as { cause?: unknown }).cause) === outcome;
-    const byCause = [
-      {
-        guard: (a: ActionArgs) => isPeer(a) && ended('busy')(a),
-        ...build.exit('busy', ({ event }) => ({ cause: event.cause }), [peerGone]),
-      },
-      {
-        guard: (a: ActionArgs) => isPeer(a) && ended('noAnswer')(a),
-        ...build.exit('noAnswer', ({ event }) => ({ cause: event.cause }), [peerGone]),
-      },
-      {
-        guard: isPeer,
-        ...build.exit(
-          'failed',
-          ({ event }) => ({ message: 'the called party could not be reached', cause: event.cause }),
-          [peerGone],
-        ),
-      },
-    ];
+      ({ context }: ActionArgs) =>
+        dialOutcomeForCause(context.step.cause) === outcome;
+    const cause = ({ context }: ActionArgs) => ({ cause: context.step.cause });
+    // The step's exit action (cleanup) runs before a transition's own actions, so what it must
+    // know (the called party is gone, or is now the flow's) is set on entering a child state first;
+    // that state then leaves the step.
+    const peerLeft = {
+      target: 'peerLeft',
+      actions: [setStep(({ event }) => ({ peerUp: false, cause: (event as { cause?: unknown }).cause }))],
+    };
     return {
       entry: [
         setStep(({ context }) => ({
@@ -164,17 +154,17 @@ export const dialStep = defineStep({
                 ...(variables ? { variables } : {}),
               });
             },
-            { onError: build.exit('failed', failureData, [peerGone]) },
+            {
+              // No call was placed: nothing to hang up.
+              onError: {
+                target: 'notPlaced',
+                actions: [setStep((args) => ({ peerUp: false, failure: failureData(args) }))],
+              },
+            },
           ),
           on: {
-            StasisStart:
-              p.bridge === false
-                ? {
-                    guard: isPeer,
-                    ...build.exit('answered', result, [setStep(() => ({ handedOver: true }))]),
-                  }
-                : { guard: isPeer, target: 'bridging' },
-            ChannelDestroyed: byCause,
+            StasisStart: { guard: isPeer, target: p.bridge === false ? 'handedOver' : 'bridging' },
+            ChannelDestroyed: { guard: isPeer, ...peerLeft, target: 'unanswered' },
           },
           // The server's own timeout normally ends the call first; this is the safety net.
           after: { [timeoutMs + 5000]: { ...build.exit('noAnswer', () => ({ cause: 'timeout' })) } },
@@ -198,17 +188,36 @@ export const dialStep = defineStep({
               onError: build.exit('failed', failureData),
             },
           ),
-          on: {
-            ChannelDestroyed: { guard: isPeer, ...build.exit('completed', result, [peerGone]) },
-          },
+          on: { ChannelDestroyed: { guard: isPeer, ...peerLeft } },
         },
         connected: {
           on: {
-            ChannelDestroyed: { guard: isPeer, ...build.exit('completed', result, [peerGone]) },
-            StasisEnd: { guard: isPeer, ...build.exit('completed', result) },
+            ChannelDestroyed: { guard: isPeer, ...peerLeft },
+            // The called party left the application (hung up, or was transferred): not ours to hang up.
+            StasisEnd: { guard: isPeer, ...peerLeft },
           },
           exit: [setContext(() => ({ bridgeId: undefined }))],
         },
+        notPlaced: {
+          entry: [({ context }: ActionArgs) => context.host.forget?.('channel', String(context.step.peer))],
+          always: build.exit('failed', ({ context }) => context.step.failure as Record<string, unknown>),
+        },
+        unanswered: {
+          always: [
+            { guard: endedWith('busy'), ...build.exit('busy', cause) },
+            { guard: endedWith('noAnswer'), ...build.exit('noAnswer', cause) },
+            build.exit('failed', ({ context }) => ({
+              message: 'the called party could not be reached',
+              cause: context.step.cause,
+            })),
+          ],
+        },
+        // With bridge: false the answered call is the flow's now: leaving the step keeps it up.
+        handedOver: {
+          entry: [setStep(() => ({ handedOver: true }))],
+          always: build.exit('answered', result),
+        },
+        peerLeft: { always: build.exit('completed', result) },
       },
     };
   },

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFlow } from '../defineFlow.ts';
-import type { StepSpec } from '../model/flowSchema.ts';
+import type { StepDocument } from '../model/flowSchema.ts';
 import { type FlowTestCall, testFlow } from '../testing/FlowTestCall.ts';
 
 /** The simulator's beep before a recording starts (the core sound `beep`). */
@@ -19,7 +19,7 @@ afterEach(async () => {
  * A flow that answers, runs one record step (`as: msg`), then reports the result in a user event
  * `Recorded` (or `RecordFailed` with the failure's status) and hangs up.
  */
-function recordFlow(record: Record<string, unknown>, before: StepSpec[] = []) {
+function recordFlow(record: Record<string, unknown>, before: StepDocument[] = []) {
   return defineFlow({
     name: 'recorder',
     start: 'rec',
@@ -28,7 +28,7 @@ function recordFlow(record: Record<string, unknown>, before: StepSpec[] = []) {
         steps: [
           'answer',
           ...before,
-          { record: { ...record, as: 'msg', on: { failed: 'failed' } } } as StepSpec,
+          { record: { ...record, as: 'msg', on: { failed: 'failed' } } } as StepDocument,
           {
             userEvent: {
               name: 'Recorded',
@@ -203,7 +203,7 @@ describe('record on the simulator', () => {
   it('ifExists fail: a name already stored makes the step fail with the 409, nothing is recorded', async () => {
     call = await testFlow(
       recordFlow({ name: 'greeting', beep: false, ifExists: 'fail' }, [
-        { record: { name: 'greeting', beep: false, maxDuration: '1s' } } as StepSpec,
+        { record: { name: 'greeting', beep: false, maxDuration: '1s' } } as StepDocument,
       ]),
     );
     await call.expectEnd({ status: 'completed', within: '3s' });
@@ -220,7 +220,7 @@ describe('record on the simulator', () => {
     ] as const) {
       call = await testFlow(
         recordFlow({ name: 'memo', beep: false, ifExists, maxDuration: '2s' }, [
-          { record: { name: 'memo', beep: false, maxDuration: '1s' } } as StepSpec,
+          { record: { name: 'memo', beep: false, maxDuration: '1s' } } as StepDocument,
         ]),
       );
       await call.expectEnd({ status: 'completed', within: '5s' });

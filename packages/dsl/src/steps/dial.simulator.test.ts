@@ -1,0 +1,275 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineFlow } from '../defineFlow.ts';
+import type { FarEnd } from '../testing/TestCallOptions.ts';
+import { type FlowTestCall, testFlow } from '../testing/FlowTestCall.ts';
+
+let call: FlowTestCall | undefined;
+afterEach(async () => {
+  await call?.close();
+  call = undefined;
+});
+
+/** Every dial outcome goes to a state that reports it (with the result's data) and hangs up. */
+function dialFlow(dial: Record<string, unknown>) {
+  const report = (name: string) => ({
+    steps: [
+      {
+        userEvent: {
+          name,
+          variables: {
+            outcome: { expr: 'vars.dial.outcome' },
+            channelId: { expr: "has(vars.dial.channelId) ? vars.dial.channelId : 'none'" },
+            bridgeId: { expr: "has(vars.dial.bridgeId) ? vars.dial.bridgeId : 'none'" },
+            cause: { expr: "has(vars.dial.cause) ? string(vars.dial.cause) : 'none'" },
+          },
+        },
+      },
+      'hangup' as const,
+    ],
+  });
+  return defineFlow({
+    name: 'dialer',
+    start: 'd',
+    states: {
+      d: {
+        steps: [
+          'answer',
+          {
+            dial: {
+              endpoint: 'PJSIP/bob',
+              ...dial,
+              as: 'dial',
+              on: { busy: 'busy', noAnswer: 'noAnswer', failed: 'failed' },
+            },
+          },
+        ],
+        next: 'talked',
+      },
+      talked: report('Talked'),
+      busy: report('Busy'),
+      noAnswer: report('NoAnswer'),
+      failed: report('Failed'),
+    },
+  });
+}
+
+/** The id of the channel the flow dialled (from its originate request). */
+function dialled(c: FlowTestCall): string {
+  const [originate] = c.expectAction({ operation: 'channels.originateWithId' });
+  return String(originate?.params.channelId);
+}
+
+describe('dial on the simulator', () => {
+  it('answered: the two calls are bridged; when the called party hangs up the outcome is completed', async () => {
+    call = await testFlow(
+      dialFlow({ timeout: '20s', callerId: 'Support <100>', variables: { QUEUE: 'sales', LEVEL: 2 } }),
+      { farEnds: { 'PJSIP/bob': { answerAfterMs: 4_000 } } },
+    );
+    call.expectAction({
+      operation: 'channels.originateWithId',
+      params: {
+        endpoint: 'PJSIP/bob',
+        app: 'flow-test',
+        appArgs: 'dialed',
+        timeout: 20,
+        callerId: 'Support <100>',
+        variables: { QUEUE: 'sales', LEVEL: '2' },
+      },
+    });
+    const peer = dialled(call);
+    await call.wait('3900ms');
+    call.expectNoAction('bridges.createWithId');
+    await call.wait('100ms');
+    const [created] = call.expectAction({ operation: 'bridges.createWithId', params: { type: 'mixing' } });
+    const bridgeId = String(created?.params.bridgeId);
+    call.expectAction({ operation: 'bridges.addChannel', params: { bridgeId, channel: `c1,${peer}` } });
+    // Both legs are in the bridge now.
+    const bridge = await call.simulator.handle({ method: 'GET', path: `/bridges/${bridgeId}`, query: {} });
+    expect((bridge.body as { channels: string[] }).channels.sort()).toEqual(['c1', peer].sort());
+    await call.wait('30s');
+    call.expectState('d'); // talking as long as they like
+    await call.hangUpFarEnd('PJSIP/bob');
+    call.expectUserEvent('Talked', { outcome: 'completed', channelId: peer, bridgeId });
+    const end = await call.expectEnd({ status: 'completed', by: 'flow' });
+    expect(end.at).toBe(34_000);
+    // The step's bridge does not outlive it.
+    call.expectAction({ operation: 'bridges.destroy', params: { bridgeId } }, { times: 1 });
+    call.expectNoAction({ operation: 'channels.hangup', params: { channelId: peer } });
+  });
+
+  it.each([
+    { farEnd: 'busy', state: 'busy', outcome: 'busy', cause: '17', at: 0 },
+    { farEnd: 'unreachable', state: 'failed', outcome: 'failed', cause: '27', at: 0 },
+    { farEnd: 'noAnswer', state: 'noAnswer', outcome: 'noAnswer', cause: /^(19|21|16|18)$/, at: 15_000 },
+  ] as const)(
+    'far end $farEnd: outcome $outcome with the hangup cause',
+    async ({ farEnd, state, outcome, cause, at }) => {
+      call = await testFlow(dialFlow({ timeout: '15s' }), {
+        farEnds: { 'PJSIP/bob': farEnd as FarEnd },
+      });
+      const end = await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+      call.expectStates(['d', state]);
+      call.expectUserEvent(outcome === 'busy' ? 'Busy' : outcome === 'failed' ? 'Failed' : 'NoAnswer', {
+        outcome,
+        cause,
+      });
+      expect(end.at).toBe(at);
+      // No bridge for a call that was never answered, and no hangup of a call already gone.
+      call.expectNoAction('bridges.createWithId');
+      if (farEnd !== 'noAnswer')
+        call.expectNoAction({ operation: 'channels.hangup', params: { channelId: /^channel-/ } });
+    },
+  );
+
+  it('bridge: false hands the answered call to the flow (outcome answered with its channel)', async () => {
+    const flow = defineFlow({
+      name: 'screen',
+      start: 'd',
+      states: {
+        d: {
+          steps: [
+            'answer',
+            { dial: { endpoint: { expr: "'PJSIP/' + 'bob'" }, bridge: false, as: 'leg' } },
+            { userEvent: { name: 'Answered', variables: { leg: { expr: 'vars.leg.channelId' } } } },
+            { wait: { duration: '5s' } },
+            'hangup',
+          ],
+        },
+      },
+    });
+    call = await testFlow(flow);
+    const peer = dialled(call);
+    await call.wait('2s');
+    call.expectUserEvent('Answered', { leg: peer });
+    call.expectNoAction('bridges.createWithId');
+    // The answered call is the flow's now: leaving the step does not hang it up.
+    call.expectNoAction({ operation: 'channels.hangup', params: { channelId: peer } });
+    const live = await call.simulator.handle({ method: 'GET', path: `/channels/${peer}`, query: {} });
+    expect((live.body as { state: string }).state).toBe('Up');
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '10s' });
+  });
+
+  it('the caller hanging up while it rings hangs the dialled call up too', async () => {
+    call = await testFlow(dialFlow({}), { farEnds: { 'PJSIP/bob': 'noAnswer' } });
+    const peer = dialled(call);
+    await call.wait('5s');
+    await call.hangUp();
+    await call.expectEnd({ status: 'hungUp', by: 'caller' });
+    const [hangup] = call.expectAction({ operation: 'channels.hangup', params: { channelId: peer } });
+    expect(hangup?.at).toBe(5_000);
+    expect(hangup?.status).toBe(204);
+    const gone = await call.simulator.handle({ method: 'GET', path: `/channels/${peer}`, query: {} });
+    expect(gone.status).toBe(404);
+  });
+
+  it('an endpoint the server refuses fails the step with the status', async () => {
+    call = await testFlow(dialFlow({ endpoint: 'nonsense' }));
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '1s' });
+    call.expectVisited('failed');
+    const [originate] = call.expectAction({ operation: 'channels.originateWithId' });
+    expect(originate?.status).toBeGreaterThanOrEqual(400);
+    call.expectUserEvent('Failed', { outcome: 'failed' });
+    // Nothing was placed, so nothing is hung up.
+    call.expectNoAction({ operation: 'channels.hangup', params: { channelId: /^channel-/ } });
+  });
+});
+
+describe('originate on the simulator', () => {
+  it('places a call into the dialplan without waiting for it (done with its channel id)', async () => {
+    const flow = defineFlow({
+      name: 'callback',
+      start: 'a',
+      states: {
+        a: {
+          steps: [
+            'answer',
+            {
+              originate: {
+                endpoint: 'PJSIP/200',
+                context: 'callbacks',
+                extension: { expr: 'call.caller.number' },
+                priority: 1,
+                callerId: 'Callback <300>',
+                timeout: '25s',
+                variables: { ORIGIN: { expr: 'call.channelId' } },
+                as: 'placed',
+              },
+            },
+            { userEvent: { name: 'Placed', variables: { channel: { expr: 'vars.placed.channelId' } } } },
+            'hangup',
+          ],
+        },
+      },
+    });
+    call = await testFlow(flow, {
+      caller: '5550123',
+      dialplan:
+        '[callbacks]\nexten => _X.,1,UserEvent(CalledBack,number: ${EXTEN},origin: ${ORIGIN})\n same => n,Wait(10)\n same => n,Hangup()\n',
+    });
+    const [originate] = call.expectAction({
+      operation: 'channels.originateWithId',
+      params: {
+        endpoint: 'PJSIP/200',
+        context: 'callbacks',
+        extension: '5550123',
+        priority: 1,
+        callerId: 'Callback <300>',
+        timeout: 25,
+        variables: { ORIGIN: 'c1' },
+      },
+    });
+    expect(originate?.params.app).toBeUndefined();
+    const placed = String(originate?.params.channelId);
+    // The step does not wait for the answer: the flow has already moved on and ended.
+    call.expectUserEvent('Placed', { channel: placed });
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '1s' });
+    // The placed call lives on: answered after 2 s, it runs the dialplan.
+    const seen: string[] = [];
+    call.simulator.driver.onEvent((e) => {
+      if (e.type === 'ChannelUserevent') seen.push(JSON.stringify((e as { userevent?: unknown }).userevent));
+    });
+    await call.wait('3s');
+    expect(seen).toEqual([JSON.stringify({ eventname: 'CalledBack', number: '5550123', origin: 'c1' })]);
+  });
+
+  it('into an application, by label; a refused request is the failed outcome', async () => {
+    const flow = defineFlow({
+      name: 'notify',
+      start: 'a',
+      states: {
+        a: {
+          steps: [
+            { originate: { endpoint: 'PJSIP/200', app: 'other-app' } },
+            { originate: { endpoint: 'PJSIP/201', context: 'callbacks', extension: 's', label: 'start' } },
+            { originate: { endpoint: 'nonsense', context: 'callbacks', extension: 's', as: 'bad' } },
+            'hangup',
+          ],
+        },
+        oops: {
+          steps: [
+            { userEvent: { name: 'Oops', variables: { status: { expr: 'string(vars.bad.status)' } } } },
+            'hangup',
+          ],
+        },
+      },
+      on: { error: 'oops' },
+    });
+    call = await testFlow(flow, { dialplan: '[callbacks]\nexten => s,1(start),Wait(1)\n' });
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '1s' });
+    call.expectAction({
+      operation: 'channels.originateWithId',
+      params: { endpoint: 'PJSIP/200', app: 'other-app' },
+    });
+    call.expectAction({
+      operation: 'channels.originateWithId',
+      params: { endpoint: 'PJSIP/201', context: 'callbacks', extension: 's', label: 'start' },
+    });
+    const [bad] = call.expectAction({
+      operation: 'channels.originateWithId',
+      params: { endpoint: 'nonsense' },
+    });
+    expect(bad?.status).toBe(400);
+    call.expectUserEvent('Oops', { status: '400' });
+    call.expectStates(['a', 'oops']);
+  });
+});
