@@ -1,6 +1,5 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { CallHandle } from '../call/CallHandle.ts';
-import { linkSignals } from '../call/linkSignals.ts';
 import { isCallGone } from '../session/isCallGone.ts';
 
 /** Every helper's input carries the call it acts on. */
@@ -8,11 +7,22 @@ export interface WithCall {
   readonly call: CallHandle;
 }
 
-/** A promise that settles only when `signal` aborts (the invoking state was left, or the call ended). */
-function parkUntilAborted(signal: AbortSignal): Promise<never> {
+/**
+ * A promise that settles only when the step's `signal` aborts (its state was left, or the call
+ * ended and its machine was stopped) or, for a host that ends a call without stopping its machine,
+ * when the call's own signal aborts.
+ */
+function parkUntilAborted(signal: AbortSignal, callSignal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    if (signal.aborted) return reject(signal.reason);
+    if (callSignal.aborted) return reject(callSignal.reason);
+    const onAbort = () => {
+      signal.removeEventListener('abort', onAbort);
+      callSignal.removeEventListener('abort', onAbort);
+      reject(signal.aborted ? signal.reason : callSignal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    callSignal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -25,6 +35,12 @@ function parkUntilAborted(signal: AbortSignal): Promise<never> {
  * - any other failure: `xstate.error.actor.<id>` (`onError`) carrying the error.
  * Nothing ever becomes an unhandled rejection.
  *
+ * `run` gets the step's own signal, which aborts when the invoking state is left. It also aborts
+ * when the call ends: the session stops the call's machine first, and stopping a machine stops
+ * every step it runs. Requests sent through the call are cancelled by the session itself when the
+ * call ends. So no signal is combined per step: building one (`AbortSignal.any`, or a linked
+ * controller) for every step of every call was a visible share of the runtime's CPU per call.
+ *
  * @example
  * const setLanguage = callActor(async ({ call, language }: WithCall & { language: string }) => {
  *   await call.channel.setChannelVar({ variable: 'CHANNEL(language)', value: language });
@@ -34,18 +50,15 @@ export function callActor<I extends WithCall, O>(
   run: (input: I, signal: AbortSignal) => Promise<O>,
 ): PromiseActorLogic<O, I> {
   return fromPromise<O, I>(async ({ input, signal }) => {
-    const link = linkSignals(signal, input.call.signal);
-    const combined = link.signal;
+    const { call } = input;
+    if (call.signal.aborted) return parkUntilAborted(signal, call.signal);
     try {
-      const output = await run(input, combined);
-      link.dispose();
-      return output;
+      return await run(input, signal);
     } catch (error) {
-      if (isCallGone(error) || input.call.ended || combined.aborted) {
-        // Parked until the state is left or the call ends: the link stays to hear either.
-        return parkUntilAborted(combined);
+      if (isCallGone(error) || call.ended || signal.aborted || call.signal.aborted) {
+        // Parked until the state is left or the call ends.
+        return parkUntilAborted(signal, call.signal);
       }
-      link.dispose();
       throw error;
     }
   });

@@ -1,6 +1,5 @@
 import type { CallHandle } from '../call/CallHandle.ts';
 import { linkSignals } from '../call/linkSignals.ts';
-import { withScope } from '../call/withScope.ts';
 import { callActor, type WithCall } from './callActor.ts';
 
 /** Input of {@link collectDigits}. */
@@ -58,22 +57,22 @@ async function digitWithin(call: CallHandle, timeoutMs: number, signal: AbortSig
  * }
  */
 export const collectDigits = callActor(
-  (input: CollectDigitsInput, signal): Promise<CollectDigitsOutput> =>
-    withScope(signal, async (scope) => {
-      const { call } = input;
-      const maxDigits = input.maxDigits ?? 1;
-      const terminators = input.terminators ?? '#';
-      if (input.discardTypeAhead) call.digits.clear();
-      let digits = '';
-      let waitMs = input.firstDigitTimeoutMs ?? 5000;
-      for (;;) {
-        for (let d = call.digits.take(); d !== undefined; d = call.digits.take()) {
-          if (terminators.includes(d)) return { digits, reason: 'terminator' };
-          digits += d;
-          if (digits.length >= maxDigits) return { digits, reason: 'complete' };
-          waitMs = input.interDigitTimeoutMs ?? 3000;
-        }
-        if (!(await digitWithin(call, waitMs, scope))) return { digits, reason: 'timeout' };
+  // No scope of its own: each wait for a digit releases its waiter and its timer itself.
+  async (input: CollectDigitsInput, signal): Promise<CollectDigitsOutput> => {
+    const { call } = input;
+    const maxDigits = input.maxDigits ?? 1;
+    const terminators = input.terminators ?? '#';
+    if (input.discardTypeAhead) call.digits.clear();
+    let digits = '';
+    let waitMs = input.firstDigitTimeoutMs ?? 5000;
+    for (;;) {
+      for (let d = call.digits.take(); d !== undefined; d = call.digits.take()) {
+        if (terminators.includes(d)) return { digits, reason: 'terminator' };
+        digits += d;
+        if (digits.length >= maxDigits) return { digits, reason: 'complete' };
+        waitMs = input.interDigitTimeoutMs ?? 3000;
       }
-    }),
+      if (!(await digitWithin(call, waitMs, signal))) return { digits, reason: 'timeout' };
+    }
+  },
 );
