@@ -69,6 +69,8 @@ export const conferenceStep = defineStep({
         const { context } = args;
         const bridgeId = bridgeIdForName(resolveValue(p.name, scopeOf(context, args.event)));
         const name = resolveValue(p.name, scopeOf(context, args.event));
+        // The room's own events (video source, moh, others entering) concern every call in it.
+        context.host.watch?.('bridge', bridgeId);
         await context.host.ari.bridges.createWithId({
           bridgeId,
           name,
