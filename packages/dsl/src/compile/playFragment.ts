@@ -1,3 +1,4 @@
+import { isResourceGone } from '@ringflow/client';
 import type { ActionArgs } from './FlowContext.ts';
 import { effect, fireAndForget, isOwnChannel, setStep } from './effects.ts';
 import type { StateSpec, TransitionSpec } from './StateSpec.ts';
@@ -48,7 +49,23 @@ export function playFragment(options: PlayFragmentOptions): StateSpec {
       withGuard(
         withActions(options.onDigit, [
           fireAndForget(
-            ({ context }) => context.host.ari.playbacks.stop({ playbackId: String(context.step[scratch]) }),
+            ({ context }) =>
+              context.host.ari.playbacks
+                .stop({ playbackId: String(context.step[scratch]) })
+                .catch((error: unknown) => {
+                  // The prompt ended on its own while the stop was on its way (404): a normal race
+                  // with the same outcome, not worth a warning on every barge-in that loses it.
+                  if (!isResourceGone(error)) throw error;
+                  // FlowHost's log promises `warn` only; the runtime's (pino) has `debug` too.
+                  const log = context.host.log as
+                    | { debug?: (details: Record<string, unknown>, message: string) => void }
+                    | undefined;
+                  log?.debug?.(
+                    { playbackId: context.step[scratch] },
+                    'barge-in stop: the playback had already finished',
+                  );
+                  return undefined;
+                }),
             'stop playback on barge-in',
           ),
         ]),
