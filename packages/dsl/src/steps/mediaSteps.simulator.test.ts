@@ -114,7 +114,10 @@ describe('media and bridge steps on the simulator', () => {
     call = await testFlow(flow);
     await call.wait('1s');
     await call.press('9'); // not a choice: no-match announcement, then the menu again
-    call.expectAction({ operation: 'channels.play', params: { media: 'sound:pbx-invalid,sound:demo-instruct' } });
+    call.expectAction({
+      operation: 'channels.play',
+      params: { media: 'sound:pbx-invalid,sound:demo-instruct' },
+    });
     await call.press('1');
     call.expectStates(['m', 'sales']);
     call.expectUserEvent('Sales', { attempts: '2', noMatch: '1' });
