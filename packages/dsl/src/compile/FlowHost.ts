@@ -50,6 +50,7 @@ export interface FlowAri {
     | 'stopMoh'
     | 'setVideoSource'
     | 'clearVideoSource'
+    | 'record'
   >;
   readonly playbacks: Pick<PlaybacksApi, 'stop'>;
   readonly recordings: Pick<RecordingsApi, 'stop'>;

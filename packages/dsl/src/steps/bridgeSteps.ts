@@ -1,10 +1,10 @@
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
-import { effect, failureData, setContext } from '../compile/effects.ts';
+import { effect, failureData, setContext, setStep } from '../compile/effects.ts';
 import { playFragment } from '../compile/playFragment.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';
-import { s } from '../schema/s.ts';
+import { parseDuration, s } from '../schema/s.ts';
 import { restStep } from './restStep.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -232,4 +232,154 @@ export const talkDetectionStep = restStep({
           variable: 'TALK_DETECT(set)',
           value: `${p.silenceThreshold ?? 2500},${p.talkingThreshold ?? 256}`,
         }),
+});
+
+const bridgeRecordParams = stepParams(
+  {
+    stop: s.optional(
+      s.boolean({
+        default: false,
+        description:
+          'Stop a live recording instead of starting one: the one this call started last, or `name`.',
+      }),
+    ),
+    name: s.optional(
+      s.value(
+        s.string({
+          description:
+            'Name of the stored recording (may include a folder: rooms/sales). Default: a fresh id. With stop: the recording to stop.',
+        }),
+      ),
+    ),
+    format: s.optional(
+      s.string({ description: 'File format.', default: 'wav', examples: ['wav', 'gsm', 'ulaw'] }),
+    ),
+    maxDuration: s.optional(s.duration({ description: 'Stop after this long (0: no limit).', default: 0 })),
+    maxSilence: s.optional(
+      s.duration({ description: 'Stop after this much silence (0: no limit).', default: 0 }),
+    ),
+    beep: s.optional(
+      s.boolean({ description: 'Play a beep to everyone in the bridge before recording.', default: false }),
+    ),
+    terminateOn: s.optional(
+      s.enum(['none', 'any', '*', '#'], {
+        description: 'Key (from anyone in the bridge) that stops the recording.',
+        default: 'none',
+      }),
+    ),
+    ifExists: s.optional(
+      s.enum(['fail', 'overwrite', 'append'], {
+        description: 'What to do when a recording of that name exists.',
+        default: 'fail',
+      }),
+    ),
+  },
+  'Starts a live recording of the bridge (or, with stop: true, stops it).',
+);
+
+function recordingOf(event: unknown): { name?: unknown; cause?: unknown } {
+  return ((event as { recording?: unknown }).recording ?? {}) as { name?: unknown; cause?: unknown };
+}
+
+/**
+ * bridgeRecord: starts recording everyone in the call's bridge and goes on once the recording has
+ * started (it runs on beside the flow); `stop: true` stops the one this call started (or `name`).
+ * Outcomes: started (`name`, `bridgeId`), stopped (`name`), failed.
+ * @example
+ *   - bridgeRecord: { name: { expr: "'rooms/' + input.room" }, maxDuration: 2h }
+ *   - bridgeRecord: { stop: true }
+ */
+export const bridgeRecordStep = defineStep({
+  name: 'bridgeRecord',
+  description: 'Records the bridge (everyone in it) in the background; stop: true stops it.',
+  params: bridgeRecordParams,
+  bare: false,
+  outcomes: [
+    {
+      name: 'started',
+      kind: 'success',
+      description: 'The recording is running (it goes on while the flow does other things).',
+      data: { name: 'the recording name (recording:<name> plays it once stored)', bridgeId: 'the bridge' },
+    },
+    {
+      name: 'stopped',
+      kind: 'success',
+      description: 'With stop: true, the recording was stopped and is being stored.',
+      data: { name: 'the recording name' },
+    },
+    FAILED,
+  ],
+  label: (p) => (p.stop ? 'bridgeRecord stop' : 'bridgeRecord'),
+  compile: (p, build) => {
+    if (p.stop)
+      return {
+        invoke: effect(
+          async (args) => {
+            const name =
+              resolveOptional(p.name, scopeOf(args.context, args.event)) ?? args.context.bridgeRecording;
+            if (!name)
+              throw new Error(
+                'bridgeRecord stop: this call started no bridge recording; give the name to stop (name: ...)',
+              );
+            await args.context.host.ari.recordings.stop({ recordingName: name });
+            return name;
+          },
+          {
+            onDone: build.exit('stopped', ({ event }) => ({ name: event.output }), [
+              setContext(({ context, event }) =>
+                context.bridgeRecording === event.output ? { bridgeRecording: undefined } : {},
+              ),
+            ]),
+            onError: build.exit('failed', failureData),
+          },
+        ),
+      };
+    const mine = ({ context, event }: ActionArgs) => recordingOf(event).name === context.step.recording;
+    return {
+      entry: [
+        setStep((args) => ({
+          recording:
+            resolveOptional(p.name, scopeOf(args.context, args.event)) ??
+            args.context.host.newId('recording'),
+        })),
+      ],
+      invoke: effect(
+        (args) => {
+          const { context } = args;
+          const bridgeId = currentBridge(args);
+          const name = String(context.step.recording);
+          // The recording's events name it, not this call's channel: route them here.
+          context.host.watch?.('recording', name);
+          return context.host.ari.bridges.record({
+            bridgeId,
+            name,
+            format: p.format ?? 'wav',
+            maxDurationSeconds: Math.round((parseDuration(p.maxDuration ?? 0) ?? 0) / 1000),
+            maxSilenceSeconds: Math.round((parseDuration(p.maxSilence ?? 0) ?? 0) / 1000),
+            beep: p.beep ?? false,
+            terminateOn: p.terminateOn ?? 'none',
+            ifExists: p.ifExists ?? 'fail',
+          });
+        },
+        { onError: build.exit('failed', failureData) },
+      ),
+      on: {
+        // Started means recording (after the beep): what the flow waits for before going on.
+        RecordingStarted: {
+          guard: mine,
+          ...build.exit(
+            'started',
+            ({ context }) => ({ name: context.step.recording, bridgeId: context.bridgeId }),
+            [setContext(({ context }) => ({ bridgeRecording: String(context.step.recording) }))],
+          ),
+        },
+        RecordingFailed: {
+          guard: mine,
+          ...build.exit('failed', ({ event }) => ({
+            message: `bridge recording failed: ${String(recordingOf(event).cause ?? 'unknown cause')}`,
+          })),
+        },
+      },
+    };
+  },
 });

@@ -149,6 +149,75 @@ describe('dial on the simulator', () => {
     await call.expectEnd({ status: 'completed', by: 'flow', within: '10s' });
   });
 
+  it('announce plays to the called party alone on answer, then bridges the two calls', async () => {
+    call = await testFlow(
+      dialFlow({ announce: { media: ['sound:hello-world', 'digits:42'] }, timeout: '20s' }),
+      { farEnds: { 'PJSIP/bob': 'answer' } },
+    );
+    const peer = dialled(call);
+    await call.wait('2s'); // answered
+    const [played] = call.expectAction(
+      { operation: 'channels.play', params: { channelId: peer, media: 'sound:hello-world,digits:42' } },
+      { times: 1 },
+    );
+    // Only the called party hears it: nothing is played to the caller, nobody is bridged yet.
+    call.expectNoAction({ operation: 'channels.play', params: { channelId: 'c1' } });
+    call.expectNoAction('bridges.createWithId');
+    await call.wait('10s');
+    const [added] = call.expectAction({ operation: 'bridges.addChannel', params: { channel: `c1,${peer}` } });
+    // Bridged when the announcement finished, not before.
+    expect(added?.at).toBeGreaterThan(played?.at ?? Number.POSITIVE_INFINITY);
+    const finished = call
+      .events('PlaybackFinished')
+      .find((e) => (e.event.playback as { id?: string } | undefined)?.id === played?.params.playbackId);
+    expect(finished).toBeDefined();
+    expect(added?.at).toBeGreaterThanOrEqual(finished?.at ?? Number.POSITIVE_INFINITY);
+    await call.hangUpFarEnd('PJSIP/bob');
+    call.expectUserEvent('Talked', { outcome: 'completed', channelId: peer });
+    await call.expectEnd({ status: 'completed', by: 'flow' });
+  });
+
+  it('announce: the called party hanging up during it ends the step, unbridged', async () => {
+    call = await testFlow(dialFlow({ announce: { media: 'sound:tt-monkeys' } }), {
+      farEnds: { 'PJSIP/bob': 'answer' },
+    });
+    const peer = dialled(call);
+    await call.wait('2s');
+    call.expectAction({ operation: 'channels.play', params: { channelId: peer } }, { times: 1 });
+    await call.hangUpFarEnd('PJSIP/bob');
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '5s' });
+    call.expectUserEvent('Talked', { outcome: 'completed', channelId: peer });
+    call.expectNoAction('bridges.createWithId');
+  });
+
+  it('a list of far-end behaviours gives one per successive call: busy, then answered', async () => {
+    const flow = defineFlow({
+      name: 'redial',
+      start: 'd',
+      vars: { tries: 0 },
+      states: {
+        d: {
+          steps: [
+            'answer',
+            { set: { tries: { expr: 'vars.tries + 1' } } },
+            { dial: { endpoint: 'PJSIP/bob', on: { busy: { goto: 'again', if: 'vars.tries < 4' } } } },
+            { userEvent: { name: 'Done', variables: { tries: { expr: 'vars.tries' } } } },
+            'hangup',
+          ],
+        },
+        again: { steps: [{ wait: { duration: '1s' } }], next: 'd' },
+      },
+    });
+    call = await testFlow(flow, { farEnds: { 'PJSIP/bob': ['busy', 'busy', { answerAfterMs: 3_000 }] } });
+    await call.wait('10s');
+    // Two busy attempts, then the third is answered after 3 s; later calls would answer too.
+    call.expectAction({ operation: 'channels.originateWithId' }, { times: 3 });
+    call.expectAction({ operation: 'bridges.addChannel' }, { times: 1 });
+    await call.hangUpFarEnd('PJSIP/bob');
+    call.expectUserEvent('Done', { tries: 3 });
+    await call.expectEnd({ status: 'completed', by: 'flow' });
+  });
+
   it('the caller hanging up while it rings hangs the dialled call up too', async () => {
     call = await testFlow(dialFlow({}), { farEnds: { 'PJSIP/bob': 'noAnswer' } });
     const peer = dialled(call);

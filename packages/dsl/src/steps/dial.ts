@@ -1,6 +1,8 @@
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
+import { resolveMedia } from '../compile/resolveMedia.ts';
+import { playableFields } from '../model/media.ts';
 import { parseDuration, s, type Value } from '../schema/s.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -19,6 +21,12 @@ const params = stepParams(
     timeout: s.optional(s.duration({ description: 'How long to let it ring.', default: '30s' })),
     variables: s.optional(
       s.record(s.value(s.any()), { description: 'Channel variables of the new call (flat name -> value).' }),
+    ),
+    announce: s.optional(
+      s.object(playableFields, {
+        description:
+          'Played to the called party alone once they answer, before the caller is connected (e.g. "a call from the help desk").',
+      }),
     ),
     bridge: s.optional(
       s.boolean({
@@ -57,8 +65,18 @@ export function resolveVariables(
   return out;
 }
 
+function playbackOf(event: unknown): { id?: string; state?: string } {
+  return ((event as { playback?: { id?: string; state?: string } }).playback ?? {}) as {
+    id?: string;
+    state?: string;
+  };
+}
+
 /**
- * dial: originates a call into the application, waits for an answer and bridges the two.
+ * dial: originates a call into the application, waits for an answer, plays `announce` to the
+ * called party (if given) and bridges the two.
+ * @example
+ *   - dial: { endpoint: PJSIP/customer, announce: { prompt: callFromHelpDesk } }
  * Outcomes: completed (bridged call ended by the called party), answered (bridge: false;
  * `event.channelId` is the new call), busy, noAnswer, failed (`event.cause` when known).
  */
@@ -111,6 +129,10 @@ export const dialStep = defineStep({
     // The step's exit action (cleanup) runs before a transition's own actions, so what it must
     // know (the called party is gone, or is now the flow's) is set on entering a child state first;
     // that state then leaves the step.
+    // Where an answered call goes: its announcement first, then the bridge (or the flow).
+    const connect = p.bridge === false ? 'handedOver' : 'bridging';
+    const afterAnswer = p.announce ? 'announcing' : connect;
+    const announcement = p.announce;
     const peerLeft = {
       target: 'peerLeft',
       actions: [setStep(({ event }) => ({ peerUp: false, cause: (event as { cause?: unknown }).cause }))],
@@ -163,12 +185,57 @@ export const dialStep = defineStep({
             },
           ),
           on: {
-            StasisStart: { guard: isPeer, target: p.bridge === false ? 'handedOver' : 'bridging' },
+            StasisStart: { guard: isPeer, target: afterAnswer },
             ChannelDestroyed: { guard: isPeer, ...peerLeft, target: 'unanswered' },
           },
           // The server's own timeout normally ends the call first; this is the safety net.
           after: { [timeoutMs + 5000]: { ...build.exit('noAnswer', () => ({ cause: 'timeout' })) } },
         },
+        // The called party alone hears the announcement; the caller still hears nothing new.
+        ...(announcement
+          ? {
+              announcing: {
+                entry: [setStep(({ context }) => ({ announcement: context.host.newId('playback') }))],
+                invoke: effect(
+                  async (args) => {
+                    const { media, lang } = resolveMedia(announcement, args, build.flow);
+                    if (media.length === 0) return 'nothing-to-play';
+                    await args.context.host.ari.channels.play({
+                      channelId: String(args.context.step.peer),
+                      playbackId: String(args.context.step.announcement),
+                      media,
+                      lang,
+                    });
+                    return 'playing';
+                  },
+                  {
+                    onDone: [{ guard: ({ event }) => event.output === 'nothing-to-play', target: connect }],
+                    onError: build.exit('failed', failureData),
+                  },
+                ),
+                on: {
+                  PlaybackFinished: [
+                    {
+                      guard: ({ context, event }: ActionArgs) =>
+                        playbackOf(event).id === context.step.announcement &&
+                        playbackOf(event).state === 'failed',
+                      ...build.exit('failed', () => ({ message: 'the announcement could not be played' })),
+                    },
+                    {
+                      guard: ({ context, event }: ActionArgs) =>
+                        playbackOf(event).id === context.step.announcement,
+                      target: connect,
+                    },
+                  ],
+                  // A hang-up stops the announcement, and its PlaybackFinished comes before the
+                  // channel's end: the hang-up request is the first sign that it must not be bridged.
+                  ChannelHangupRequest: { guard: isPeer, ...peerLeft },
+                  ChannelDestroyed: { guard: isPeer, ...peerLeft },
+                  StasisEnd: { guard: isPeer, ...peerLeft },
+                },
+              },
+            }
+          : {}),
         bridging: {
           entry: [setStep(({ context }) => ({ bridge: context.host.newId('bridge') }))],
           invoke: effect(

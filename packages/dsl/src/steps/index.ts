@@ -1,5 +1,6 @@
 import {
   bridgeMohStep,
+  bridgeRecordStep,
   bridgePlayStep,
   conferenceStep,
   leaveBridgeStep,
@@ -50,6 +51,7 @@ export const steps = {
   leaveBridge: leaveBridgeStep,
   bridgePlay: bridgePlayStep,
   bridgeMoh: bridgeMohStep,
+  bridgeRecord: bridgeRecordStep,
   videoSource: videoSourceStep,
   talkDetection: talkDetectionStep,
   dial: dialStep,

@@ -50,6 +50,14 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
   bridgeMoh: {
     'mediaSteps.simulator.test.ts': ['bridgeMoh starts and stops music on the conference bridge'],
   },
+  bridgeRecord: {
+    'bridgeRecord.simulator.test.ts': [
+      'starts a recording of the bridge, goes on while it runs, and stop: true stops it',
+      'without a name records under a fresh id; stop by name stops that one',
+      'a name already stored fails the step',
+      'outside a bridge, or stopping with nothing started',
+    ],
+  },
   videoSource: {
     'steps.simulator.test.ts': ['videoSource sets it to this call'],
     'mediaSteps.simulator.test.ts': ['bridgeMoh starts and stops music on the conference bridge'],
@@ -64,6 +72,9 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
       'bridge: false hands the answered call to the flow',
       'the caller hanging up while it rings hangs the dialled call up too',
       'an endpoint the server refuses fails the step',
+      'announce plays to the called party alone on answer, then bridges the two calls',
+      'announce: the called party hanging up during it ends the step, unbridged',
+      'a list of far-end behaviours gives one per successive call',
     ],
   },
   originate: {

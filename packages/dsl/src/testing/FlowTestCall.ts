@@ -29,7 +29,7 @@ import {
 import { FlowExpectationError } from './FlowExpectationError.ts';
 import { describeExpected, type Expected, matchValue } from './matchValue.ts';
 import { operationOfRequest } from './operationOfRequest.ts';
-import type { FarEnd, TestCallOptions } from './TestCallOptions.ts';
+import type { FarEnd, FarEndBehaviour, TestCallOptions } from './TestCallOptions.ts';
 
 /** Who ended the call. */
 export type EndedBy = 'caller' | 'flow' | 'dialplan' | 'server';
@@ -73,6 +73,14 @@ export function toMs(value: TestDuration, what: string): number {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0)
     throw new TypeError(`${what}: expected a duration such as 500ms, 2s or 1m, got ${JSON.stringify(value)}`);
   return ms;
+}
+
+/** The behaviour of the `attempt`-th call (from 0) to an endpoint: a list's last entry repeats. */
+export function farEndFor(behaviour: FarEndBehaviour | undefined, attempt: number): FarEnd {
+  if (behaviour === undefined) return 'answer';
+  if (!Array.isArray(behaviour)) return behaviour as FarEnd;
+  const list = behaviour as readonly FarEnd[];
+  return list[Math.min(attempt, list.length - 1)] ?? 'answer';
 }
 
 function startTime(value: TestCallOptions['startAt']): number {
@@ -136,6 +144,8 @@ export class FlowTestCall {
   private sessionOutcome: SessionOutcome | undefined;
   private stopInspecting: (() => void) | undefined;
   private closed = false;
+  /** Calls placed so far to each endpoint: picks the behaviour of the next one from a list. */
+  private readonly callsTo = new Map<string, number>();
 
   private constructor(flow: Flow, options: TestCallOptions) {
     this.flow = flow;
@@ -273,12 +283,14 @@ export class FlowTestCall {
 
   private onRinging(
     event: Readonly<Record<string, unknown>>,
-    farEnds: Readonly<Record<string, FarEnd>>,
+    farEnds: Readonly<Record<string, FarEndBehaviour>>,
   ): void {
     const peer = event.peer as { id: string; name: string } | undefined;
     if (!peer) return;
     const endpoint = peer.name.replace(/-[^-/]*$/, '');
-    const behaviour = farEnds[endpoint] ?? 'answer';
+    const attempt = this.callsTo.get(endpoint) ?? 0;
+    this.callsTo.set(endpoint, attempt + 1);
+    const behaviour = farEndFor(farEnds[endpoint], attempt);
     const driver = this.simulator.driver;
     const later = (ms: number, act: () => void) =>
       this.clock.setTimeout(() => {

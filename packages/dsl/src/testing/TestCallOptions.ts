@@ -5,6 +5,12 @@
  */
 export type FarEnd = 'answer' | 'busy' | 'noAnswer' | 'unreachable' | { readonly answerAfterMs: number };
 
+/**
+ * One behaviour for every call to an endpoint, or one per successive call (the last repeats):
+ * `['busy', 'answer']` is busy at the first attempt and answers every later one.
+ */
+export type FarEndBehaviour = FarEnd | readonly FarEnd[];
+
 /** The call a flow test places, and the world around it. Every field has a default. */
 export interface TestCallOptions {
   /** Caller number (`call.caller.number`); default `5551234`. */
@@ -36,8 +42,11 @@ export interface TestCallOptions {
   readonly channelId?: string;
   /** Extra `extensions.conf` text: contexts the flow sends calls to with `continue`. */
   readonly dialplan?: string;
-  /** Behaviour of dialled endpoints by `tech/resource` (`PJSIP/operator`); others answer after 2 s. */
-  readonly farEnds?: Readonly<Record<string, FarEnd>>;
+  /**
+   * Behaviour of dialled endpoints by `tech/resource` (`PJSIP/operator`); others answer after 2 s.
+   * A list gives one behaviour per successive call to that endpoint, the last one repeating.
+   */
+  readonly farEnds?: Readonly<Record<string, FarEndBehaviour>>;
   /** HTTP for the flow's `http` steps (tests pass a fake); default the global fetch. */
   readonly fetch?: typeof fetch;
 }

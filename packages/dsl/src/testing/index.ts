@@ -4,7 +4,7 @@
  */
 export { testFlow, FlowTestCall, toMs } from './FlowTestCall.ts';
 export type { CallEnd, EndedBy, EndExpectation, TestDuration } from './FlowTestCall.ts';
-export type { FarEnd, TestCallOptions } from './TestCallOptions.ts';
+export type { FarEnd, FarEndBehaviour, TestCallOptions } from './TestCallOptions.ts';
 export type { ActionMatcher } from './ActionMatcher.ts';
 export type { Expected } from './matchValue.ts';
 export { matchValue } from './matchValue.ts';

@@ -8,7 +8,7 @@ import { parseYamlWithPositions } from '../yaml/parseYamlWithPositions.ts';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';
-import type { FarEnd, TestCallOptions } from './TestCallOptions.ts';
+import type { FarEnd, FarEndBehaviour, TestCallOptions } from './TestCallOptions.ts';
 
 /** Where something sits in a scenario file. */
 export interface Place {
@@ -275,9 +275,9 @@ class ScenarioReader {
     return out as TestCallOptions;
   }
 
-  farEnds(value: unknown, path: Path): Record<string, FarEnd> {
+  farEnds(value: unknown, path: Path): Record<string, FarEndBehaviour> {
     const map = this.map(value, path, Object.keys((value as object) ?? {}));
-    const out: Record<string, FarEnd> = {};
+    const out: Record<string, FarEndBehaviour> = {};
     for (const [endpoint, behaviour] of Object.entries(map ?? {})) {
       const p = [...path, endpoint];
       if (!/^[^/\s]+\/[^/\s]+$/.test(endpoint))
@@ -287,14 +287,38 @@ class ScenarioReader {
           `"${endpoint}": expected an endpoint written tech/resource, e.g. PJSIP/operator`,
           'key',
         );
-      if (typeof behaviour === 'string' && FAR_ENDS.includes(behaviour)) out[endpoint] = behaviour as FarEnd;
-      else if (behaviour && typeof behaviour === 'object' && 'answerAfter' in behaviour) {
-        const ms = this.duration((behaviour as { answerAfter: unknown }).answerAfter, [...p, 'answerAfter']);
-        if (ms !== undefined) out[endpoint] = { answerAfterMs: ms };
-      } else
-        this.problem('invalid-value', p, `expected ${FAR_ENDS.join(', ')} or { answerAfter: <duration> }`);
+      if (Array.isArray(behaviour)) {
+        if (behaviour.length === 0) {
+          this.problem(
+            'invalid-value',
+            p,
+            'expected at least one behaviour, one per successive call: [busy, answer]',
+          );
+          continue;
+        }
+        const list = behaviour.map((b, i) => this.farEnd(b, [...p, i]));
+        if (list.every((b): b is FarEnd => b !== undefined)) out[endpoint] = list;
+      } else {
+        const one = this.farEnd(behaviour, p);
+        if (one !== undefined) out[endpoint] = one;
+      }
     }
     return out;
+  }
+
+  /** One far-end behaviour: a name, or `{ answerAfter: <duration> }`. */
+  farEnd(behaviour: unknown, p: Path): FarEnd | undefined {
+    if (typeof behaviour === 'string' && FAR_ENDS.includes(behaviour)) return behaviour as FarEnd;
+    if (behaviour && typeof behaviour === 'object' && 'answerAfter' in behaviour) {
+      const ms = this.duration((behaviour as { answerAfter: unknown }).answerAfter, [...p, 'answerAfter']);
+      return ms === undefined ? undefined : { answerAfterMs: ms };
+    }
+    this.problem(
+      'invalid-value',
+      p,
+      `expected ${FAR_ENDS.join(', ')}, { answerAfter: <duration> }, or a list of those (one per successive call)`,
+    );
+    return undefined;
   }
 
   scenario(value: unknown, path: Path, shared: Shared): Scenario | undefined {

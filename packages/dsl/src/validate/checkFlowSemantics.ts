@@ -255,6 +255,31 @@ function checkBody(
         });
       }
       if (params.language !== undefined) useLanguage(params.language, [...stepPath, 'language']);
+      // dial's announcement to the called party names catalogue prompts too.
+      const announce = params.announce as { prompt?: unknown; language?: unknown } | undefined;
+      if (stepName === 'dial' && announce) {
+        const list = Array.isArray(announce.prompt) ? announce.prompt : [announce.prompt];
+        list.forEach((p, j) => {
+          if (typeof p === 'string')
+            usePrompt(
+              p,
+              Array.isArray(announce.prompt)
+                ? [...stepPath, 'announce', 'prompt', j]
+                : [...stepPath, 'announce', 'prompt'],
+            );
+        });
+        if (announce.prompt === undefined && (announce as { media?: unknown }).media === undefined)
+          out.push(
+            diagnostic(
+              'missing-field',
+              [...stepPath, 'announce'],
+              'The dial announcement needs "prompt" (a catalogue name) or "media" (URIs).',
+              { target: 'key' },
+            ),
+          );
+        if (typeof announce.language === 'string')
+          useLanguage(announce.language, [...stepPath, 'announce', 'language']);
+      }
       if (stepName === 'subflow') checkSubflowCall(params, stepPath, subflows, out);
     });
     if (!state.steps || state.steps.length === 0) allInstant = true;
