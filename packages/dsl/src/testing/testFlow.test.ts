@@ -253,4 +253,36 @@ scenarios:
       expect.stringMatching(/^8:75 RF104 status: expected one of completed/),
     ]);
   });
+
+  it('far ends as a list: one behaviour per call; an empty list or a wrong entry is reported', async () => {
+    const dir = await write({
+      'small.yaml': FLOW,
+      'small.test.yaml': `farEnds: { PJSIP/a: [busy, { answerAfter: 3s }], PJSIP/b: [], PJSIP/c: [busy, bizzy] }
+scenarios:
+  - name: any
+    steps: [{ wait: 1s }]
+`,
+    });
+    const result = await loadScenarioFile(join(dir, 'small.test.yaml'));
+    expect(result.ok).toBe(false);
+    const lines = result.diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
+    expect(lines).toEqual([
+      expect.stringMatching(/^1:59 RF104 expected at least one behaviour/),
+      expect.stringMatching(/^1:79 RF104 expected answer, busy, noAnswer, unreachable, \{ answerAfter/),
+    ]);
+    const good = await write({
+      'small.yaml': FLOW,
+      'small.test.yaml': `farEnds: { PJSIP/a: [busy, { answerAfter: 3s }] }
+scenarios:
+  - name: any
+    steps: [{ wait: 1s }]
+`,
+    });
+    const loaded = await loadScenarioFile(join(good, 'small.test.yaml'));
+    expect(loaded.diagnostics).toEqual([]);
+    if (!loaded.ok) throw new Error('expected the file to load');
+    expect(loaded.suite.scenarios[0]?.call.farEnds).toEqual({
+      'PJSIP/a': ['busy', { answerAfterMs: 3_000 }],
+    });
+  });
 });
