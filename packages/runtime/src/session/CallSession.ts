@@ -59,6 +59,16 @@ const LEAVING_OPERATIONS = new Set([
 const CLOSING_GRACE_MS = 5000;
 
 /**
+ * The reason the call's signal aborts when the session ends. One shared error: building one per
+ * call (a `RingflowError` with its stack trace) showed up in load profiles, and whoever sees it
+ * only needs to know that the call is over (the session's `result` says how it ended).
+ */
+const CALL_ENDED: RingflowError = new RingflowError(
+  ErrorCode.ABORTED,
+  'the call has ended; its pending requests and waits were cancelled. Check call.ended before sending.',
+);
+
+/**
  * Events the server addresses to one application only (never copied to the others), so a copy
  * for another application is the only one there is.
  */
@@ -568,7 +578,7 @@ export class CallSession {
     this.outcome = outcome;
     const snapshot = this.actor?.getSnapshot();
     this.actor?.stop();
-    this.abort.abort(new RingflowError(ErrorCode.ABORTED, `call ${this.channelId} ended (${outcome})`));
+    this.abort.abort(CALL_ENDED);
     this.clock.clearAll();
     this.events.complete();
     const client = this.host.client;
