@@ -124,7 +124,10 @@ export class CallSession {
   private readonly inOwnApp = new Set<string>();
   private readonly copies: EventCopyFilter | undefined;
   private app: string | undefined;
-  private logger: Logger;
+  /** The call's logger, made the first time the call logs (see {@link logger}). */
+  private callLogger: Logger | undefined;
+  /** The application bound to the call's log records: the one its StasisStart named. */
+  private logApp: string | undefined;
   private actor: Actor<AnyStateMachine> | undefined;
   private handle: CallHandle | undefined;
   private subscriptions = 0;
@@ -152,7 +155,6 @@ export class CallSession {
     this.direction = options.direction;
     this.server = host.server;
     this.clock = new TrackingClock(host.clock);
-    this.logger = host.logger.child({ call: options.channelId, server: host.server.name });
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve;
     });
@@ -160,6 +162,27 @@ export class CallSession {
     this.startedAt = this.clock.now();
     this.copies = options.sharedStream ? new EventCopyFilter() : undefined;
     this.own('channel', options.channelId, false);
+  }
+
+  /**
+   * The call's logger: one pino child of the runtime's (call id, server, and the application once
+   * the call started), made on first use. At a production level most calls log nothing, and a
+   * child per call was a visible share of the memory per call.
+   */
+  private get logger(): Logger {
+    this.callLogger ??= this.host.logger.child(
+      this.logApp === undefined
+        ? { call: this.channelId, server: this.server.name }
+        : { call: this.channelId, server: this.server.name, app: this.logApp },
+    );
+    return this.callLogger;
+  }
+
+  /** Logs one record if the runtime's logger takes its level; only then is the call's logger made. */
+  private log(level: 'debug' | 'info' | 'warn' | 'error', message: string, details?: object): void {
+    if (!this.host.logger.isLevelEnabled(level)) return;
+    if (details === undefined) this.logger[level](message);
+    else this.logger[level](details, message);
   }
 
   /** The application the call belongs to (known once its channel entered it, or at originate). */
@@ -244,7 +267,7 @@ export class CallSession {
     }
     if (event.type === 'StasisStart' && isMain && this.adopted === 'awaiting-start') {
       this.adopted = 'start-seen';
-      this.logger.debug('StasisStart of an adopted call arrived late; the call is already running');
+      this.log('debug', 'StasisStart of an adopted call arrived late; the call is already running');
       return;
     }
     if (event.type === 'ChannelDtmfReceived' && isMain) {
@@ -394,14 +417,15 @@ export class CallSession {
   /** The channel entered the application: start the machine. */
   private begin(start: StasisStart): void {
     this.app ??= start.application;
-    this.logger = this.logger.child({ app: start.application });
+    this.logApp = start.application;
+    this.callLogger = undefined; // made before the call started: without the application
     const handle = this.makeHandle(start);
     this.handle = handle;
     let machine: AnyStateMachine;
     try {
       machine = this.options.machineFor(start);
     } catch (error) {
-      this.logger.error({ err: error }, 'could not pick a machine for the call; hanging up');
+      this.log('error', 'could not pick a machine for the call; hanging up', { err: error });
       this.fail();
       return;
     }
@@ -410,17 +434,17 @@ export class CallSession {
       input,
       clock: this.clock,
       id: `call:${this.channelId}`,
-      logger: (...args: unknown[]) => this.logger.debug({ machineLog: args }, 'machine log'),
+      logger: (...args: unknown[]) => this.log('debug', 'machine log', { machineLog: args }),
     });
     this.actor = actor;
     actor.subscribe({
       complete: () => this.machineDone(),
       error: (error) => {
-        this.logger.error({ err: error }, 'call machine failed; hanging up');
+        this.log('error', 'call machine failed; hanging up', { err: error });
         this.fail();
       },
     });
-    this.logger.info({ args: start.args, direction: this.direction }, 'call started');
+    this.log('info', 'call started', { args: start.args, direction: this.direction });
     actor.start();
   }
 
@@ -524,7 +548,7 @@ export class CallSession {
     if (this.gone.has(channelId)) return;
     this.gone.add(channelId);
     if (channelId === this.channelId) this.leaving = true;
-    this.logger.debug({ channel: channelId, operation }, 'channel is gone');
+    this.log('debug', 'channel is gone', { channel: channelId, operation });
     this.tell({ type: 'call.gone', channelId, operation });
   }
 
@@ -550,13 +574,13 @@ export class CallSession {
       return;
     }
     if (this.ended || this.leaving) return;
-    this.logger.debug('machine finished with the channel still in the application; hanging up');
+    this.log('debug', 'machine finished with the channel still in the application; hanging up');
     this.leaving = true;
     this.send('channels.hangup', { channelId: this.channelId }).catch((error: unknown) => {
       if (isResourceGone(error) || this.ended) return;
       // The caller must not stay connected to nothing: the session ends, and the hangup goes on
       // as a cleanup request, retried (a lost reply's hangup done meanwhile answers 404: done).
-      this.logger.warn({ err: error }, 'hangup after the machine finished failed; retrying it as cleanup');
+      this.log('warn', 'hangup after the machine finished failed; retrying it as cleanup', { err: error });
       this.leaving = false;
       this.end('failed', true);
     });
@@ -610,7 +634,7 @@ export class CallSession {
       endedAt,
       durationMs: endedAt - this.startedAt,
     };
-    this.logger.info({ outcome, machine: this.ending.machineStatus }, 'call ended');
+    this.log('info', 'call ended', { outcome, machine: this.ending.machineStatus });
     this.options.onEnded(this, this.ending);
     this.resolveDone(outcome);
   }
