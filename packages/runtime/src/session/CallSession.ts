@@ -14,7 +14,6 @@ import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
 import { bindHandle } from '../call/bindHandle.ts';
-import { linkSignals } from '../call/linkSignals.ts';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
@@ -116,6 +115,11 @@ export class CallSession {
   private readonly options: CallSessionOptions;
   private readonly clock: TrackingClock;
   private readonly abort = new AbortController();
+  /**
+   * Cancels the requests in flight that were sent with a signal of their own (a step's): each has
+   * one controller, aborted by that signal or by the end of the call (see {@link send}).
+   */
+  private readonly requestControllers = new Set<AbortController>();
   private readonly events = new Subject<StreamEvent>();
   private readonly owned = new Map<string, Owned>();
   private readonly gone = new Set<string>();
@@ -517,8 +521,17 @@ export class CallSession {
     // arrives before its reply. Cancelling an HTTP/1.1 request in flight closes its pooled
     // connection, so every call would open a new one. Its timeout still bounds it.
     const leavesCall = channelId === this.channelId && LEAVING_OPERATIONS.has(operation);
-    const link = !leavesCall && options?.signal ? linkSignals(this.abort.signal, options.signal) : undefined;
-    const signal = leavesCall ? undefined : (link?.signal ?? this.abort.signal);
+    const caller = leavesCall ? undefined : options?.signal;
+    // A request with a signal of its own needs one that also aborts when the call ends. The
+    // session aborts those itself at the end (no listener on the call's signal per request, which
+    // Node's EventTarget makes costly); the call's own signal, or one already aborted, is used as is.
+    const own = caller && caller !== this.abort.signal && !caller.aborted ? new AbortController() : undefined;
+    const onCallerAbort = own && caller ? () => own.abort(caller.reason) : undefined;
+    if (own && caller && onCallerAbort) {
+      caller.addEventListener('abort', onCallerAbort, { once: true });
+      this.requestControllers.add(own);
+    }
+    const signal = leavesCall ? undefined : (own?.signal ?? caller ?? this.abort.signal);
     this.pending++;
     try {
       const result = await this.host.client.request(operation, params, {
@@ -538,7 +551,10 @@ export class CallSession {
       }
       throw error;
     } finally {
-      link?.dispose();
+      if (own && caller && onCallerAbort) {
+        caller.removeEventListener('abort', onCallerAbort);
+        this.requestControllers.delete(own);
+      }
       this.pending--;
       if (this.closing !== undefined) this.settleClosing();
     }
@@ -603,6 +619,8 @@ export class CallSession {
     const snapshot = this.actor?.getSnapshot();
     this.actor?.stop();
     this.abort.abort(CALL_ENDED);
+    for (const controller of this.requestControllers) controller.abort(CALL_ENDED);
+    this.requestControllers.clear();
     this.clock.clearAll();
     this.events.complete();
     const client = this.host.client;
