@@ -2,6 +2,7 @@ import type { PublishedEvent } from '../events/EventBus.ts';
 import { answerDialedLeg, createChannel, dialFields, hangupChannel } from '../world/channelLifecycle.ts';
 import { playDigits, receiveDtmf } from '../world/dtmf.ts';
 import type { SimChannel } from '../world/SimChannel.ts';
+import { stasisEntryFromArgs } from '../world/StasisEntry.ts';
 import { startDialplan } from '../world/startDialplan.ts';
 import { enterStasis } from '../world/stasis.ts';
 import { attendedTransfer, blindTransfer } from '../world/transfers.ts';
@@ -96,10 +97,10 @@ export class SimulatorDriver {
       ...(call.language ? { language: call.language } : {}),
     });
     if (call.app !== undefined) {
-      const args = call.args ?? [];
-      ch.setApp('Stasis', [call.app, ...args].join(','));
+      const entry = stasisEntryFromArgs(call.app, call.args ?? []);
+      ch.setApp('Stasis', entry.appData);
       world.channelChanged(ch);
-      enterStasis(world, ch, call.app, args);
+      enterStasis(world, ch, entry.app, entry.args);
     } else startDialplan(world, ch, { context, exten, priority: 1 }, true);
     return ch.id;
   }

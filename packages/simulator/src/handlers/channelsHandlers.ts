@@ -8,6 +8,7 @@ import { sendDtmf } from '../world/dtmf.ts';
 import { hangupReasonCauses } from '../world/hangupCauses.ts';
 import { createForDial, dialCreated, type OriginateRequest, originate } from '../world/originate.ts';
 import type { AudioDirection, SimChannel } from '../world/SimChannel.ts';
+import { stasisEntryFromText } from '../world/StasisEntry.ts';
 import { createSnoop } from '../world/snoop.ts';
 import { startDialplan } from '../world/startDialplan.ts';
 import { startPlayback, startRecording } from '../world/startMedia.ts';
@@ -119,11 +120,9 @@ function play(ctx: HandlerContext, playbackId: string | undefined) {
 
 function snoop(ctx: HandlerContext, snoopId: string | undefined) {
   const target = controlled(ctx);
-  const args = optStr(ctx.params, 'appArgs')?.split(',') ?? [];
   return ok(
     createSnoop(ctx.world, target, {
-      app: str(ctx.params, 'app'),
-      args,
+      entry: stasisEntryFromText(str(ctx.params, 'app'), optStr(ctx.params, 'appArgs')),
       ...(snoopId ? { snoopId } : {}),
     }).snapshot(),
   );

@@ -10,6 +10,7 @@ import {
 import { parseCallerId, parseFunctionName, writeChannelFunction } from './channelFunctions.ts';
 import type { SimChannel } from './SimChannel.ts';
 import type { Destination } from './sendToDestination.ts';
+import { stasisEntryFromText } from './StasisEntry.ts';
 import { startDialplan } from './startDialplan.ts';
 import { enterStasis } from './stasis.ts';
 import type { World } from './World.ts';
@@ -99,8 +100,8 @@ function applyVariables(
   }
 }
 
-function destinationOf(world: World, request: OriginateRequest, args: string[]): Destination {
-  if (request.app) return { app: request.app, args };
+function destinationOf(world: World, request: OriginateRequest): Destination {
+  if (request.app) return stasisEntryFromText(request.app, request.appArgs);
   const context = request.context || 'default';
   const exten = request.extension!;
   if (request.label) {
@@ -172,8 +173,7 @@ export function originate(world: World, request: OriginateRequest): SimChannel {
   }
   checkIds(world, request.otherChannelId);
   checkOriginatorAndFormats(world, request);
-  const args = request.appArgs ? request.appArgs.split(',') : [];
-  const destination = destinationOf(world, request, args);
+  const destination = destinationOf(world, request);
   const caller = request.callerId ? parseCallerId(request.callerId) : undefined;
   const variables = request.variables ?? {};
 
@@ -294,7 +294,6 @@ export function createForDial(world: World, request: OriginateRequest): SimChann
   const target = parseEndpoint(request.endpoint);
   checkIds(world, request.channelId, request.otherChannelId);
   checkOriginatorAndFormats(world, request);
-  const args = request.appArgs ? request.appArgs.split(',') : [];
   const variables = request.variables ?? {};
   let leg: SimChannel;
   let called: SimChannel | undefined;
@@ -337,10 +336,10 @@ export function createForDial(world: World, request: OriginateRequest): SimChann
   }
   applyVariables(world, leg, variables, true);
   // The real server shows a missing app as `Stasis((null))`, which fails and ends the call.
-  const appName = request.app ?? '(null)';
-  leg.setApp('Stasis', [appName, ...args].join(','));
+  const entry = stasisEntryFromText(request.app ?? '(null)', request.appArgs);
+  leg.setApp('Stasis', entry.appData);
   world.channelChanged(leg);
-  if (!enterStasis(world, leg, appName, args)) {
+  if (!enterStasis(world, leg, entry.app, entry.args)) {
     hangupChannel(world, leg, 0, 'none');
     return leg;
   }

@@ -1,11 +1,12 @@
 import type { ResolvedLocation } from '../dialplan/Dialplan.ts';
 import type { SimChannel } from './SimChannel.ts';
+import type { StasisEntry } from './StasisEntry.ts';
 import { startDialplan } from './startDialplan.ts';
 import { enterStasis } from './stasis.ts';
 import type { World } from './World.ts';
 
-/** Where an originated channel goes once answered: an application with arguments, or a dialplan location. */
-export type Destination = { readonly app: string; readonly args: readonly string[] } | ResolvedLocation;
+/** Where an originated channel goes once answered: an application (with its `Stasis()` data), or a dialplan location. */
+export type Destination = StasisEntry | ResolvedLocation;
 
 /**
  * Sends a channel to its destination. Into an application, the snapshot shows
@@ -13,7 +14,7 @@ export type Destination = { readonly app: string; readonly args: readonly string
  */
 export function sendToDestination(world: World, ch: SimChannel, destination: Destination): void {
   if ('app' in destination) {
-    ch.setApp('Stasis', [destination.app, ...destination.args].join(','));
+    ch.setApp('Stasis', destination.appData);
     world.channelChanged(ch);
     enterStasis(world, ch, destination.app, destination.args);
     return;

@@ -1,6 +1,7 @@
 import { SimError } from '../SimError.ts';
 import { createChannel } from './channelLifecycle.ts';
 import type { SimChannel } from './SimChannel.ts';
+import type { StasisEntry } from './StasisEntry.ts';
 import { enterStasis } from './stasis.ts';
 import type { World } from './World.ts';
 
@@ -11,7 +12,7 @@ import type { World } from './World.ts';
 export function createSnoop(
   world: World,
   target: SimChannel,
-  request: { app: string; args: readonly string[]; snoopId?: string },
+  request: { entry: StasisEntry; snoopId?: string },
 ): SimChannel {
   if (request.snoopId !== undefined && world.channels.has(request.snoopId)) {
     throw new SimError(409, 'Channel with given unique ID already exists');
@@ -28,8 +29,8 @@ export function createSnoop(
   snoop.snoopTarget = target.id;
   target.snoopers ??= [];
   target.snoopers.push(snoop.id);
-  snoop.setApp('Stasis', [request.app, ...request.args].join(','));
+  snoop.setApp('Stasis', request.entry.appData);
   world.channelChanged(snoop);
-  enterStasis(world, snoop, request.app, request.args);
+  enterStasis(world, snoop, request.entry.app, request.entry.args);
   return snoop;
 }

@@ -1,0 +1,45 @@
+import { splitArguments } from '../dialplan/splitArguments.ts';
+
+/**
+ * How a channel enters an application: the application, the arguments its StasisStart carries,
+ * and the `Stasis()` data its snapshot shows (`dialplan.app_data`), which the server's `Stasis`
+ * application splits back into those arguments.
+ */
+export interface StasisEntry {
+  readonly app: string;
+  readonly args: readonly string[];
+  readonly appData: string;
+}
+
+/** The most arguments `Stasis()` takes after the application name (`MAX_ARGS` in app_stasis.c). */
+const MAX_STASIS_ARGS = 128;
+
+/** Characters the server's argument splitter treats specially; a backslash before one makes it literal. */
+const SPECIAL = /[\\,"()[\]]/g;
+
+/**
+ * An entry from the `appArgs` text of a REST request (originate, create, snoop). The real server
+ * appends the text as given after `app,` and `Stasis` splits it (commas outside quotes, parentheses
+ * and brackets; quotes and backslashes removed), so the snapshot shows the text unchanged.
+ *
+ * @example
+ * stasisEntryFromText('ivr', '"a,b",c') // { app: 'ivr', args: ['a,b', 'c'], appData: 'ivr,"a,b",c' }
+ */
+export function stasisEntryFromText(app: string, appArgs: string | undefined): StasisEntry {
+  if (!appArgs) return { app, args: [], appData: app };
+  return { app, args: splitArguments(appArgs, ',', MAX_STASIS_ARGS), appData: `${app},${appArgs}` };
+}
+
+/**
+ * An entry from arguments already split (a call placed by the driver, as if from a dialplan
+ * `Stasis()` line). Each argument's special characters are escaped with a backslash, the form a
+ * dialplan writer would use, so splitting the data gives the same arguments back. Inferred: the
+ * recorded traces show no argument with a comma, quote or backslash.
+ *
+ * @example
+ * stasisEntryFromArgs('ivr', ['a,b', 'c']) // { app: 'ivr', args: ['a,b', 'c'], appData: 'ivr,a\\,b,c' }
+ */
+export function stasisEntryFromArgs(app: string, args: readonly string[]): StasisEntry {
+  const escaped = args.map((arg) => arg.replace(SPECIAL, '\\$&'));
+  return { app, args, appData: [app, ...escaped].join(',') };
+}
