@@ -78,10 +78,10 @@ function setMute(ch: SimChannel, direction: string, muted: boolean): void {
   if (ch.muted.size === 0) ch.muted = undefined;
 }
 
-function readVariable(ch: SimChannel, name: string): string | undefined {
+function readVariable(world: World, ch: SimChannel, name: string): string | undefined {
   const fn = parseFunctionName(name);
   if (!fn) return ch.getVar(name) || undefined;
-  const value = readChannelFunction(ch, fn.name, fn.args);
+  const value = readChannelFunction(world, ch, fn.name, fn.args);
   if (value === undefined) throw new SimError(500, 'Unable to read provided function');
   return value;
 }
@@ -315,7 +315,7 @@ export const channelsHandlers: HandlerTable = {
     const ch = ctx.world.channel(str(ctx.params, 'channelId'));
     if (!ch) throw new SimError(404, 'Provided channel was not found');
     // Observed: a channel outside any application has no readable variables through the interface.
-    const value = ch.app === undefined ? undefined : readVariable(ch, str(ctx.params, 'variable'));
+    const value = ch.app === undefined ? undefined : readVariable(ctx.world, ch, str(ctx.params, 'variable'));
     if (value === undefined) throw new SimError(404, 'Provided variable was not found');
     return ok({ value });
   },
@@ -333,7 +333,7 @@ export const channelsHandlers: HandlerTable = {
     if (!ch) throw new SimError(404, 'Provided channel was not found');
     const variables: Record<string, string> = {};
     for (const name of list(ctx.params, 'variables')) {
-      const value = ch.app === undefined ? undefined : readVariable(ch, name);
+      const value = ch.app === undefined ? undefined : readVariable(ctx.world, ch, name);
       if (value === undefined) throw new SimError(404, 'Provided variable was not found');
       variables[name] = value;
     }

@@ -120,7 +120,7 @@ export class ChannelDialplanHost implements DialplanHost {
   }
 
   readFunction(name: string, args: string): string | undefined {
-    return readChannelFunction(this.ch, name.toUpperCase(), args);
+    return readChannelFunction(this.world, this.ch, name.toUpperCase(), args);
   }
 
   writeFunction(name: string, args: string, value: string): boolean {

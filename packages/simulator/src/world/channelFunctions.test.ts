@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCallerId, parseFunctionName, readChannelFunction } from './channelFunctions.ts';
 import { SimChannel } from './SimChannel.ts';
 
+const NO_GLOBALS = { globals: new Map<string, string>() };
+
 function channel(): SimChannel {
   const ch = new SimChannel({
     id: 'c1',
@@ -34,9 +36,9 @@ describe('channel functions', () => {
 
   it('reads what the simulator knows and nothing else (unknown functions are undefined: 500 on the interface)', () => {
     const ch = channel();
-    expect(readChannelFunction(ch, 'CALLERID', 'num')).toBe('201');
-    expect(readChannelFunction(ch, 'CALLERID', 'all')).toBe('"Alice" <201>');
-    expect(readChannelFunction(ch, 'CHANNEL', 'language')).toBe('en');
-    expect(readChannelFunction(ch, 'NOSUCHFUNC', 'x')).toBeUndefined();
+    expect(readChannelFunction(NO_GLOBALS, ch, 'CALLERID', 'num')).toBe('201');
+    expect(readChannelFunction(NO_GLOBALS, ch, 'CALLERID', 'all')).toBe('"Alice" <201>');
+    expect(readChannelFunction(NO_GLOBALS, ch, 'CHANNEL', 'language')).toBe('en');
+    expect(readChannelFunction(NO_GLOBALS, ch, 'NOSUCHFUNC', 'x')).toBeUndefined();
   });
 });

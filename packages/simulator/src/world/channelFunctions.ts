@@ -19,13 +19,24 @@ function parseCallerId(text: string): { name: string; number: string } {
 export { parseCallerId };
 
 /**
- * Reads a dialplan function on a channel: CALLERID, CONNECTEDLINE, CHANNEL, TALK_DETECT and
- * HOLD_INTERCEPT. Returns undefined for a function the simulator does not know (the real server
+ * Reads a dialplan function on a channel: CALLERID, CONNECTEDLINE, CHANNEL, TALK_DETECT,
+ * HOLD_INTERCEPT and GLOBAL (a global variable, empty when unset, as the real server's `GLOBAL()`
+ * reads it). Returns undefined for a function the simulator does not know (the real server
  * answers 500 "Unable to read provided function").
+ *
+ * @example readChannelFunction(world, ch, 'GLOBAL', 'COUNT') // '3' after a global COUNT=3
  */
-export function readChannelFunction(ch: SimChannel, name: string, args: string): string | undefined {
+export function readChannelFunction(
+  world: Pick<World, 'globals'>,
+  ch: SimChannel,
+  name: string,
+  args: string,
+): string | undefined {
   const arg = args.trim().toLowerCase();
   switch (name) {
+    case 'GLOBAL':
+      // Variable names keep their case: only the function name is case-insensitive.
+      return world.globals.get(args.trim()) ?? '';
     case 'CALLERID':
       if (arg === 'name') return ch.callerName;
       if (arg === 'num' || arg === 'number') return ch.callerNumber;
@@ -58,7 +69,10 @@ export function readChannelFunction(ch: SimChannel, name: string, args: string):
 /**
  * Writes a dialplan function on a channel, raising the events a real server raises
  * (ChannelCallerId, ChannelConnectedLine). `TALK_DETECT(set)=` turns talk detection on,
- * `HOLD_INTERCEPT(set)=` makes hold raise only the event. Returns false for an unknown function.
+ * `HOLD_INTERCEPT(set)=` makes hold raise only the event. `GLOBAL(name)=` sets a global variable,
+ * raising the channel-less ChannelVarset of a global set (the real server's `GLOBAL()` sets it
+ * with no channel, and the channel sees no ChannelVarset of its own).
+ * Returns false for an unknown function.
  */
 export function writeChannelFunction(
   world: World,
@@ -69,6 +83,10 @@ export function writeChannelFunction(
 ): boolean {
   const arg = args.trim().toLowerCase();
   switch (name) {
+    case 'GLOBAL':
+      if (args.trim() === '') return false;
+      world.setGlobalVar(args.trim(), value);
+      return true;
     case 'CALLERID':
     case 'CONNECTEDLINE': {
       const caller = name === 'CALLERID';
