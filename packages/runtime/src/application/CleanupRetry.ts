@@ -1,6 +1,6 @@
 import { ErrorCode, HttpError, RingflowError } from '@ringflow/client';
 
-/** How the runtime retries its own cleanup requests (hang up a channel, destroy a bridge). */
+/** How the runtime retries its own cleanup requests (hang up a channel, destroy a bridge, stop a recording). */
 export interface CleanupRetryOptions {
   /** Attempts in all, the first included. Default 3. */
   readonly attempts?: number;

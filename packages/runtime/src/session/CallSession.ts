@@ -84,7 +84,16 @@ interface Owned {
   readonly kind: ResourceKind;
   readonly id: string;
   cleanup: boolean;
+  /**
+   * A recording known to exist on the server (its RecordingStarted came, or a record request for
+   * it succeeded): only those are stopped at the end. A name picked for a recording that was
+   * never requested (its step failed first) has nothing to stop.
+   */
+  started?: boolean;
 }
+
+/** Operations that start a live recording named by their `name` parameter. */
+const RECORD_OPERATIONS = new Set(['channels.record', 'bridges.record']);
 
 function ownedKey(kind: ResourceKind, id: string): string {
   return `${kind}\u0000${id}`;
@@ -341,6 +350,11 @@ export class CallSession {
         if (typeof id === 'string') this.disown('playback', id);
         return;
       }
+      case 'RecordingStarted': {
+        const name = (event as { recording?: { name?: unknown } }).recording?.name;
+        if (typeof name === 'string') this.noteRecordingStarted(name);
+        return;
+      }
       case 'RecordingFinished':
       case 'RecordingFailed': {
         const name = (event as { recording?: { name?: unknown } }).recording?.name;
@@ -355,6 +369,11 @@ export class CallSession {
       default:
         return;
     }
+  }
+
+  private noteRecordingStarted(name: string): void {
+    const owned = this.owned.get(ownedKey('recording', name));
+    if (owned) owned.started = true;
   }
 
   private noteCause(event: StreamEvent): void {
@@ -539,6 +558,8 @@ export class CallSession {
         ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       if (channelId === this.channelId && LEAVING_OPERATIONS.has(operation)) this.leaving = true;
+      if (RECORD_OPERATIONS.has(operation) && typeof params.name === 'string')
+        this.noteRecordingStarted(params.name);
       return result;
     } catch (error) {
       if (channelId && isResourceGone(error) && this.owned.has(ownedKey('channel', channelId))) {
@@ -624,6 +645,14 @@ export class CallSession {
     this.clock.clearAll();
     this.events.complete();
     const client = this.host.client;
+    // Live recordings first, before their bridge is destroyed: a stop keeps what was recorded.
+    // Bridge recordings would otherwise run on after the call (a bridge the call does not own
+    // outlives it). A channel recording ends with its channel (its RecordingFinished comes before
+    // the StasisEnd, so it is no longer listed); one still listed gets a stop, 404 = done.
+    for (const { kind, id, cleanup, started } of this.owned.values()) {
+      if (kind === 'recording' && cleanup && started)
+        this.host.cleanup(`stop recording ${id}`, () => client.recording(id).stop());
+    }
     for (const { kind, id, cleanup } of this.owned.values()) {
       this.host.router.remove(this.server.asteriskId, kind, id, this);
       const main = kind === 'channel' && id === this.channelId;

@@ -21,10 +21,11 @@ export interface SessionHost {
   /** A fresh id for a resource the session is about to create. */
   pickId(kind: string): string;
   /**
-   * Runs a cleanup request after a session ended (hang up a channel, destroy a bridge), retried
-   * with a bounded backoff when no reply or a 5xx came; a 404 means done. Failures are logged,
-   * never thrown; the request counts as pending until it settles. A `resource` still on the
-   * server after the last attempt is removed again by the next reconciliation.
+   * Runs a cleanup request after a session ended (hang up a channel, destroy a bridge, stop a
+   * live recording), retried with a bounded backoff when no reply or a 5xx came; a 404 means
+   * done. Failures are logged, never thrown; the request counts as pending until it settles. A
+   * `resource` still on the server after the last attempt is removed again by the next
+   * reconciliation.
    */
   cleanup(what: string, run: () => Promise<unknown>, resource?: CleanupResource): void;
 }
