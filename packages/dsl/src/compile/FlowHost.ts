@@ -60,6 +60,15 @@ export interface FlowAri {
   readonly mailboxes: Pick<MailboxesApi, 'update'>;
 }
 
+/**
+ * The levels a flow logs at, shaped like pino's so a call's logger fits as is.
+ * @example const log: FlowLog = { warn: (details, message) => logger.warn(details, message) };
+ */
+export interface FlowLog {
+  warn(details: Record<string, unknown>, message: string): void;
+  debug?(details: Record<string, unknown>, message: string): void;
+}
+
 /** Where a running flow gets its effects from: one per call (or shared by an application). */
 export interface FlowHost {
   readonly ari: FlowAri;
@@ -83,8 +92,12 @@ export interface FlowHost {
   watch?(kind: 'recording' | 'bridge', id: string): void;
   /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */
   readonly fetch?: typeof fetch;
-  /** Where non-fatal problems go (an expression that failed in a guard, a cleanup that failed). */
-  readonly log?: { warn(details: Record<string, unknown>, message: string): void };
+  /**
+   * Where non-fatal problems go: `warn` for what an operator should see (an expression that
+   * failed in a guard, a cleanup that failed), `debug` for normal races worth a trace only (a
+   * barge-in stop that found its prompt already ended). A host without `debug` drops those.
+   */
+  readonly log?: FlowLog;
 }
 
 /** What the flow knows about its call. Usually built from the StasisStart event with `callFromStasisStart`. */

@@ -56,11 +56,7 @@ export function playFragment(options: PlayFragmentOptions): StateSpec {
                   // The prompt ended on its own while the stop was on its way (404): a normal race
                   // with the same outcome, not worth a warning on every barge-in that loses it.
                   if (!isResourceGone(error)) throw error;
-                  // FlowHost's log promises `warn` only; the runtime's (pino) has `debug` too.
-                  const log = context.host.log as
-                    | { debug?: (details: Record<string, unknown>, message: string) => void }
-                    | undefined;
-                  log?.debug?.(
+                  context.host.log?.debug?.(
                     { playbackId: context.step[scratch] },
                     'barge-in stop: the playback had already finished',
                   );

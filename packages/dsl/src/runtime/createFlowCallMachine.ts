@@ -23,7 +23,11 @@ export function hostFromCall(call: CallHandle, options: { fetch?: typeof fetch }
     forget: (kind, id) => call.disown(kind, id),
     watch: (kind, id) => call.own(kind, id),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    log: { warn: (details, message) => call.logger.warn(details, message) },
+    // The call's logger is made on first use: read it only when a record is written.
+    log: {
+      warn: (details, message) => call.logger.warn(details, message),
+      debug: (details, message) => call.logger.debug(details, message),
+    },
   };
 }
 
