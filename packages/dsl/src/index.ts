@@ -12,7 +12,14 @@ export type { Diagnostic, DiagnosticName, Path } from './validate/Diagnostic.ts'
 export { compileFlow } from './compile/compileFlow.ts';
 export type { CompileOptions } from './compile/compileFlow.ts';
 export { callFromStasisStart } from './compile/FlowHost.ts';
-export type { CallInfo, FlowAri, FlowHost, FlowLog, FlowMachineInput, FlowOutput } from './compile/FlowHost.ts';
+export type {
+  CallInfo,
+  FlowAri,
+  FlowHost,
+  FlowLog,
+  FlowMachineInput,
+  FlowOutput,
+} from './compile/FlowHost.ts';
 export { createFlowCallMachine, hostFromCall } from './runtime/createFlowCallMachine.ts';
 export { toMermaid } from './mermaid/toMermaid.ts';
 export { flowJsonSchema } from './schema/flowJsonSchema.ts';
