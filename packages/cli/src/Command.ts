@@ -16,3 +16,18 @@ export interface Command {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/**
+ * Runs a command's argument parser (`node:util` parseArgs), turning its errors into a
+ * {@link UsageError}, so every command answers a wrong command line the same way (exit 2).
+ *
+ * @example
+ * const { values, positionals } = parseCommandLine(() => parse(args));
+ */
+export function parseCommandLine<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

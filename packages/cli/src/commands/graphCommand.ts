@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FlowValidationError, loadFlowFile, toMermaid } from '@ringflow/dsl';
-import { type Command, UsageError } from '../Command.ts';
+import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
 
 const HELP = `Usage: ringflow graph <flow.yaml> [--format mermaid]
@@ -35,13 +35,7 @@ export const graphCommand: Command = {
   summary: 'print a flow as a Mermaid state diagram',
   help: HELP,
   async run(args, io) {
-    let parsed: ReturnType<typeof parse>;
-    try {
-      parsed = parse(args);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandLine(() => parse(args));
     if (values.help) {
       io.stdout(HELP);
       return ExitCode.OK;

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { type Clock, systemClock } from '@ringflow/client';
 import { type Flow, FlowValidationError, formatDiagnostic, loadFlowFile } from '@ringflow/dsl';
 import { loadScenarioFile, toMs } from '@ringflow/dsl/testing';
-import { type Command, UsageError } from '../Command.ts';
+import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
@@ -111,13 +111,7 @@ function serverUrl(value: string): string {
 }
 
 async function run(args: readonly string[], io: CommandIo, deps: RunDependencies): Promise<ExitCode> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(() => parse(args));
   if (values.help) {
     io.stdout(HELP);
     return ExitCode.OK;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Clock, systemClock } from '@ringflow/client';
-import { type Command, UsageError } from '../Command.ts';
+import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { parseAccount } from '../parseAccount.ts';
@@ -80,12 +80,7 @@ interface SimulatorArgs {
 }
 
 function readArgs(args: readonly string[]): SimulatorArgs {
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    values = parse(args).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseCommandLine(() => parse(args));
   const users: WireUser[] = [
     ...(values.user ?? []).map((u) => parseAccount(u, '--user')),
     ...(values['read-only-user'] ?? []).map((u) => ({

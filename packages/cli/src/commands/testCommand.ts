@@ -8,7 +8,7 @@ import {
   runScenarioFiles,
   type ScenarioResult,
 } from '@ringflow/dsl/testing';
-import { type Command, UsageError } from '../Command.ts';
+import { type Command, parseCommandLine } from '../Command.ts';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
@@ -51,13 +51,7 @@ export const testCommand: Command = {
   summary: 'run the scenario tests of flows (<flow>.test.yaml) in virtual time',
   help: HELP,
   async run(args, io) {
-    let parsed: ReturnType<typeof parse>;
-    try {
-      parsed = parse(args);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandLine(() => parse(args));
     if (values.help) {
       io.stdout(HELP);
       return ExitCode.OK;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type Diagnostic, formatDiagnostic, parseFlow } from '@ringflow/dsl';
-import { type Command, UsageError } from '../Command.ts';
+import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
 
 const HELP = `Usage: ringflow validate <flow.yaml>... [options]
@@ -38,13 +38,7 @@ export const validateCommand: Command = {
   summary: 'check flow files; print every problem at file:line:col',
   help: HELP,
   async run(args, io) {
-    let parsed: ReturnType<typeof parse>;
-    try {
-      parsed = parse(args);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandLine(() => parse(args));
     if (values.help) {
       io.stdout(HELP);
       return ExitCode.OK;
