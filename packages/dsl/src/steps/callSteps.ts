@@ -1,9 +1,14 @@
+import { type ChannelsHangupParams, findOperation } from '@ringflow/client';
 import { type ActionArgs, resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, setContext } from '../compile/effects.ts';
 import { parseDuration, s } from '../schema/s.ts';
 import { resolveVariables } from './dial.ts';
 import { FAILED, restStep } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
+
+/** Hangup reasons the interface accepts, read from the client's description (one list for both). */
+const HANGUP_REASONS = (findOperation('channels', 'hangup')?.params.find((p) => p.name === 'reason')?.enum ??
+  []) as readonly NonNullable<ChannelsHangupParams['reason']>[];
 
 const location = {
   context: s.optional(s.value(s.string({ description: 'Dialplan context.' }))),
@@ -133,27 +138,10 @@ export const hangupStep = defineStep({
   params: stepParams(
     {
       reason: s.optional(
-        s.enum(
-          [
-            'normal',
-            'busy',
-            'congestion',
-            'no_answer',
-            'timeout',
-            'rejected',
-            'unallocated',
-            'normal_unspecified',
-            'number_incomplete',
-            'codec_mismatch',
-            'interworking',
-            'failure',
-            'answered_elsewhere',
-          ],
-          {
-            default: 'normal',
-            description: 'Reason given to the server.',
-          },
-        ),
+        s.enum(HANGUP_REASONS, {
+          default: 'normal',
+          description: 'Reason given to the server.',
+        }),
       ),
     },
     'Hangs the call up.',
