@@ -111,6 +111,8 @@ interface Sample {
   appCpuLoad: number;
   /** Share of one core the simulator (with the load generator) used during the window. */
   simCpuLoad: number;
+  /** Simulator CPU (with the load generator) per completed call, ms: the cost of the test rig, not of the app. */
+  simCpuMsPerCall: number;
   latencyP50: number;
   latencyP99: number;
   /** Mean wall-clock length of a completed call during the window, ms. */
@@ -196,6 +198,7 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
       cpuMsPerCall: appCpu / completed,
       appCpuLoad: appCpu / 1000 / appSeconds,
       simCpuLoad: cpuMs(simStart.cpu, simEnd.cpu) / 1000 / simSeconds,
+      simCpuMsPerCall: cpuMs(simStart.cpu, simEnd.cpu) / completed,
       callMs: (simEnd.completedMs - simStart.completedMs) / completed,
       latencyP50: appEnd.latency.p50,
       latencyP99: appEnd.latency.p99,
@@ -234,7 +237,7 @@ for (const calls of LEVELS) {
       samples.push(s);
       process.stderr.write(
         `  N=${calls} run ${run} ${impl.key.padEnd(10)} ${fmt(s.callsPerSecond).padStart(6)} calls/s, ` +
-          `cpu ${fmt(s.cpuMsPerCall, 2)} ms/call (app ${fmt(s.appCpuLoad * 100)}%, sim ${fmt(s.simCpuLoad * 100)}% of a core), ` +
+          `cpu ${fmt(s.cpuMsPerCall, 2)} ms/call, sim cpu ${fmt(s.simCpuMsPerCall, 2)} ms/call (app ${fmt(s.appCpuLoad * 100)}%, sim ${fmt(s.simCpuLoad * 100)}% of a core), ` +
           `call ${fmt(s.callMs, 1)} ms, latency p50 ${fmt(s.latencyP50, 2)} p99 ${fmt(s.latencyP99, 2)} ms, ${fmt(s.bytesPerCall / 1024, 1)} KiB/call, ` +
           `heap after ${fmt(s.heapGrowth / 1024)} KiB, ${s.totalCalls} calls, ${s.errors} errors ${JSON.stringify(s.leftovers)}` +
           `${s.errorSamples.length ? `\n    e.g. ${s.errorSamples.join('\n         ')}` : ''}\n`,
@@ -251,6 +254,12 @@ const METRICS: Metric[] = [
   {
     label: 'app CPU ms per call (= s per 1,000 calls)',
     of: (s) => s.cpuMsPerCall,
+    digits: 3,
+    better: 'lower',
+  },
+  {
+    label: 'simulator CPU ms per call (with the load generator)',
+    of: (s) => s.simCpuMsPerCall,
     digits: 3,
     better: 'lower',
   },
