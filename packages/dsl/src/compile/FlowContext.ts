@@ -1,4 +1,5 @@
 import type { ExpressionScope } from '../expr/Expression.ts';
+import type { EffectRunner } from './EffectRunner.ts';
 import { evaluateCondition, evaluateExpression } from '../expr/Expression.ts';
 import type { ExprValue, Value } from '../schema/s.ts';
 import type { CallInfo, FlowHost } from './FlowHost.ts';
@@ -6,6 +7,8 @@ import type { CallInfo, FlowHost } from './FlowHost.ts';
 /** The context of a compiled flow machine. */
 export interface FlowContext {
   readonly host: FlowHost;
+  /** Runs the machine's effects and reports their results to it (one per machine instance). */
+  readonly effects: EffectRunner;
   readonly call: CallInfo;
   readonly input: Readonly<Record<string, unknown>>;
   readonly vars: Readonly<Record<string, unknown>>;

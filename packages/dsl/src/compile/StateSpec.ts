@@ -26,6 +26,13 @@ export interface InvokeSpec {
   readonly onError?: Transitions;
 }
 
+/** An effect run on entering a state (see `effect` and `lowerEffects`). */
+export interface EffectSpec {
+  readonly run: (args: ActionArgs) => Promise<unknown>;
+  readonly onDone?: Transitions;
+  readonly onError: Transitions;
+}
+
 export interface StateSpec {
   readonly id?: string;
   readonly type?: 'final' | 'compound' | 'atomic';
@@ -37,6 +44,8 @@ export interface StateSpec {
   readonly entry?: readonly Action[];
   readonly exit?: readonly Action[];
   readonly invoke?: InvokeSpec | readonly InvokeSpec[];
+  /** One effect (REST call, webhook) started on entry; lowered by `lowerEffects` before XState sees it. */
+  readonly effect?: EffectSpec;
   readonly output?: (args: ActionArgs) => unknown;
   readonly description?: string;
 }

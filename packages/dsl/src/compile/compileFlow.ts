@@ -6,9 +6,11 @@ import { parseDuration } from '../schema/s.ts';
 import { stepDefinition } from '../steps/index.ts';
 import type { FlowCompileInfo, OutcomeKind, StepBuild } from '../steps/StepDefinition.ts';
 import type { Flow } from '../validate/validateFlow.ts';
+import { EffectRunner } from './EffectRunner.ts';
 import { effect, setContext, setVars } from './effects.ts';
 import { type ActionArgs, type FlowContext, resolveValue, safeCondition, scopeOf } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
+import { lowerEffects } from './lowerEffects.ts';
 import type { Action, StateSpec, TransitionSpec } from './StateSpec.ts';
 
 type Body = SubflowDocument;
@@ -180,19 +182,6 @@ function compileBody(
       const stepId = idOf(i);
       const nextId = `#${idOf(i + 1)}`;
       const outcomeStates: Record<string, StateSpec> = {};
-      const build: StepBuild = {
-        key: `${stateName}-${i}`,
-        flow: info,
-        exit: (outcome, data, before = []) => ({
-          target: `#${stepId}~${outcome}`,
-          actions: [
-            ...before,
-            setContext((args) => ({
-              result: { outcome, step: stepName, state: stateName, ...(data ? data(args) : {}) },
-            })),
-          ],
-        }),
-      };
       const on = (params.on ?? {}) as Record<string, FlowTransitions>;
       const as = typeof params.as === 'string' ? params.as : undefined;
       const storeResult: Action[] = as ? [setVars(({ context }) => ({ [as]: context.result }))] : [];
@@ -238,12 +227,33 @@ function compileBody(
                       ],
                     },
                   ];
+        // A success nobody routes or stores goes on to the next step: the exit targets it directly.
+        if (kind === 'success' && own.length === 0 && storeResult.length === 0) continue;
         outcomeStates[outcome.name] = {
           id: `${stepId}~${outcome.name}`,
           entry: storeResult,
           always: [...own, ...fallback].map((t) => (t.target === undefined ? { ...t, target: nextId } : t)),
         };
       }
+      const build: StepBuild = {
+        key: `${stateName}-${i}`,
+        flow: info,
+        exit: (outcome, data, before = []) => {
+          if (!definition.outcomes.some((o) => o.name === outcome))
+            throw new Error(`step "${stepName}" has no outcome "${outcome}"`);
+          return {
+            // A pass-through outcome goes straight on to the next step: no routing state to enter
+            // and leave (one microstep less per step; the state value never shows it).
+            target: outcome in outcomeStates ? `#${stepId}~${outcome}` : nextId,
+            actions: [
+              ...before,
+              setContext((args) => ({
+                result: { outcome, step: stepName, state: stateName, ...(data ? data(args) : {}) },
+              })),
+            ],
+          };
+        },
+      };
       const condition = params.if as string | boolean | undefined;
       children[`step${i}`] = {
         id: stepId,
@@ -355,7 +365,7 @@ function compileBody(
     entry: [setContext(() => ({ step: {} }))],
     always: [{ guard: ({ context }: ActionArgs) => role === 'subflow' || context.hungUp, target: END }],
     // The main flow ends with the call: hang it up if it is still here.
-    invoke: effect(
+    effect: effect(
       ({ context }) =>
         context.host.ari.channels.hangup({ channelId: context.call.channelId, reason: 'normal' }),
       {
@@ -395,7 +405,7 @@ function compileBody(
     context: ({ input }: { input: unknown }): FlowContext =>
       initialContext(body, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
     initial: body.start,
-    states,
+    states: lowerEffects(states),
     on: rootOn,
     output: ({ context }: { context: FlowContext }): FlowOutput => ({
       status: context.status === 'running' ? 'completed' : context.status,
@@ -426,9 +436,10 @@ function initialContext(body: Body, input: FlowMachineInput): FlowContext {
   }
   return {
     host: input.host,
+    effects: new EffectRunner(),
     call: input.call,
     input: inputs,
-    vars: structuredClone(body.vars ?? {}),
+    vars: body.vars ? structuredClone(body.vars) : {},
     result: undefined,
     step: {},
     bridgeId: undefined,

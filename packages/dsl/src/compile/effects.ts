@@ -1,28 +1,21 @@
-import { assign, fromPromise } from 'xstate';
+import { assign } from 'xstate';
 import { type ActionArgs, describeFailure, type FlowContext, scopeOf } from './FlowContext.ts';
-import type { Action, InvokeSpec, Transitions } from './StateSpec.ts';
-
-/** One promise actor runs every REST call and webhook; what it runs comes in its input. */
-export const runEffect = fromPromise<unknown, { run: () => Promise<unknown> }>(({ input }) => input.run());
+import type { Action, EffectSpec, Transitions } from './StateSpec.ts';
 
 /**
- * Invokes an effect (usually one REST call) when the state is entered. Failures arrive as an
- * `xstate.error.actor` event and take `onError`; nothing is ever thrown out of the machine.
+ * An effect (usually one REST call) the state runs when entered: `onDone` gets `event.output`,
+ * `onError` gets `event.error`; nothing is ever thrown out of the machine. Leaving the state
+ * first drops the result. The compiler lowers it to actions and events (see `lowerEffects`).
  *
  * @example
- * invoke: effect(({ context }) => context.host.ari.channels.answer({ channelId: context.call.channelId }), {
+ * effect: effect(({ context }) => context.host.ari.channels.answer({ channelId: context.call.channelId }), {
  *   onDone: build.exit('done'), onError: build.exit('failed', failureData) })
  */
 export function effect(
   run: (args: ActionArgs) => Promise<unknown>,
   handlers: { onDone?: Transitions; onError: Transitions },
-): InvokeSpec {
-  return {
-    src: runEffect,
-    input: (args) => ({ run: () => Promise.resolve().then(() => run(args)) }),
-    ...(handlers.onDone ? { onDone: handlers.onDone } : {}),
-    onError: handlers.onError,
-  };
+): EffectSpec {
+  return { run, ...(handlers.onDone ? { onDone: handlers.onDone } : {}), onError: handlers.onError };
 }
 
 /** Result data of a failed effect: `{ message, status? }` from the error event. */

@@ -70,7 +70,7 @@ export function playFragment(options: PlayFragmentOptions): StateSpec {
     ];
   return {
     entry: [setStep(({ context }) => ({ [scratch]: context.host.newId('playback') }))],
-    invoke: effect(
+    effect: effect(
       async (args) => {
         const { context } = args;
         const { media, lang } = options.media(args);

@@ -64,7 +64,7 @@ export const conferenceStep = defineStep({
   ],
   label: (p) => `conference ${typeof p.name === 'string' ? p.name : 'expr'}`,
   compile: (p, build) => ({
-    invoke: effect(
+    effect: effect(
       async (args) => {
         const { context } = args;
         const bridgeId = bridgeIdForName(resolveValue(p.name, scopeOf(context, args.event)));
@@ -133,7 +133,7 @@ export const bridgePlayStep = defineStep({
   compile: (p, build) => {
     if (p.wait === false)
       return {
-        invoke: effect(
+        effect: effect(
           async (args) => {
             const { media, lang } = resolveMedia(p, args, build.flow);
             await args.context.host.ari.bridges.playWithId({
@@ -313,7 +313,7 @@ export const bridgeRecordStep = defineStep({
   compile: (p, build) => {
     if (p.stop)
       return {
-        invoke: effect(
+        effect: effect(
           async (args) => {
             const name =
               resolveOptional(p.name, scopeOf(args.context, args.event)) ?? args.context.bridgeRecording;
@@ -343,7 +343,7 @@ export const bridgeRecordStep = defineStep({
             args.context.host.newId('recording'),
         })),
       ],
-      invoke: effect(
+      effect: effect(
         (args) => {
           const { context } = args;
           const bridgeId = currentBridge(args);

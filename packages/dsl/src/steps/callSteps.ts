@@ -51,7 +51,7 @@ export const originateStep = defineStep({
   ],
   label: (p) => `originate ${typeof p.endpoint === 'string' ? p.endpoint : 'expr'}`,
   compile: (p, build) => ({
-    invoke: effect(
+    effect: effect(
       async (args) => {
         const { context } = args;
         const scope = scopeOf(context, args.event);
@@ -99,7 +99,7 @@ export const continueStep = defineStep({
   label: (p) =>
     `continue ${[p.context, p.extension, p.label ?? p.priority].filter((x) => typeof x === 'string' || typeof x === 'number').join(',')}`,
   compile: (p, build) => ({
-    invoke: effect(
+    effect: effect(
       (args) => {
         const scope = scopeOf(args.context, args.event);
         const optional = {
@@ -152,7 +152,7 @@ export const hangupStep = defineStep({
   compile: (p, build) => ({
     // Mark the call as ended first, so the hangup events it causes are not taken for the caller leaving.
     entry: [setContext(() => ({ hungUp: true }))],
-    invoke: effect(
+    effect: effect(
       ({ context }) =>
         context.host.ari.channels.hangup({ channelId: context.call.channelId, reason: p.reason ?? 'normal' }),
       {
@@ -252,7 +252,7 @@ export const snoopStep = defineStep({
   ],
   label: (p) => `snoop ${p.spy ?? 'both'}/${p.whisper ?? 'none'}`,
   compile: (p, build) => ({
-    invoke: effect(
+    effect: effect(
       async ({ context }) => {
         const snoopId = context.host.newId('snoop');
         await context.host.ari.channels.snoopChannelWithId({
@@ -323,7 +323,7 @@ export const getChannelVarStep = defineStep({
   ],
   label: (p) => `getChannelVar ${p.name}`,
   compile: (p, build) => ({
-    invoke: effect(
+    effect: effect(
       ({ context }) =>
         context.host.ari.channels.getChannelVar({ channelId: context.call.channelId, variable: p.name }),
       {

@@ -160,7 +160,7 @@ export const dialStep = defineStep({
       states: {
         ringing: {
           entry: [setStep(() => ({ peerUp: true }))],
-          invoke: effect(
+          effect: effect(
             (args) => {
               const { context } = args;
               const scope = scopeOf(context, args.event);
@@ -196,7 +196,7 @@ export const dialStep = defineStep({
           ? {
               announcing: {
                 entry: [setStep(({ context }) => ({ announcement: context.host.newId('playback') }))],
-                invoke: effect(
+                effect: effect(
                   async (args) => {
                     const { media, lang } = resolveMedia(announcement, args, build.flow);
                     if (media.length === 0) return 'nothing-to-play';
@@ -238,7 +238,7 @@ export const dialStep = defineStep({
           : {}),
         bridging: {
           entry: [setStep(({ context }) => ({ bridge: context.host.newId('bridge') }))],
-          invoke: effect(
+          effect: effect(
             async ({ context }) => {
               const bridgeId = String(context.step.bridge);
               await context.host.ari.bridges.createWithId({ bridgeId, type: 'mixing' });

@@ -112,7 +112,7 @@ export const httpStep = defineStep({
   ],
   label: () => 'http',
   compile: (p, build) => ({
-    invoke: effect(
+    effect: effect(
       async (args) => {
         const { context } = args;
         const scope = scopeOf(context, args.event);

@@ -87,7 +87,7 @@ export const recordStep = defineStep({
             args.context.host.newId('recording'),
         })),
       ],
-      invoke: effect(
+      effect: effect(
         ({ context }) =>
           context.host.ari.channels.record({
             channelId: context.call.channelId,

@@ -38,7 +38,7 @@ export function restStep<P>(definition: {
     outcomes: [DONE, FAILED],
     ...(definition.label ? { label: definition.label } : {}),
     compile: (params, build) => ({
-      invoke: effect((args) => definition.run(params, args, scopeOf(args.context, args.event)), {
+      effect: effect((args) => definition.run(params, args, scopeOf(args.context, args.event)), {
         onDone: build.exit('done'),
         onError: build.exit('failed', failureData),
       }),

@@ -1,0 +1,72 @@
+/** What a cancelled effect "returns": it never ran, and nothing is reported. */
+const CANCELLED: unique symbol = Symbol('cancelled');
+
+/** The part of an actor an effect reports to: XState's `self` in an action. */
+export interface EffectTarget {
+  send(event: { readonly type: string; readonly [key: string]: unknown }): void;
+  getSnapshot(): { readonly status: string };
+}
+
+/**
+ * Runs the effects (REST calls, webhooks) of one running flow machine and reports each one's
+ * result back to the machine as an event, `flow.effect.done.<site>` with `output` or
+ * `flow.effect.error.<site>` with `error` (the shape of XState's own done/error events).
+ *
+ * Why not one XState promise actor per effect: every step of every call spawned a child actor
+ * (actor, system registration, an AbortController, a DOMException on stop). In load profiles
+ * that was the largest single cost of a flow call. An effect is a promise started by an entry
+ * action; leaving the state cancels it, so its late result is dropped, as a stopped actor's is.
+ *
+ * One runner per machine instance (it lives in the flow's context), so a subflow has its own.
+ *
+ * @example
+ * runner.start('s3', () => ari.channels.answer({ channelId }), self); // later: { type: 'flow.effect.done.s3', output }
+ * runner.cancel('s3'); // on exit: a result still on its way is dropped
+ */
+export class EffectRunner {
+  private tickets = 0;
+  /** The ticket of the effect running at each site; a result whose ticket is not current is dropped. */
+  private readonly running = new Map<string, number>();
+
+  start(site: string, work: () => Promise<unknown>, target: EffectTarget): void {
+    const ticket = ++this.tickets;
+    this.running.set(site, ticket);
+    const report = (event: { type: string; output?: unknown; error?: unknown }): void => {
+      if (this.running.get(site) !== ticket) return;
+      this.running.delete(site);
+      // A machine that finished or was stopped meanwhile takes no more events.
+      if (target.getSnapshot().status === 'active') target.send(event);
+    };
+    // Started a microtask later, once the transition that entered the state has been taken (the
+    // work may itself send events to the machine); a state left in that same transition (an
+    // eventless exit) never starts its effect, as XState never starts such an invoked actor.
+    Promise.resolve()
+      .then(() => (this.running.get(site) === ticket ? work() : CANCELLED))
+      .then(
+        (output) => {
+          if (output !== CANCELLED) report({ type: effectDoneType(site), output });
+        },
+        (error: unknown) => report({ type: effectErrorType(site), error }),
+      );
+  }
+
+  /** The state that started the effect at `site` was left: its result, if it comes, is dropped. */
+  cancel(site: string): void {
+    this.running.delete(site);
+  }
+
+  /** Effects still running (for leak checks and tests). */
+  get pending(): number {
+    return this.running.size;
+  }
+}
+
+/** The event an effect's success sends to its machine. */
+export function effectDoneType(site: string): string {
+  return `flow.effect.done.${site}`;
+}
+
+/** The event an effect's failure sends to its machine. */
+export function effectErrorType(site: string): string {
+  return `flow.effect.error.${site}`;
+}
