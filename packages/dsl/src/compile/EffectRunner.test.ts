@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { EffectRunner, type EffectTarget } from './EffectRunner.ts';
+
+function target(status = 'active') {
+  const sent: { type: string; output?: unknown; error?: unknown }[] = [];
+  const t: EffectTarget & { status: string } = {
+    status,
+    send: (event) => sent.push(event as never),
+    getSnapshot: () => ({ status: t.status }),
+  };
+  return { t, sent };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('EffectRunner', () => {
+  it('reports a result as flow.effect.done.<site> and a failure as flow.effect.error.<site>', async () => {
+    const runner = new EffectRunner();
+    const { t, sent } = target();
+    runner.start('e1', async () => 'ok', t);
+    runner.start('e2', async () => Promise.reject(new Error('boom')), t);
+    await flush();
+    expect(sent).toEqual([
+      { type: 'flow.effect.done.e1', output: 'ok' },
+      { type: 'flow.effect.error.e2', error: new Error('boom') },
+    ]);
+    expect(runner.pending).toBe(0);
+  });
+
+  it('drops the result of an effect whose state was left while it ran', async () => {
+    const runner = new EffectRunner();
+    const { t, sent } = target();
+    let finish!: (value: string) => void;
+    runner.start('e1', () => new Promise<string>((resolve) => (finish = resolve)), t);
+    await flush();
+    runner.cancel('e1');
+    finish('late');
+    await flush();
+    expect(sent).toEqual([]);
+  });
+
+  it('never starts an effect cancelled in the transition that started it', async () => {
+    const runner = new EffectRunner();
+    const { t, sent } = target();
+    let ran = 0;
+    runner.start('e1', async () => ++ran, t);
+    runner.cancel('e1');
+    await flush();
+    expect(ran).toBe(0);
+    expect(sent).toEqual([]);
+  });
+
+  it('a re-entered state gets only the result of its latest run', async () => {
+    const runner = new EffectRunner();
+    const { t, sent } = target();
+    const resolvers: ((value: string) => void)[] = [];
+    const work = () => new Promise<string>((resolve) => resolvers.push(resolve));
+    runner.start('e1', work, t);
+    await flush();
+    runner.cancel('e1');
+    runner.start('e1', work, t);
+    await flush();
+    resolvers[0]!('first');
+    resolvers[1]!('second');
+    await flush();
+    expect(sent).toEqual([{ type: 'flow.effect.done.e1', output: 'second' }]);
+  });
+
+  it('sends nothing to a machine that is no longer running', async () => {
+    const runner = new EffectRunner();
+    const { t, sent } = target();
+    runner.start('e1', async () => 'ok', t);
+    t.status = 'stopped';
+    await flush();
+    expect(sent).toEqual([]);
+  });
+});
