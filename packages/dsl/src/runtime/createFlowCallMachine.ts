@@ -5,13 +5,14 @@ import { compileFlow } from '../compile/compileFlow.ts';
 import type { Flow } from '../validate/validateFlow.ts';
 
 /**
- * The effects of a flow, taken from a runtime call: its REST client, clock, application name and
+ * The effects of a flow, taken from a runtime call: its REST APIs bound to the call (requests
+ * tracked by the call's session: counted, cancelled when it ends), clock, application name and
  * logger. Every id the flow picks is owned by the call first, so the events of its playbacks,
  * recordings, dialled channels and bridges reach the flow's machine.
  */
 export function hostFromCall(call: CallHandle, options: { fetch?: typeof fetch } = {}): FlowHost {
   return {
-    ari: call.client,
+    ari: call.api,
     clock: call.clock,
     application: call.app,
     newId: (kind, options) => {

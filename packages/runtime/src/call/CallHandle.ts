@@ -3,6 +3,7 @@ import type {
   Clock,
   ResourceKind,
   RestClient,
+  RestResources,
   StasisStart,
   StreamEvent,
   TimerHandle,
@@ -51,7 +52,13 @@ export interface CallHandle {
   /** The StasisStart event that started the machine. */
   readonly start: StasisStart;
   readonly server: ServerInfo;
-  /** The REST client of the call's server, untracked: prefer `request`, which the session counts and cancels. */
+  /**
+   * The REST client's resource APIs bound to this call (`call.api.channels.play(...)`): its
+   * requests are tracked like `request`'s (counted, cancelled when the call ends, a 404 on the
+   * call's channels becomes `call.gone`). For code written against the client's shape.
+   */
+  readonly api: RestResources;
+  /** The REST client of the call's server, untracked: prefer `request` or `api`, which the session counts and cancels. */
   readonly client: RestClient;
   readonly clock: Clock;
   /** A child logger carrying `call`, `app` and `server`. */

@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
 import { bindHandle } from '../call/bindHandle.ts';
+import { bindResources } from '../call/bindResources.ts';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
@@ -495,6 +496,7 @@ export class CallSession {
       args: start.args ?? [],
       start,
       server: this.server,
+      api: bindResources(send),
       client: this.host.client,
       clock: this.clock,
       get logger() {
