@@ -20,8 +20,42 @@ export interface TransportRequest {
   readonly query: readonly (readonly [key: string, value: string])[];
   /** The JSON body, when the operation has one (`{ variables: {...} }`); absent otherwise. */
   readonly body?: unknown;
-  /** Aborted when the caller cancels or the request times out; the transport should stop work. */
+  /**
+   * Aborted when the caller cancels or the request times out; the transport should stop work.
+   * Given to {@link RestTransport.send} only: a request started with `dispatch` is cancelled
+   * through the handle `dispatch` returns.
+   */
   readonly signal?: AbortSignal;
+}
+
+/**
+ * How a transport reports the progress of one request started with {@link RestTransport.dispatch}.
+ * The REST client implements it; a transport calls `dispatched` when the request goes out, then
+ * exactly one of `replied` or `failed`. Calls after the request was cancelled are ignored.
+ */
+export interface TransportExchange {
+  /**
+   * The request was written on a connection: the server has it, and the client's reply deadline
+   * (`timeoutMs`) starts now. Time spent before (waiting for a free pooled connection,
+   * connecting) is not counted. Later calls (a retried request) are ignored.
+   */
+  dispatched(): void;
+  /** The server's reply; error statuses are replies too. */
+  replied(reply: TransportResponse): void;
+  /**
+   * No reply could be had (connection refused or broken, aborted). A `RingflowError` keeps its
+   * code; anything else becomes `NETWORK`.
+   */
+  failed(error: unknown): void;
+}
+
+/** Cancels a request started with {@link RestTransport.dispatch}. */
+export interface TransportCancel {
+  /**
+   * Drops the request if it still waits for a connection, aborts it if it is on one. The
+   * transport may still report a failure afterwards; the client ignores it. Safe to call twice.
+   */
+  cancel(reason: Error): void;
 }
 
 /** The reply a transport hands back. Error statuses are replies too, never thrown. */
@@ -54,6 +88,21 @@ export interface TransportResponse {
  */
 export interface RestTransport {
   send(request: TransportRequest): Promise<TransportResponse>;
+  /**
+   * Optional, cheaper and more precise than `send`: starts `request` and reports to `exchange`
+   * when it is written on a connection and how it ended, and returns its cancel handle. The
+   * client uses it when present: no promise or AbortSignal per request, and the reply deadline
+   * counts from `exchange.dispatched()`, so a request queued behind busy pooled connections does
+   * not time out while it waits. With `send` only, the deadline counts from the call to `send`.
+   *
+   * @example
+   * dispatch(req, exchange) {
+   *   exchange.dispatched();
+   *   simulator.handle(req).then((reply) => exchange.replied(reply), (e) => exchange.failed(e));
+   *   return { cancel() {} };
+   * }
+   */
+  dispatch?(request: TransportRequest, exchange: TransportExchange): TransportCancel;
   /** Releases connections; pending requests may finish. Called by `client.close()`. */
   close?(): Promise<void>;
 }

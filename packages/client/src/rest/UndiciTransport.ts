@@ -1,9 +1,15 @@
 import { Pool } from 'undici';
 import { ErrorCode, RingflowError } from '../errors/RingflowError.ts';
-import { decodeHttpReply } from './decodeHttpReply.ts';
 import { encodeQueryString } from './encodeQueryString.ts';
-import type { RestTransport, TransportRequest, TransportResponse } from './RestTransport.ts';
-import { checkTlsOptions, describeTlsFailure, nodeTlsOptions, type TlsOptions } from './TlsOptions.ts';
+import type {
+  RestTransport,
+  TransportCancel,
+  TransportExchange,
+  TransportRequest,
+  TransportResponse,
+} from './RestTransport.ts';
+import { checkTlsOptions, nodeTlsOptions, type TlsOptions } from './TlsOptions.ts';
+import { UndiciRequestHandler } from './UndiciRequestHandler.ts';
 
 /** How the transport proves who it is. */
 export type RestAuth = 'basic' | 'api_key';
@@ -15,18 +21,13 @@ export interface UndiciTransportOptions {
   readonly password: string;
   /** `basic` (default): an `Authorization: Basic` header. `api_key`: `api_key=user:password` in the query. */
   readonly auth?: RestAuth;
-  /** Most connections kept open to the server at once. Default 10. */
+  /**
+   * Most connections kept open to the server at once. Default 10. Requests beyond them wait in
+   * the pool's queue; the REST client's reply deadline does not count that wait.
+   */
   readonly connections?: number;
   /** For `https://` urls: CA to trust, client certificate, server name. Verification cannot be turned off. */
   readonly tls?: TlsOptions;
-}
-
-function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }
 
 /**
@@ -34,8 +35,9 @@ function headerRecord(raw: Record<string, string | string[] | undefined>): Recor
  * origin, with keep-alive, so successive requests reuse open connections. Sends JSON bodies and
  * decodes JSON, text and binary replies.
  *
- * It sets no timeouts of its own: the REST client schedules them on its injected Clock and aborts
- * the request's signal, so virtual time drives them in tests.
+ * It sets no timeouts of its own: the REST client schedules them on its injected Clock, so virtual
+ * time drives them in tests. Through `dispatch` it tells the client when a request is written on
+ * a connection, which is when the client's reply deadline starts.
  *
  * @example
  * const transport = new UndiciTransport({ url: 'http://127.0.0.1:8088/ari', username: 'demo', password: 'demo' });
@@ -46,8 +48,13 @@ export class UndiciTransport implements RestTransport {
   private readonly pool: Pool;
   private readonly origin: string;
   private readonly basePath: string;
+  /** `origin` + `basePath`, for error messages. */
+  private readonly root: string;
   // Private (#) so credentials never show up when the transport is logged or inspected.
-  readonly #authorization: string | undefined;
+  /** Headers of a request without a body, and with a JSON body; built once. */
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  /** `api_key=...`, already encoded, for the `api_key` scheme. */
   readonly #apiKey: string | undefined;
   private closed = false;
 
@@ -56,9 +63,13 @@ export class UndiciTransport implements RestTransport {
     const url = new URL(options.url);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    this.root = `${this.origin}${this.basePath}`;
     const credentials = `${options.username}:${options.password}`;
-    if ((options.auth ?? 'basic') === 'api_key') this.#apiKey = credentials;
-    else this.#authorization = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
+    const headers: Record<string, string> = {};
+    if ((options.auth ?? 'basic') === 'api_key') this.#apiKey = encodeQueryString([['api_key', credentials]]);
+    else headers.authorization = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
+    this.#headers = Object.freeze(headers);
+    this.#jsonHeaders = Object.freeze({ ...headers, 'content-type': 'application/json' });
     this.pool = new Pool(this.origin, {
       connections: options.connections ?? 10,
       // Timeouts belong to the client's Clock (see the class comment); 0 disables undici's own.
@@ -69,43 +80,52 @@ export class UndiciTransport implements RestTransport {
     });
   }
 
-  async send(request: TransportRequest): Promise<TransportResponse> {
+  dispatch(request: TransportRequest, exchange: TransportExchange): TransportCancel {
+    const handler = new UndiciRequestHandler(exchange, request, this.root);
     if (this.closed) {
-      throw new RingflowError(ErrorCode.CLOSED, `transport to ${this.origin} is closed; create a new client`);
+      exchange.failed(
+        new RingflowError(ErrorCode.CLOSED, `transport to ${this.origin} is closed; create a new client`),
+      );
+      return handler;
     }
-    const query = this.#apiKey ? [...request.query, ['api_key', this.#apiKey] as const] : request.query;
-    const search = encodeQueryString(query);
-    const headers: Record<string, string> = {};
-    if (this.#authorization) headers.authorization = this.#authorization;
-    let payload: string | undefined;
-    if (request.body !== undefined) {
-      payload = JSON.stringify(request.body);
-      headers['content-type'] = 'application/json';
-    }
-    let reply: Awaited<ReturnType<Pool['request']>>;
-    try {
-      reply = await this.pool.request({
+    const { query } = request;
+    let search = query.length > 0 ? encodeQueryString(query) : '';
+    if (this.#apiKey) search = search ? `${search}&${this.#apiKey}` : this.#apiKey;
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    this.pool.dispatch(
+      {
         method: request.method,
-        path: `${this.basePath}${request.path}${search ? `?${search}` : ''}`,
-        headers,
-        body: payload,
-        signal: request.signal,
+        path: search ? `${this.basePath}${request.path}?${search}` : `${this.basePath}${request.path}`,
+        headers: body === undefined ? this.#headers : this.#jsonHeaders,
+        body,
+      },
+      handler,
+    );
+    return handler;
+  }
+
+  /**
+   * Sends one request and resolves with its reply; `request.signal` cancels it, queued or in
+   * flight (the promise then rejects with the signal's reason).
+   */
+  send(request: TransportRequest): Promise<TransportResponse> {
+    const { signal } = request;
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const onAbort = (): void => handle.cancel(abortReason(signal));
+      const handle = this.dispatch(request, {
+        dispatched() {},
+        replied(reply) {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(reply);
+        },
+        failed(error) {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
       });
-    } catch (error) {
-      const tls = describeTlsFailure(error);
-      if (tls) {
-        throw new RingflowError(
-          ErrorCode.NETWORK,
-          `${request.method} ${this.origin}${this.basePath}${request.path}: ${tls}`,
-          {
-            cause: error,
-          },
-        );
-      }
-      throw error;
-    }
-    const bytes = new Uint8Array(await reply.body.arrayBuffer());
-    return decodeHttpReply(reply.statusCode, headerRecord(reply.headers), bytes);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Closes the pool after the requests in flight have finished. Safe to call twice. */
@@ -114,4 +134,10 @@ export class UndiciTransport implements RestTransport {
     this.closed = true;
     await this.pool.close();
   }
+}
+
+/** The reason an AbortSignal carries, as an Error. */
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new RingflowError(ErrorCode.ABORTED, 'the request was cancelled');
 }

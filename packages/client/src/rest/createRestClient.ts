@@ -1,7 +1,7 @@
 import { systemClock } from '../clock/Clock.ts';
 import { handleSpecs } from '../description/handles.ts';
 import type { HandleName } from '../description/handles.ts';
-import { findOperation, operationKey, RESOURCE_NAMES } from '../description/index.ts';
+import { findOperation, RESOURCE_NAMES } from '../description/index.ts';
 import type { OperationSpec, ResourceName } from '../description/spec.ts';
 import { validateParams } from '../description/validate.ts';
 import { InvalidParamsError } from '../errors/InvalidParamsError.ts';
@@ -10,10 +10,12 @@ import { bindHandle, bindResource } from './bindOperations.ts';
 import type { OperationCaller } from './bindOperations.ts';
 import { checkRestClientOptions } from './checkRestClientOptions.ts';
 import { encodeRequest } from './encodeRequest.ts';
-import { interpretReply } from './interpretReply.ts';
+import { operationPlan } from './operationPlan.ts';
+import { PendingRequest } from './PendingRequest.ts';
+import type { PendingRequestContext } from './PendingRequest.ts';
 import type { RequestOptions } from './requestOptions.ts';
-import type { RequestRecord, RestClient, RestClientOptions } from './RestClient.ts';
-import type { TransportRequest, TransportResponse } from './RestTransport.ts';
+import type { RestClient, RestClientOptions } from './RestClient.ts';
+import type { TransportRequest } from './RestTransport.ts';
 import { runWithDeadline } from './runWithDeadline.ts';
 import { RESOURCE_LISTING_PATH, segmentFromResourceListing } from './segmentFromResourceListing.ts';
 import type { ServerSegment } from './ServerSegment.ts';
@@ -71,57 +73,11 @@ export function createRestClient(options: RestClientOptions): RestClient {
       ...(options.connections ? { connections: options.connections } : {}),
       ...(options.tls ? { tls: options.tls } : {}),
     });
+  const context: PendingRequestContext = { transport, clock, onRequest: options.onRequest };
   let closed = false;
   let segment: ServerSegment | undefined =
     options.segment === 'asterisk' || options.segment === 'core' ? options.segment : undefined;
   let detecting: Promise<ServerSegment> | undefined;
-
-  function report(record: RequestRecord): void {
-    try {
-      options.onRequest?.(record);
-    } catch {
-      // A failing metrics observer must not change the outcome of the request it observes.
-    }
-  }
-
-  /** Sends one request with deadline and cancel signal, interprets the reply, reports it once. */
-  async function exchange<T>(
-    operation: string,
-    request: TransportRequest,
-    requestOptions: RequestOptions | undefined,
-    interpret: (reply: TransportResponse) => T,
-  ): Promise<T> {
-    const timeoutMs = requestOptions?.timeoutMs ?? defaultTimeoutMs;
-    const base = { operation, method: request.method, path: request.path };
-    const started = clock.now();
-    let status: number | undefined;
-    try {
-      const reply = await runWithDeadline((signal) => transport.send({ ...request, signal }), {
-        clock,
-        timeoutMs,
-        signal: requestOptions?.signal,
-        what: `${operation} (${request.method} ${request.path})`,
-      });
-      status = reply.status;
-      const result = interpret(reply);
-      report({ ...base, status, durationMs: clock.now() - started });
-      return result;
-    } catch (caught) {
-      const error =
-        caught instanceof RingflowError
-          ? caught
-          : new RingflowError(ErrorCode.PROTOCOL, `${operation}: could not read the reply`, {
-              cause: caught,
-            });
-      report({
-        ...base,
-        ...(status === undefined ? {} : { status }),
-        durationMs: clock.now() - started,
-        error,
-      });
-      throw error;
-    }
-  }
 
   /**
    * Asks the server which segment it uses. A listing read (or a 404: no listing is published)
@@ -131,14 +87,21 @@ export function createRestClient(options: RestClientOptions): RestClient {
   async function detectSegment(): Promise<ServerSegment> {
     const request: TransportRequest = { method: 'GET', path: RESOURCE_LISTING_PATH, query: [] };
     try {
-      return await exchange(RESOURCE_LISTING_OPERATION, request, undefined, (reply) => {
-        if (reply.status >= 200 && reply.status < 300) {
-          segment = segmentFromResourceListing(reply.body) ?? 'asterisk';
-          return segment;
-        }
-        if (reply.status === 404) segment = 'asterisk';
-        return 'asterisk';
-      });
+      return await PendingRequest.start(
+        context,
+        RESOURCE_LISTING_OPERATION,
+        request,
+        defaultTimeoutMs,
+        undefined,
+        (_request, reply): ServerSegment => {
+          if (reply.status >= 200 && reply.status < 300) {
+            segment = segmentFromResourceListing(reply.body) ?? 'asterisk';
+            return segment;
+          }
+          if (reply.status === 404) segment = 'asterisk';
+          return 'asterisk';
+        },
+      );
     } catch {
       return 'asterisk';
     }
@@ -166,8 +129,13 @@ export function createRestClient(options: RestClientOptions): RestClient {
     return new RingflowError(ErrorCode.CLOSED, `${operation}: the REST client is closed; create a new one`);
   }
 
-  const call: OperationCaller = async (op, params, requestOptions) => {
-    const key = operationKey(op.resource, op.name);
+  /** Checks a call before anything is sent; returns the parameters to encode. */
+  function checkCall(
+    key: string,
+    op: OperationSpec,
+    params: Readonly<Record<string, unknown>> | undefined,
+    requestOptions: RequestOptions | undefined,
+  ): Readonly<Record<string, unknown>> {
     if (op.upgrade) {
       throw new RingflowError(ErrorCode.CONFIG, `${key} opens the event stream; use the event stream client`);
     }
@@ -181,14 +149,13 @@ export function createRestClient(options: RestClientOptions): RestClient {
     const issues = validateParams(op, given);
     // A path cannot be built without its parameters, whatever the description says of them
     // (the endpoints resource documents tech and resource as optional).
-    for (const spec of op.params) {
-      const value = given[spec.name];
-      if (spec.in !== 'path' || spec.required || (value !== undefined && value !== null && value !== ''))
-        continue;
+    for (const name of operationPlan(op).optionalPathParams) {
+      const value = given[name];
+      if (value !== undefined && value !== null && value !== '') continue;
       issues.push({
-        param: spec.name,
+        param: name,
         kind: 'missing',
-        message: `${key}: path parameter '${spec.name}' is missing; it is part of ${op.method} ${op.path}`,
+        message: `${key}: path parameter '${name}' is missing; it is part of ${op.method} ${op.path}`,
       });
     }
     if (issues.length > 0) throw new InvalidParamsError(key, issues);
@@ -199,9 +166,37 @@ export function createRestClient(options: RestClientOptions): RestClient {
     if (requestOptions?.signal?.aborted) {
       throw new RingflowError(ErrorCode.ABORTED, `${key}: cancelled by the caller before it was sent`);
     }
-    const seg = op.resource === 'asterisk' ? await resolveSegment(requestOptions) : 'asterisk';
-    const request = encodeRequest(op, given, seg);
-    return exchange(key, request, requestOptions, (reply) => interpretReply(op, request, reply));
+    return given;
+  }
+
+  function send(
+    op: OperationSpec,
+    params: Readonly<Record<string, unknown>>,
+    seg: ServerSegment,
+    requestOptions: RequestOptions | undefined,
+  ): Promise<unknown> {
+    const plan = operationPlan(op);
+    const request = encodeRequest(op, params, seg);
+    return PendingRequest.start(
+      context,
+      plan.key,
+      request,
+      requestOptions?.timeoutMs ?? defaultTimeoutMs,
+      requestOptions?.signal,
+      plan.interpret,
+    );
+  }
+
+  const call: OperationCaller = (op, params, requestOptions) => {
+    let given: Readonly<Record<string, unknown>>;
+    try {
+      given = checkCall(operationPlan(op).key, op, params, requestOptions);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (op.resource !== 'asterisk') return send(op, given, 'asterisk', requestOptions);
+    if (segment) return send(op, given, segment, requestOptions);
+    return resolveSegment(requestOptions).then((seg) => send(op, given, seg, requestOptions));
   };
 
   const resources = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, bindResource(r, call)]));
@@ -216,7 +211,15 @@ export function createRestClient(options: RestClientOptions): RestClient {
       operation: string | OperationSpec,
       params?: Readonly<Record<string, unknown>>,
       o?: RequestOptions,
-    ) => Promise.resolve().then(() => call(lookUpOperation(operation), params, o)),
+    ) => {
+      let op: OperationSpec;
+      try {
+        op = lookUpOperation(operation);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return call(op, params, o);
+    },
     resolveSegment,
     async close(): Promise<void> {
       if (closed) return;

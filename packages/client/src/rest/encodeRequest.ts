@@ -1,4 +1,5 @@
-import type { OperationSpec, ParamSpec } from '../description/spec.ts';
+import type { OperationSpec } from '../description/spec.ts';
+import { operationPlan } from './operationPlan.ts';
 import type { TransportRequest } from './RestTransport.ts';
 import type { ServerSegment } from './ServerSegment.ts';
 
@@ -13,7 +14,9 @@ import type { ServerSegment } from './ServerSegment.ts';
  * encodePathSegment('Stasis:dev1'); // 'Stasis:dev1'
  */
 export function encodePathSegment(value: string): string {
-  return encodeURIComponent(value).replace(/%3A/gi, ':').replace(/%40/gi, '@');
+  const encoded = encodeURIComponent(value);
+  // Ids are plain text almost always: skip the two replacements when nothing was escaped.
+  return encoded.indexOf('%') === -1 ? encoded : encoded.replace(/%3A/gi, ':').replace(/%40/gi, '@');
 }
 
 /**
@@ -48,9 +51,13 @@ export function encodeRequest(
   params: Readonly<Record<string, unknown>>,
   segment: ServerSegment,
 ): TransportRequest {
-  const specs = new Map<string, ParamSpec>(op.params.map((p) => [p.name, p]));
-  const template = segment === 'core' ? op.path.replace(/^\/asterisk(?=\/|$)/, '/core') : op.path;
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodePathSegment(String(params[name])));
+  const plan = operationPlan(op);
+  const specs = plan.params;
+  const literals = segment === 'core' ? plan.coreLiterals : plan.literals;
+  let path = literals[0] as string;
+  for (let i = 0; i < plan.pathParams.length; i++) {
+    path += encodePathSegment(String(params[plan.pathParams[i] as string])) + (literals[i + 1] as string);
+  }
 
   const query: [string, string][] = [];
   let wholeBody: unknown;
