@@ -14,6 +14,7 @@ import { parseRequestTarget } from './parseRequestTarget.ts';
 import { readRequestBody } from './readRequestBody.ts';
 import { answerRestRequest } from './restOverWebSocket.ts';
 import { headerValue, reasonPhrase, serializeResponse } from './serializeResponse.ts';
+import { WriteCoalescer } from './WriteCoalescer.ts';
 
 export interface WireServerOptions {
   /** Accounts allowed in; requests without valid credentials get 401. */
@@ -94,6 +95,7 @@ export async function startWireServer(
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxBodyBytes });
   const clients = new Set<WebSocket>();
   const sockets = new Set<Socket>();
+  const coalescer = new WriteCoalescer();
   let asteriskIdProbe: Promise<string> | undefined;
 
   const asteriskId = (): Promise<string> => {
@@ -220,6 +222,8 @@ export async function startWireServer(
 
   const send = (res: ServerResponse, response: SimResponse, cors: Record<string, string>): void => {
     if (res.headersSent || res.destroyed) return;
+    // Events raised before this reply leave before it (see WriteCoalescer).
+    coalescer.flush();
     const wire = serializeResponse(response);
     res.writeHead(wire.status, {
       ...baseHeaders(),
@@ -242,6 +246,7 @@ export async function startWireServer(
 
   /** Answers a refused upgrade with a plain HTTP response on the raw socket, then closes it. */
   const refuseUpgrade = (socket: Duplex, response: SimResponse): void => {
+    coalescer.flush();
     const wire = serializeResponse(response);
     const headers = {
       ...baseHeaders(),
@@ -286,7 +291,11 @@ export async function startWireServer(
       if (!client) held.push(frame);
       else if (client.readyState !== client.OPEN) return;
       else if (client.bufferedAmount > maxQueuedEventBytes) client.terminate();
-      else client.send(frame);
+      else {
+        // ws writes to this same socket: the frames of one turn leave in one system call.
+        coalescer.hold(socket);
+        client.send(frame);
+      }
     };
     let connection: EventConnection | SimResponse;
     try {
@@ -324,6 +333,7 @@ export async function startWireServer(
         queue = queue
           .then(() => answerRestRequest(text, restContext))
           .then((reply) => {
+            coalescer.flush();
             if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
           })
           .catch(onError);
