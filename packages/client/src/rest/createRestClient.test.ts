@@ -259,6 +259,57 @@ describe('timeouts, cancellation and network failures', () => {
   });
 });
 
+describe('the reply deadline counts from the request being sent on a connection', () => {
+  it('does not time out a request waiting for a pooled connection, and times it out once sent', async () => {
+    const clock = new VirtualClock();
+    const client = newClient({ clock, connections: 1, timeoutMs: 100 });
+    server.enqueue('hold', 'hang');
+    const first = client.channel('c1').answer(undefined, { timeoutMs: 0 });
+    await until(() => server.received.length === 1);
+    let settled = false;
+    const second = failureOf(
+      client
+        .channel('c2')
+        .answer()
+        .finally(() => {
+          settled = true;
+        }),
+    );
+    // Ten deadlines pass while the only connection is busy: the queued request waits on.
+    await clock.advance(1000);
+    expect(settled).toBe(false);
+    server.release(noContent);
+    await first;
+    await until(() => server.received.length === 2);
+    await clock.advance(99);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const error = await second;
+    expect(error.code).toBe('TIMEOUT');
+    expect(error.message).toContain('channels.answer (POST /channels/c2/answer)');
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('lets the caller cancel a queued request at once, without closing the busy connection', async () => {
+    const client = newClient({ connections: 1 });
+    server.enqueue('hold', noContent);
+    const first = client.channel('c1').answer();
+    await until(() => server.received.length === 1);
+    const controller = new AbortController();
+    const queued = failureOf(client.channel('c2').answer(undefined, { signal: controller.signal }));
+    controller.abort();
+    expect((await queued).code).toBe('ABORTED');
+    server.release(noContent);
+    await first;
+    await client.channel('c3').answer();
+    expect(server.received.map((r) => r.path)).toEqual([
+      '/ari/channels/c1/answer',
+      '/ari/channels/c3/answer',
+    ]);
+    expect(server.connectionCount).toBe(1);
+  });
+});
+
 describe('server-level segment', () => {
   const listing = (segment: string): RecordedResponse =>
     json(200, {
