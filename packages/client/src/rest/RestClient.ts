@@ -55,9 +55,17 @@ export interface RestClientOptions {
   readonly auth?: RestAuth;
   /** Path segment of the server-level resource. Default `auto`: read once from the resource listing. */
   readonly segment?: ServerSegmentOption;
-  /** Per-request timeout in milliseconds, measured on `clock`. Default 10000; 0 disables it. */
+  /**
+   * How long the server may take to reply, in milliseconds on `clock`, counted from the moment
+   * the request is written on a connection: time spent waiting for a free pooled connection does
+   * not count (the caller's signal still cancels a queued request). Transports without `dispatch`
+   * count from the call to `send`. Default 10000; 0 disables it.
+   */
   readonly timeoutMs?: number;
-  /** Most connections the default transport keeps open. Default 10. */
+  /**
+   * Most connections the default transport keeps open to the server. Default 10. Requests beyond
+   * them wait in the client until a connection is free (without using up their `timeoutMs`).
+   */
   readonly connections?: number;
   /**
    * For `https://` urls: the CA to trust, a client certificate, the server name to check

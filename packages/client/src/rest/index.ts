@@ -6,7 +6,13 @@ export type {
   RestHandles,
   RestResources,
 } from './RestClient.ts';
-export type { RestTransport, TransportRequest, TransportResponse } from './RestTransport.ts';
+export type {
+  RestTransport,
+  TransportCancel,
+  TransportExchange,
+  TransportRequest,
+  TransportResponse,
+} from './RestTransport.ts';
 export { UndiciTransport } from './UndiciTransport.ts';
 export type { RestAuth, UndiciTransportOptions } from './UndiciTransport.ts';
 export type { ServerSegment, ServerSegmentOption } from './ServerSegment.ts';
