@@ -1,4 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
+import { join } from 'node:path';
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { serveParent } from '../process/serveParent.ts';
 import { LatencyProbe } from './LatencyProbe.ts';
@@ -58,7 +59,12 @@ export async function runBenchApp(start: (context: BenchAppContext) => Promise<B
   });
   serveParent(
     {
-      baseline: () => liveMemory(),
+      baseline: () => {
+        const memory = liveMemory();
+        const snapshots = process.env.BENCH_HEAP_SNAPSHOT;
+        if (snapshots) writeHeapSnapshot(join(snapshots, `idle-${process.pid}.heapsnapshot`));
+        return memory;
+      },
       heldMemory: async (args: { calls: number; timeoutMs: number }) => {
         const deadline = performance.now() + args.timeoutMs;
         while (probe.prompt1Finished < args.calls) {
@@ -70,7 +76,11 @@ export async function runBenchApp(start: (context: BenchAppContext) => Promise<B
         }
         // Let the last events' work (requests in flight, state changes) settle before weighing.
         await sleep(200);
-        return { ...liveMemory(), activeCalls: app.activeCalls() };
+        const memory = liveMemory();
+        // BENCH_HEAP_SNAPSHOT=<dir>: what the held calls are made of (open it in Chrome's DevTools).
+        const snapshots = process.env.BENCH_HEAP_SNAPSHOT;
+        if (snapshots) writeHeapSnapshot(join(snapshots, `held-${args.calls}-${process.pid}.heapsnapshot`));
+        return { ...memory, activeCalls: app.activeCalls() };
       },
       mark: () => {
         const sorted = probe.takeSamples().sort((a, b) => a - b);

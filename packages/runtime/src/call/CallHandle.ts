@@ -29,8 +29,11 @@ export interface CallRequestOptions {
 
 /**
  * What a call machine gets in its input: everything it needs to drive one call, bound to the
- * server the call lives on. Requests made through it are counted, cancelled when the call ends,
- * and a 404 on the call's own channels becomes a `call.gone` event instead of a failure.
+ * server the call lives on. Requests made through it are counted (the call ends once they are
+ * settled), those sent with a signal are cancelled when the call ends (a request without one runs
+ * to its reply or timeout: cancelling an HTTP/1.1 request in flight closes its pooled
+ * connection), and a 404 on the call's own channels becomes a `call.gone` event instead of a
+ * failure.
  *
  * @example
  * const machine = setup({ types: { input: {} as CallInput } }).createMachine({

@@ -86,3 +86,13 @@ describe('CallSession requests with a signal of their own', () => {
     await expect(pending).rejects.toMatchObject({ code: ErrorCode.ABORTED });
   });
 });
+
+describe('CallSession requests without a signal', () => {
+  it('are sent without one and not cancelled when the call ends (that would close a pooled connection); they stay counted until settled', async () => {
+    const { session, call, seen } = startedSession();
+    void call.request('channels.ring', { channelId: 'call-1' }).catch(() => {});
+    expect(seen).toEqual([undefined]);
+    session.end('completed');
+    expect(session.counters().pendingRequests).toBe(1);
+  });
+});

@@ -1,10 +1,10 @@
 import {
-  type ChannelHandle,
   ErrorCode,
   eventResources,
   HttpError,
   isResourceGone,
   type ResourceKind,
+  type RestClient,
   RingflowError,
   type StasisStart,
   type StreamEvent,
@@ -13,14 +13,12 @@ import {
 import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
-import { bindHandle } from '../call/bindHandle.ts';
-import { bindResources } from '../call/bindResources.ts';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
-import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
 import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
 import { markCallGone } from './isCallGone.ts';
+import { type HandleSession, SessionCallHandle } from './SessionCallHandle.ts';
 import type { SessionHost } from './SessionHost.ts';
 import { TrackingClock } from './TrackingClock.ts';
 
@@ -114,7 +112,7 @@ function eventChannelId(event: StreamEvent): string | undefined {
  *
  * Sessions are made by the application; machines see them through their {@link CallHandle}.
  */
-export class CallSession {
+export class CallSession implements HandleSession {
   readonly id: string;
   readonly channelId: string;
   readonly direction: 'inbound' | 'outbound';
@@ -123,23 +121,32 @@ export class CallSession {
   readonly done: Promise<SessionOutcome>;
   private readonly host: SessionHost;
   private readonly options: CallSessionOptions;
-  private readonly clock: TrackingClock;
-  private readonly abort = new AbortController();
+  /** The call's clock: its timers are cleared when the call ends (for the handle). */
+  readonly clock: TrackingClock;
+  /** The type-ahead buffer of the call's DTMF digits (for the handle). */
+  readonly digits = new DigitBuffer();
+  /**
+   * Aborted when the call ends; made on first use (most calls never ask for it, and an
+   * AbortController with its EventTarget was a visible share of the memory per call).
+   */
+  private abort: AbortController | undefined;
   /**
    * Cancels the requests in flight that were sent with a signal of their own (a step's): each has
    * one controller, aborted by that signal or by the end of the call (see {@link send}).
    */
-  private readonly requestControllers = new Set<AbortController>();
-  private readonly events = new Subject<StreamEvent>();
+  private requestControllers: Set<AbortController> | undefined;
+  /** The call's events for `events$` subscribers; made when the first one subscribes. */
+  private events: Subject<StreamEvent> | undefined;
+  private eventsObservable: Observable<StreamEvent> | undefined;
   private readonly owned = new Map<string, Owned>();
-  private readonly gone = new Set<string>();
-  private readonly digitBuffer = new DigitBuffer();
+  /** Channels of the call found gone (404); made on the first one. */
+  private gone: Set<string> | undefined;
   /** Channels of the call in its own application (its copy of their events is certain to come). */
-  private readonly inOwnApp = new Set<string>();
+  private inOwnApp: Set<string> | undefined;
   private readonly copies: EventCopyFilter | undefined;
   private app: string | undefined;
-  /** The call's logger, made the first time the call logs (see {@link logger}). */
-  private callLogger: Logger | undefined;
+  /** The call's logger, made the first time the call logs (see {@link callLogger}). */
+  private childLogger: Logger | undefined;
   /** The application bound to the call's log records: the one its StasisStart named. */
   private logApp: string | undefined;
   private actor: Actor<AnyStateMachine> | undefined;
@@ -183,20 +190,20 @@ export class CallSession {
    * the call started), made on first use. At a production level most calls log nothing, and a
    * child per call was a visible share of the memory per call.
    */
-  private get logger(): Logger {
-    this.callLogger ??= this.host.logger.child(
+  get callLogger(): Logger {
+    this.childLogger ??= this.host.logger.child(
       this.logApp === undefined
         ? { call: this.channelId, server: this.server.name }
         : { call: this.channelId, server: this.server.name, app: this.logApp },
     );
-    return this.callLogger;
+    return this.childLogger;
   }
 
   /** Logs one record if the runtime's logger takes its level; only then is the call's logger made. */
   private log(level: 'debug' | 'info' | 'warn' | 'error', message: string, details?: object): void {
     if (!this.host.logger.isLevelEnabled(level)) return;
-    if (details === undefined) this.logger[level](message);
-    else this.logger[level](details, message);
+    if (details === undefined) this.callLogger[level](message);
+    else this.callLogger[level](details, message);
   }
 
   /** The application the call belongs to (known once its channel entered it, or at originate). */
@@ -237,7 +244,7 @@ export class CallSession {
       timers: this.clock.pendingTimers,
       pendingRequests: this.pending,
       routes: this.ended ? 0 : this.owned.size,
-      digitWaiters: this.digitBuffer.waiting,
+      digitWaiters: this.digits.waiting,
     };
   }
 
@@ -286,11 +293,11 @@ export class CallSession {
     }
     if (event.type === 'ChannelDtmfReceived' && isMain) {
       const digit = (event as { digit?: unknown }).digit;
-      if (typeof digit === 'string') this.digitBuffer.push(digit);
+      if (typeof digit === 'string') this.digits.push(digit);
     }
     // The channel is leaving: a machine that ends on this event must not hang it up again.
     if (isMain && (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')) this.leaving = true;
-    this.events.next(event);
+    this.events?.next(event);
     this.tell(event);
     this.afterEvent(event, channelId, isMain);
   }
@@ -307,9 +314,9 @@ export class CallSession {
       this.app = to;
     }
     if (to !== undefined && to === this.app && channelId !== undefined) {
-      if (event.type === 'StasisStart') this.inOwnApp.add(channelId);
+      if (event.type === 'StasisStart') (this.inOwnApp ??= new Set()).add(channelId);
       else if (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')
-        this.inOwnApp.delete(channelId);
+        this.inOwnApp?.delete(channelId);
     }
     if (to !== this.app && !APP_ADDRESSED.has(event.type) && this.concernsOwnAppChannel(event)) {
       return false;
@@ -323,10 +330,11 @@ export class CallSession {
    * channel, so its own copy of the event is certain to come.
    */
   private concernsOwnAppChannel(event: StreamEvent): boolean {
-    if (this.inOwnApp.size === 0) return false;
+    const inOwnApp = this.inOwnApp;
+    if (!inOwnApp || inOwnApp.size === 0) return false;
     for (const ref of eventResources(event)) {
       const direct = ref.via === 'channel' || ref.via.endsWith('target_uri');
-      if (direct && ref.kind === 'channel' && this.inOwnApp.has(ref.id)) return true;
+      if (direct && ref.kind === 'channel' && inOwnApp.has(ref.id)) return true;
     }
     return false;
   }
@@ -416,7 +424,7 @@ export class CallSession {
    * Gives an event to the machine while it runs. A machine in its final state is done with the
    * call (the session hangs up); XState would only warn on the console about such late events.
    */
-  private tell(event: AnyEventObject): void {
+  tell(event: AnyEventObject): void {
     if (!this.ended && this.actor?.getSnapshot().status === 'active') this.actor.send(event);
   }
 
@@ -428,7 +436,7 @@ export class CallSession {
   adopt(start: StasisStart): void {
     if (this.ended || this.actor) return;
     this.adopted = 'awaiting-start';
-    this.inOwnApp.add(this.channelId);
+    (this.inOwnApp ??= new Set()).add(this.channelId);
     this.app ??= start.application;
     this.begin(start);
   }
@@ -442,8 +450,8 @@ export class CallSession {
   private begin(start: StasisStart): void {
     this.app ??= start.application;
     this.logApp = start.application;
-    this.callLogger = undefined; // made before the call started: without the application
-    const handle = this.makeHandle(start);
+    this.childLogger = undefined; // made before the call started: without the application
+    const handle = new SessionCallHandle(this, start);
     this.handle = handle;
     let machine: AnyStateMachine;
     try {
@@ -472,14 +480,31 @@ export class CallSession {
     actor.start();
   }
 
-  private makeHandle(start: StasisStart): CallHandle {
-    const session = this;
-    const send = (
-      operation: string,
-      params: Readonly<Record<string, unknown>>,
-      options?: CallRequestOptions,
-    ) => this.send(operation, params, options);
-    const events$ = new Observable<StreamEvent>((subscriber) => {
+  /** The REST client of the call's server (untracked). */
+  get client(): RestClient {
+    return this.host.client;
+  }
+
+  /** A fresh id for a resource of this call. */
+  pickId(kind: 'channel' | 'bridge' | 'playback' | 'recording' | 'snoop'): string {
+    return this.host.pickId(kind);
+  }
+
+  /** Aborted when the call ends (made on first use). */
+  get signal(): AbortSignal {
+    this.abort ??= new AbortController();
+    if (this.ended && !this.abort.signal.aborted) this.abort.abort(CALL_ENDED);
+    return this.abort.signal;
+  }
+
+  /** Every event about the call's resources; completes when the call ends. */
+  get events$(): Observable<StreamEvent> {
+    this.eventsObservable ??= new Observable<StreamEvent>((subscriber) => {
+      if (this.ended) {
+        subscriber.complete();
+        return;
+      }
+      this.events ??= new Subject<StreamEvent>();
       this.subscriptions++;
       const inner = this.events.subscribe(subscriber);
       return () => {
@@ -487,38 +512,7 @@ export class CallSession {
         inner.unsubscribe();
       };
     });
-    return {
-      id: this.id,
-      channelId: this.channelId,
-      channel: bindHandle('channel', { channelId: this.channelId }, send) as ChannelHandle,
-      direction: this.direction,
-      app: start.application,
-      args: start.args ?? [],
-      start,
-      server: this.server,
-      api: bindResources(send),
-      client: this.host.client,
-      clock: this.clock,
-      get logger() {
-        return session.logger;
-      },
-      events$,
-      digits: this.digitBuffer,
-      signal: this.abort.signal,
-      get ended() {
-        return session.ended;
-      },
-      request: <Op extends OperationId>(operation: Op, params: ParamsOf<Op>, options?: CallRequestOptions) =>
-        send(operation, params as Readonly<Record<string, unknown>>, options) as Promise<ResultOf<Op>>,
-      pickId: (kind) => this.host.pickId(kind),
-      own: (kind, id, options) => this.own(kind, id, options?.cleanup ?? true),
-      disown: (kind, id) => this.disown(kind, id),
-      setTimer: (callback, delayMs) => this.clock.setTimeout(callback, delayMs),
-      clearTimer: (handle: TimerHandle | undefined) => this.clock.clearTimeout(handle),
-      send: (event) => {
-        this.tell(event);
-      },
-    };
+    return this.eventsObservable;
   }
 
   /**
@@ -543,16 +537,20 @@ export class CallSession {
     // connection, so every call would open a new one. Its timeout still bounds it.
     const leavesCall = channelId === this.channelId && LEAVING_OPERATIONS.has(operation);
     const caller = leavesCall ? undefined : options?.signal;
-    // A request with a signal of its own needs one that also aborts when the call ends. The
-    // session aborts those itself at the end (no listener on the call's signal per request, which
-    // Node's EventTarget makes costly); the call's own signal, or one already aborted, is used as is.
-    const own = caller && caller !== this.abort.signal && !caller.aborted ? new AbortController() : undefined;
+    // A request with a signal of its own (a step's) is cancelled by it or by the end of the call:
+    // it gets a controller the session aborts at the end (no listener on the call's signal per
+    // request, which Node's EventTarget makes costly). The call's own signal, or one already
+    // aborted, is used as is. A request without a signal is not cancelled at the end: its reply
+    // (or its timeout) comes soon, and the stopped machine ignores it; cancelling would only
+    // close a pooled connection.
+    const own =
+      caller && caller !== this.abort?.signal && !caller.aborted ? new AbortController() : undefined;
     const onCallerAbort = own && caller ? () => own.abort(caller.reason) : undefined;
     if (own && caller && onCallerAbort) {
       caller.addEventListener('abort', onCallerAbort, { once: true });
-      this.requestControllers.add(own);
+      (this.requestControllers ??= new Set()).add(own);
     }
-    const signal = leavesCall ? undefined : (own?.signal ?? caller ?? this.abort.signal);
+    const signal = own?.signal ?? caller;
     this.pending++;
     try {
       const result = await this.host.client.request(operation, params, {
@@ -576,7 +574,7 @@ export class CallSession {
     } finally {
       if (own && caller && onCallerAbort) {
         caller.removeEventListener('abort', onCallerAbort);
-        this.requestControllers.delete(own);
+        this.requestControllers?.delete(own);
       }
       this.pending--;
       if (this.closing !== undefined) this.settleClosing();
@@ -584,6 +582,7 @@ export class CallSession {
   }
 
   private channelGone(channelId: string, operation: string): void {
+    this.gone ??= new Set();
     if (this.gone.has(channelId)) return;
     this.gone.add(channelId);
     if (channelId === this.channelId) this.leaving = true;
@@ -627,7 +626,7 @@ export class CallSession {
 
   private fail(): void {
     if (this.ended) return;
-    const hangUp = !this.leaving && !this.gone.has(this.channelId);
+    const hangUp = !this.leaving && !this.gone?.has(this.channelId);
     this.end('failed', hangUp);
   }
 
@@ -641,11 +640,13 @@ export class CallSession {
     this.outcome = outcome;
     const snapshot = this.actor?.getSnapshot();
     this.actor?.stop();
-    this.abort.abort(CALL_ENDED);
-    for (const controller of this.requestControllers) controller.abort(CALL_ENDED);
-    this.requestControllers.clear();
+    this.abort?.abort(CALL_ENDED);
+    if (this.requestControllers) {
+      for (const controller of this.requestControllers) controller.abort(CALL_ENDED);
+      this.requestControllers.clear();
+    }
     this.clock.clearAll();
-    this.events.complete();
+    this.events?.complete();
     const client = this.host.client;
     // Live recordings first, before their bridge is destroyed: a stop keeps what was recorded.
     // Bridge recordings would otherwise run on after the call (a bridge the call does not own
@@ -659,7 +660,8 @@ export class CallSession {
       this.host.router.remove(this.server.asteriskId, kind, id, this);
       const main = kind === 'channel' && id === this.channelId;
       // A main channel already on its way out (left, hung up, continued) is not hung up again.
-      if (main ? hangUpMain && !this.leaving && !this.gone.has(id) : cleanup && !this.gone.has(id)) {
+      const gone = this.gone?.has(id) === true;
+      if (main ? hangUpMain && !this.leaving && !gone : cleanup && !gone) {
         if (kind === 'channel')
           this.host.cleanup(`hang up ${id}`, () => client.channel(id).hangup(), { kind, id });
         if (kind === 'bridge')
