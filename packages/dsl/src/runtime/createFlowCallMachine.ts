@@ -1,6 +1,7 @@
 import type { CallHandle, CallInput } from '@ringflow/runtime';
 import type { AnyStateMachine } from 'xstate';
-import { callFromStasisStart, type FlowHost } from '../compile/FlowHost.ts';
+import type { Clock } from '@ringflow/client';
+import { callFromStasisStart, type FlowAri, type FlowHost, type FlowLog } from '../compile/FlowHost.ts';
 import { compileFlow } from '../compile/compileFlow.ts';
 import type { Flow } from '../validate/validateFlow.ts';
 
@@ -8,28 +9,64 @@ import type { Flow } from '../validate/validateFlow.ts';
  * The effects of a flow, taken from a runtime call: its REST APIs bound to the call (requests
  * tracked by the call's session: counted, cancelled when it ends), clock, application name and
  * logger. Every id the flow picks is owned by the call first, so the events of its playbacks,
- * recordings, dialled channels and bridges reach the flow's machine.
+ * recordings, dialled channels and bridges reach the flow's machine. A class, so its methods are
+ * shared by every call rather than made per call.
  */
-export function hostFromCall(call: CallHandle, options: { fetch?: typeof fetch } = {}): FlowHost {
-  return {
-    ari: call.api,
-    clock: call.clock,
-    application: call.app,
-    newId: (kind, options) => {
-      const id = call.pickId(kind);
-      if (options?.owned === false) return id;
-      call.own(kind === 'snoop' ? 'channel' : kind, id);
-      return id;
-    },
-    forget: (kind, id) => call.disown(kind, id),
-    watch: (kind, id) => call.own(kind, id),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    // The call's logger is made on first use: read it only when a record is written.
-    log: {
+class CallFlowHost implements FlowHost {
+  readonly #call: CallHandle;
+  readonly fetch?: typeof fetch;
+  #log: FlowLog | undefined;
+
+  constructor(call: CallHandle, fetchImpl: typeof fetch | undefined) {
+    this.#call = call;
+    if (fetchImpl) this.fetch = fetchImpl;
+  }
+
+  get ari(): FlowAri {
+    return this.#call.api;
+  }
+  get clock(): Clock {
+    return this.#call.clock;
+  }
+  get application(): string {
+    return this.#call.app;
+  }
+
+  newId(
+    kind: 'playback' | 'recording' | 'channel' | 'bridge' | 'snoop',
+    options?: { readonly owned?: boolean },
+  ) {
+    const id = this.#call.pickId(kind);
+    if (options?.owned === false) return id;
+    this.#call.own(kind === 'snoop' ? 'channel' : kind, id);
+    return id;
+  }
+
+  forget(kind: 'channel' | 'bridge', id: string): void {
+    this.#call.disown(kind, id);
+  }
+
+  watch(kind: 'recording' | 'bridge', id: string): void {
+    this.#call.own(kind, id);
+  }
+
+  /** The call's logger is made on first use: read only when a record is written. */
+  get log(): FlowLog {
+    const call = this.#call;
+    this.#log ??= {
       warn: (details, message) => call.logger.warn(details, message),
       debug: (details, message) => call.logger.debug(details, message),
-    },
-  };
+    };
+    return this.#log;
+  }
+}
+
+/**
+ * The effects of a flow, taken from a runtime call (see {@link CallFlowHost}).
+ * @example const host = hostFromCall(call); host.newId('playback'); // owned by the call
+ */
+export function hostFromCall(call: CallHandle, options: { fetch?: typeof fetch } = {}): FlowHost {
+  return new CallFlowHost(call, options.fetch);
 }
 
 /**
