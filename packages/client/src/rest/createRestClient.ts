@@ -3,14 +3,16 @@ import { handleSpecs } from '../description/handles.ts';
 import type { HandleName } from '../description/handles.ts';
 import { findOperation, RESOURCE_NAMES } from '../description/index.ts';
 import type { OperationSpec, ResourceName } from '../description/spec.ts';
-import { validateParams } from '../description/validate.ts';
 import { InvalidParamsError } from '../errors/InvalidParamsError.ts';
 import { ErrorCode, RingflowError } from '../errors/RingflowError.ts';
 import { bindHandle, bindResource } from './bindOperations.ts';
 import type { OperationCaller } from './bindOperations.ts';
 import { checkRestClientOptions } from './checkRestClientOptions.ts';
-import { encodeRequest } from './encodeRequest.ts';
+import { encodePlannedRequest } from './encodeRequest.ts';
+import { findParamIssues } from './findParamIssues.ts';
 import { operationPlan } from './operationPlan.ts';
+import type { OperationPlan } from './operationPlan.ts';
+import { paramsAreValid } from './paramsAreValid.ts';
 import { PendingRequest } from './PendingRequest.ts';
 import type { PendingRequestContext } from './PendingRequest.ts';
 import type { RequestOptions } from './requestOptions.ts';
@@ -131,12 +133,12 @@ export function createRestClient(options: RestClientOptions): RestClient {
 
   /** Checks a call before anything is sent; returns the parameters to encode. */
   function checkCall(
-    key: string,
-    op: OperationSpec,
+    plan: OperationPlan,
     params: Readonly<Record<string, unknown>> | undefined,
     requestOptions: RequestOptions | undefined,
   ): Readonly<Record<string, unknown>> {
-    if (op.upgrade) {
+    const { key } = plan;
+    if (plan.op.upgrade) {
       throw new RingflowError(ErrorCode.CONFIG, `${key} opens the event stream; use the event stream client`);
     }
     if (closed) throw closedError(key);
@@ -146,19 +148,10 @@ export function createRestClient(options: RestClientOptions): RestClient {
       ]);
     }
     const given = params ?? {};
-    const issues = validateParams(op, given);
-    // A path cannot be built without its parameters, whatever the description says of them
-    // (the endpoints resource documents tech and resource as optional).
-    for (const name of operationPlan(op).optionalPathParams) {
-      const value = given[name];
-      if (value !== undefined && value !== null && value !== '') continue;
-      issues.push({
-        param: name,
-        kind: 'missing',
-        message: `${key}: path parameter '${name}' is missing; it is part of ${op.method} ${op.path}`,
-      });
+    if (!paramsAreValid(plan, given)) {
+      const issues = findParamIssues(plan, given);
+      if (issues.length > 0) throw new InvalidParamsError(key, issues);
     }
-    if (issues.length > 0) throw new InvalidParamsError(key, issues);
     const timeoutMs = requestOptions?.timeoutMs;
     if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
       throw new RingflowError(ErrorCode.CONFIG, `${key}: timeoutMs must be a number >= 0, got ${timeoutMs}`);
@@ -170,17 +163,15 @@ export function createRestClient(options: RestClientOptions): RestClient {
   }
 
   function send(
-    op: OperationSpec,
+    plan: OperationPlan,
     params: Readonly<Record<string, unknown>>,
     seg: ServerSegment,
     requestOptions: RequestOptions | undefined,
   ): Promise<unknown> {
-    const plan = operationPlan(op);
-    const request = encodeRequest(op, params, seg);
     return PendingRequest.start(
       context,
       plan.key,
-      request,
+      encodePlannedRequest(plan, params, seg),
       requestOptions?.timeoutMs ?? defaultTimeoutMs,
       requestOptions?.signal,
       plan.interpret,
@@ -188,15 +179,16 @@ export function createRestClient(options: RestClientOptions): RestClient {
   }
 
   const call: OperationCaller = (op, params, requestOptions) => {
+    const plan = operationPlan(op);
     let given: Readonly<Record<string, unknown>>;
     try {
-      given = checkCall(operationPlan(op).key, op, params, requestOptions);
+      given = checkCall(plan, params, requestOptions);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (op.resource !== 'asterisk') return send(op, given, 'asterisk', requestOptions);
-    if (segment) return send(op, given, segment, requestOptions);
-    return resolveSegment(requestOptions).then((seg) => send(op, given, seg, requestOptions));
+    if (op.resource !== 'asterisk') return send(plan, given, 'asterisk', requestOptions);
+    if (segment) return send(plan, given, segment, requestOptions);
+    return resolveSegment(requestOptions).then((seg) => send(plan, given, seg, requestOptions));
   };
 
   const resources = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, bindResource(r, call)]));

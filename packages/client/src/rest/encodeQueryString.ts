@@ -7,5 +7,10 @@
  * encodeQueryString([['source', 'channel:a,channel:b']]); // 'source=channel%3Aa%2Cchannel%3Ab'
  */
 export function encodeQueryString(pairs: readonly (readonly [string, string])[]): string {
-  return pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  let text = '';
+  for (let i = 0; i < pairs.length; i++) {
+    const [key, value] = pairs[i] as readonly [string, string];
+    text += `${i === 0 ? '' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+  }
+  return text;
 }

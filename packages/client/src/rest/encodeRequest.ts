@@ -1,5 +1,6 @@
 import type { OperationSpec } from '../description/spec.ts';
 import { operationPlan } from './operationPlan.ts';
+import type { OperationPlan } from './operationPlan.ts';
 import type { TransportRequest } from './RestTransport.ts';
 import type { ServerSegment } from './ServerSegment.ts';
 
@@ -31,6 +32,9 @@ export function formatQueryValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Shared by every request without query parameters. */
+const NO_QUERY: readonly (readonly [string, string])[] = Object.freeze([]);
+
 function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || (Array.isArray(value) && value.length === 0);
 }
@@ -51,7 +55,16 @@ export function encodeRequest(
   params: Readonly<Record<string, unknown>>,
   segment: ServerSegment,
 ): TransportRequest {
-  const plan = operationPlan(op);
+  return encodePlannedRequest(operationPlan(op), params, segment);
+}
+
+/** {@link encodeRequest} with the operation's plan already at hand (the client's hot path). */
+export function encodePlannedRequest(
+  plan: OperationPlan,
+  params: Readonly<Record<string, unknown>>,
+  segment: ServerSegment,
+): TransportRequest {
+  const { op } = plan;
   const specs = plan.params;
   const literals = segment === 'core' ? plan.coreLiterals : plan.literals;
   let path = literals[0] as string;
@@ -59,7 +72,7 @@ export function encodeRequest(
     path += encodePathSegment(String(params[plan.pathParams[i] as string])) + (literals[i + 1] as string);
   }
 
-  const query: [string, string][] = [];
+  let query: [string, string][] | undefined;
   let wholeBody: unknown;
   let bodyFields: Record<string, unknown> | undefined;
   // Object.keys keeps the caller's order, which is the order a hand-written request would use.
@@ -68,6 +81,7 @@ export function encodeRequest(
     const value = params[name];
     if (!spec || spec.in === 'path' || isAbsent(value)) continue;
     if (spec.in === 'query') {
+      query ??= [];
       query.push([name, formatQueryValue(value)]);
     } else if (spec.type === 'object') {
       wholeBody = value;
@@ -77,5 +91,7 @@ export function encodeRequest(
     }
   }
   const body = wholeBody ?? bodyFields;
-  return body === undefined ? { method: op.method, path, query } : { method: op.method, path, query, body };
+  return body === undefined
+    ? { method: op.method, path, query: query ?? NO_QUERY }
+    : { method: op.method, path, query: query ?? NO_QUERY, body };
 }
