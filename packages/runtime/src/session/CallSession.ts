@@ -20,6 +20,7 @@ import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
 import { markCallGone } from './isCallGone.ts';
 import { type HandleSession, SessionCallHandle } from './SessionCallHandle.ts';
 import type { SessionHost } from './SessionHost.ts';
+import { type MachineEventFilter, machineEventFilter } from './machineEventFilter.ts';
 import { TrackingClock } from './TrackingClock.ts';
 
 /** What the application tells a session about the call it serves. */
@@ -150,6 +151,8 @@ export class CallSession implements HandleSession {
   /** The application bound to the call's log records: the one its StasisStart named. */
   private logApp: string | undefined;
   private actor: Actor<AnyStateMachine> | undefined;
+  /** The event types some state of the machine handles: the others are not sent to it. */
+  private accepts: MachineEventFilter | undefined;
   private handle: CallHandle | undefined;
   private subscriptions = 0;
   private pending = 0;
@@ -421,11 +424,13 @@ export class CallSession implements HandleSession {
   }
 
   /**
-   * Gives an event to the machine while it runs. A machine in its final state is done with the
-   * call (the session hangs up); XState would only warn on the console about such late events.
+   * Gives an event to the machine while it runs, if some state of the machine handles its type
+   * (see {@link machineEventFilter}). A machine in its final state is done with the call (the
+   * session hangs up); XState would only warn on the console about such late events.
    */
   tell(event: AnyEventObject): void {
-    if (!this.ended && this.actor?.getSnapshot().status === 'active') this.actor.send(event);
+    if (this.ended || !this.accepts?.(event.type)) return;
+    if (this.actor?.getSnapshot().status === 'active') this.actor.send(event);
   }
 
   /**
@@ -461,6 +466,7 @@ export class CallSession implements HandleSession {
       this.fail();
       return;
     }
+    this.accepts = machineEventFilter(machine);
     const input: CallInput = { call: handle };
     const actor = createActor(machine, {
       input,
