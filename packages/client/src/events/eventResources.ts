@@ -47,8 +47,13 @@ const targetUriKinds: Readonly<Record<string, ResourceKind>> = {
 
 /** A place in an event where a resource may sit. */
 type Step =
-  | { readonly at: readonly string[]; readonly resource: string; readonly list: boolean }
-  | { readonly at: readonly string[]; readonly targetUri: true };
+  | {
+      readonly at: readonly string[];
+      readonly via: string;
+      readonly resource: string;
+      readonly list: boolean;
+    }
+  | { readonly at: readonly string[]; readonly via: string; readonly targetUri: true };
 
 /** `List[Channel]` -> `{ model: 'Channel', list: true }`. */
 function parseType(type: string): { model: string; list: boolean } {
@@ -70,9 +75,9 @@ function stepsOfModel(modelId: string, prefix: readonly string[], visiting: Set<
     const at = [...prefix, name];
     const { model: type, list } = parseType(property.type);
     if (type in resourceModels) {
-      steps.push({ at, resource: type, list });
+      steps.push({ at, via: at.join('.'), resource: type, list });
       if (!list && findModel(type)?.properties.target_uri)
-        steps.push({ at: [...at, 'target_uri'], targetUri: true });
+        steps.push({ at: [...at, 'target_uri'], via: [...at, 'target_uri'].join('.'), targetUri: true });
     } else if (findModel(type)) {
       steps.push(...stepsOfModel(type, at, visiting));
     }
@@ -99,8 +104,9 @@ function stepsForUnknownTypes(): Step[] {
   const steps: Step[] = [];
   for (const [name, resource] of meaning) {
     if (!resource) continue;
-    steps.push({ at: [name], resource, list: false });
-    if (findModel(resource)?.properties.target_uri) steps.push({ at: [name, 'target_uri'], targetUri: true });
+    steps.push({ at: [name], via: name, resource, list: false });
+    if (findModel(resource)?.properties.target_uri)
+      steps.push({ at: [name, 'target_uri'], via: `${name}.target_uri`, targetUri: true });
   }
   return steps;
 }
@@ -150,6 +156,13 @@ export function parseTargetUri(uri: string): { kind: ResourceKind; id: string } 
   return kind ? { kind, id: uri.slice(colon + 1) } : undefined;
 }
 
+/** Adds a resource unless it is already listed (events name a handful: a scan beats a Set). */
+function addRef(refs: ResourceRef[], kind: ResourceKind, id: unknown, via: string): void {
+  if (typeof id !== 'string' || id === '') return;
+  for (const ref of refs) if (ref.kind === kind && ref.id === id) return;
+  refs.push({ kind, id, via });
+}
+
 /**
  * Lists the resources an event refers to, each once (first place found wins), in the order of
  * the event model's fields. Which fields to read comes from the interface description and is
@@ -169,25 +182,21 @@ export function eventResources(event: StreamEvent): readonly ResourceRef[] {
   const cached = refsCache.get(event);
   if (cached) return cached;
   const refs: ResourceRef[] = [];
-  const seen = new Set<string>();
-  const add = (kind: ResourceKind, id: unknown, via: string) => {
-    if (typeof id !== 'string' || id === '') return;
-    const key = `${kind}\u0000${id}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    refs.push({ kind, id, via });
-  };
   for (const step of stepsFor(event.type)) {
     const value = valueAt(event, step.at);
-    const via = step.at.join('.');
     if ('targetUri' in step) {
       const target = typeof value === 'string' ? parseTargetUri(value) : undefined;
-      if (target) add(target.kind, target.id, via);
+      if (target) addRef(refs, target.kind, target.id, step.via);
       continue;
     }
     const resource = resourceModels[step.resource]!;
-    const items = step.list ? (Array.isArray(value) ? value : []) : [value];
-    for (const item of items) if (isObject(item)) add(resource.kind, resource.idOf(item), via);
+    if (!step.list) {
+      if (isObject(value)) addRef(refs, resource.kind, resource.idOf(value), step.via);
+      continue;
+    }
+    if (Array.isArray(value))
+      for (const item of value)
+        if (isObject(item)) addRef(refs, resource.kind, resource.idOf(item), step.via);
   }
   Object.freeze(refs);
   refsCache.set(event, refs);

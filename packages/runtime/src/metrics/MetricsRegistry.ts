@@ -37,6 +37,16 @@ const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 function labelKey(labels: Labels | undefined): string {
   if (!labels) return '';
+  // The common case (one label: every metric the runtime updates per event or per request)
+  // without the array, sort and join of the general one.
+  let only: string | undefined;
+  let count = 0;
+  for (const k in labels) {
+    only = k;
+    if (++count > 1) break;
+  }
+  if (count === 0) return '';
+  if (count === 1) return `${only}=${String(labels[only!])}`;
   return Object.keys(labels)
     .sort()
     .map((k) => `${k}=${String(labels[k])}`)

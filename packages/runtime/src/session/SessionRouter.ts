@@ -23,36 +23,66 @@ export function resourceKey(asteriskId: string, kind: ResourceKind, id: string):
  * router.route('02:fc:00:00:00:01', stasisStartEvent); // 1 owner reached
  */
 export class SessionRouter {
-  private readonly owners = new Map<string, Set<EventOwner>>();
+  /**
+   * Owners by server, kind and id: nested maps, so routing an event looks its resources up
+   * without building a key string per resource per event.
+   */
+  private readonly owners = new Map<string, Map<ResourceKind, Map<string, Set<EventOwner>>>>();
+  private count = 0;
+
+  private idsOf(
+    asteriskId: string,
+    kind: ResourceKind,
+    create: boolean,
+  ): Map<string, Set<EventOwner>> | undefined {
+    let kinds = this.owners.get(asteriskId);
+    if (!kinds) {
+      if (!create) return undefined;
+      kinds = new Map();
+      this.owners.set(asteriskId, kinds);
+    }
+    let ids = kinds.get(kind);
+    if (!ids && create) {
+      ids = new Map();
+      kinds.set(kind, ids);
+    }
+    return ids;
+  }
 
   add(asteriskId: string, kind: ResourceKind, id: string, owner: EventOwner): void {
-    const key = resourceKey(asteriskId, kind, id);
-    let set = this.owners.get(key);
+    const ids = this.idsOf(asteriskId, kind, true)!;
+    let set = ids.get(id);
     if (!set) {
       set = new Set();
-      this.owners.set(key, set);
+      ids.set(id, set);
+      this.count++;
     }
     set.add(owner);
   }
 
   remove(asteriskId: string, kind: ResourceKind, id: string, owner: EventOwner): void {
-    const key = resourceKey(asteriskId, kind, id);
-    const set = this.owners.get(key);
-    if (!set) return;
+    const ids = this.idsOf(asteriskId, kind, false);
+    const set = ids?.get(id);
+    if (!ids || !set) return;
     set.delete(owner);
-    if (set.size === 0) this.owners.delete(key);
+    if (set.size === 0) {
+      ids.delete(id);
+      this.count--;
+    }
   }
 
   /** The owners of one resource. */
   ownersOf(asteriskId: string, kind: ResourceKind, id: string): readonly EventOwner[] {
-    return [...(this.owners.get(resourceKey(asteriskId, kind, id)) ?? [])];
+    return [...(this.idsOf(asteriskId, kind, false)?.get(id) ?? [])];
   }
 
   /** The owners of any resource the event refers to, each once, in the order of the event's fields. */
   resolve(asteriskId: string, event: StreamEvent): EventOwner[] {
     const found: EventOwner[] = [];
+    const kinds = this.owners.get(asteriskId);
+    if (!kinds) return found;
     for (const ref of eventResources(event)) {
-      const set = this.owners.get(resourceKey(asteriskId, ref.kind, ref.id));
+      const set = kinds.get(ref.kind)?.get(ref.id);
       if (!set) continue;
       for (const owner of set) if (!found.includes(owner)) found.push(owner);
     }
@@ -71,6 +101,6 @@ export class SessionRouter {
 
   /** Number of resource keys with at least one owner (leak checks count them). */
   get size(): number {
-    return this.owners.size;
+    return this.count;
   }
 }
