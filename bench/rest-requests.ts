@@ -1,8 +1,10 @@
 /**
- * The REST request path alone: the same requests sent (a) through ringflow's `createRestClient`
- * and (b) through a bare undici `Pool.request` with a prebuilt path and an authorization header,
- * against the simulator's wire server. Each client runs in its own child process, so the figures
- * are the client side's CPU only (the server runs in this, the parent, process).
+ * The REST request path alone: the same requests sent (a) through ringflow's `createRestClient`,
+ * (b) through a bare undici `Pool.request` with a prebuilt path and an authorization header (as
+ * the bench's bare application does), and (c) through undici's `Pool.dispatch` with a minimal
+ * handler, the floor of any client on undici; against the simulator's wire server. Each client
+ * runs in its own child process, so the figures are the client side's CPU only (the server runs
+ * in this, the parent, process).
  *
  *   npx tsx bench/rest-requests.ts                       # 4,000 requests per run, 5 runs per client
  *   npx tsx bench/rest-requests.ts --requests 8000 --runs 7 --concurrency 100
@@ -35,7 +37,13 @@ const MEDIA = `sound:${SOUND}`;
 const CONNECTIONS = 10;
 const REQUESTS_PER_CHANNEL = 4;
 
-type Impl = 'ringflow' | 'bare';
+type Impl = 'ringflow' | 'bare' | 'floor';
+
+const IMPL_TITLES: Readonly<Record<Impl, string>> = {
+  ringflow: 'ringflow createRestClient',
+  bare: 'bare undici Pool.request',
+  floor: 'floor: undici Pool.dispatch',
+};
 
 /** What one measured pass of a client child reports. */
 interface PassResult {
@@ -104,10 +112,57 @@ function bareWork(url: string): { work: ChannelWork; close: () => Promise<void> 
   };
 }
 
+/**
+ * The floor: undici's dispatcher interface with a minimal handler (status, body bytes, nothing
+ * else), which is what ringflow's transport is built on. No client does less per request.
+ */
+function floorWork(url: string): { work: ChannelWork; close: () => Promise<void> } {
+  const root = new URL(url);
+  const basePath = root.pathname.replace(/\/+$/, '');
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${USER.username}:${USER.password}`).toString('base64')}`,
+  };
+  const pool = new Pool(root.origin, { connections: CONNECTIONS, headersTimeout: 0, bodyTimeout: 0 });
+  const media = encodeURIComponent(MEDIA);
+  const send = (method: 'POST' | 'DELETE', path: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      let status = 0;
+      const chunks: Buffer[] = [];
+      pool.dispatch(
+        { method, path: `${basePath}${path}`, headers },
+        {
+          onRequestStart() {},
+          onResponseStart(_controller, statusCode) {
+            status = statusCode;
+          },
+          onResponseData(_controller, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            if (status < 300) resolve();
+            else reject(new Error(`${method} ${path}: ${status} ${Buffer.concat(chunks).toString()}`));
+          },
+          onResponseError(_controller, error) {
+            reject(error);
+          },
+        },
+      );
+    });
+  return {
+    async work(id) {
+      await send('POST', `/channels/${id}/answer`);
+      await send('POST', `/channels/${id}/play?media=${media}&playbackId=${id}-p`);
+      await send('DELETE', `/playbacks/${id}-p`);
+      await send('DELETE', `/channels/${id}?reason=normal`);
+    },
+    close: () => pool.close(),
+  };
+}
+
 async function runClient(impl: Impl, url: string): Promise<void> {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
-  const { work, close } = impl === 'ringflow' ? ringflowWork(url) : bareWork(url);
+  const { work, close } = { ringflow: ringflowWork, bare: bareWork, floor: floorWork }[impl](url);
   // GC entries arrive asynchronously: they are kept with their start time and counted per pass.
   const collections: { start: number; duration: number }[] = [];
   const observer = new PerformanceObserver((list) => {
@@ -223,7 +278,7 @@ async function runParent(): Promise<void> {
   const placeCalls = (n: number): string[] =>
     Array.from({ length: n }, () => sim.driver.placeCall({ app: APP, channelId: `rb-${++serial}` }));
 
-  const impls: readonly Impl[] = ['ringflow', 'bare'];
+  const impls: readonly Impl[] = ['ringflow', 'bare', 'floor'];
   const start = (impl: Impl, purpose: 'cpu' | 'alloc'): Promise<ChildLink> =>
     ChildLink.start(new URL(import.meta.url), `${impl}-${purpose}`, {
       env: { REST_BENCH_ROLE: 'client', REST_BENCH_IMPL: impl, REST_BENCH_URL: wire.url },
@@ -241,8 +296,8 @@ async function runParent(): Promise<void> {
       collectFirst,
     } satisfies PassArgs);
 
-  const cpu: Record<Impl, PassResult[]> = { ringflow: [], bare: [] };
-  const alloc: Record<Impl, PassResult[]> = { ringflow: [], bare: [] };
+  const cpu: Record<Impl, PassResult[]> = { ringflow: [], bare: [], floor: [] };
+  const alloc: Record<Impl, PassResult[]> = { ringflow: [], bare: [], floor: [] };
   const failures: string[] = [];
   const keep = (impl: Impl, into: Record<Impl, PassResult[]>, result: PassResult) => {
     into[impl].push(result);
@@ -269,63 +324,40 @@ async function runParent(): Promise<void> {
   sim.close();
 
   const perRequest = (r: PassResult) => r.cpuMicros / r.requests;
-  const rows: [string, (impl: Impl) => string][] = [
-    ['CPU per request (µs)', (impl) => spread(cpu[impl].map(perRequest), 1)],
-    [
-      'requests/s (wall)',
-      (impl) =>
-        spread(
-          cpu[impl].map((r) => (r.requests / r.wallMs) * 1000),
-          0,
-        ),
-    ],
-    [
-      'GC runs per 1,000 requests',
-      (impl) =>
-        spread(
-          cpu[impl].map((r) => (r.gcCount / r.requests) * 1000),
-          2,
-        ),
-    ],
-    [
-      'GC time per request (µs)',
-      (impl) =>
-        spread(
-          cpu[impl].map((r) => (r.gcMs * 1000) / r.requests),
-          2,
-        ),
-    ],
-    [
-      'allocated per request (KiB)',
-      (impl) => {
-        const clean = alloc[impl].filter((r) => r.gcCount === 0);
-        if (clean.length === 0) return 'n/a (a GC ran in every pass)';
-        return `${spread(
-          clean.map((r) => r.heapBytes / r.requests / 1024),
-          2,
-        )}${clean.length < alloc[impl].length ? ` (${clean.length} of ${alloc[impl].length} passes without GC)` : ''}`;
-      },
-    ],
+  const cleanAlloc = (impl: Impl) => alloc[impl].filter((r) => r.gcCount === 0);
+  const allocPerRequest = (r: PassResult) => r.heapBytes / r.requests / 1024;
+  /** Per metric: the samples of each client, and how many digits to show. */
+  const metrics: [string, (impl: Impl) => number[], number][] = [
+    ['CPU per request (µs)', (impl) => cpu[impl].map(perRequest), 1],
+    ['requests/s (wall)', (impl) => cpu[impl].map((r) => (r.requests / r.wallMs) * 1000), 0],
+    ['GC runs per 1,000 requests', (impl) => cpu[impl].map((r) => (r.gcCount / r.requests) * 1000), 2],
+    ['GC time per request (µs)', (impl) => cpu[impl].map((r) => (r.gcMs * 1000) / r.requests), 2],
+    // Passes in which a collection ran anyway are left out: their heap growth is not the allocation.
+    ['allocated per request (KiB)', (impl) => cleanAlloc(impl).map(allocPerRequest), 2],
   ];
-  const ratio = median(cpu.ringflow.map(perRequest)) / median(cpu.bare.map(perRequest));
+  const cell = (xs: number[], digits: number) => (xs.length > 0 ? spread(xs, digits) : 'n/a');
+  const ratio = (name: string, a: number[], b: number[]) =>
+    name.startsWith('CPU') || name.startsWith('allocated')
+      ? a.length && b.length
+        ? `${(median(a) / median(b)).toFixed(2)}x`
+        : '-'
+      : '';
   const lines = [
     `REST request path: ${options.requests} requests per run (${channelsPerPass} channels × answer, play, stop, hangup), ${options.concurrency} channels at once, ${CONNECTIONS} connections, ${options.runs} runs per client; medians (min–max)`,
     '',
-    '| metric | ringflow createRestClient | bare undici Pool.request | ringflow / bare |',
-    '|---|---:|---:|---:|',
-    ...rows.map(([name, cell]) => {
-      const last =
-        name === 'CPU per request (µs)'
-          ? `${ratio.toFixed(2)}x`
-          : name.startsWith('allocated')
-            ? (() => {
-                const a = alloc.ringflow.filter((r) => r.gcCount === 0).map((r) => r.heapBytes / r.requests);
-                const b = alloc.bare.filter((r) => r.gcCount === 0).map((r) => r.heapBytes / r.requests);
-                return a.length && b.length ? `${(median(a) / median(b)).toFixed(2)}x` : '-';
-              })()
-            : '';
-      return `| ${name} | ${cell('ringflow')} | ${cell('bare')} | ${last} |`;
+    `| metric | ${impls.map((impl) => IMPL_TITLES[impl]).join(' | ')} | ringflow / bare | ringflow / floor |`,
+    `|---|${impls.map(() => '---:').join('|')}|---:|---:|`,
+    ...metrics.map(([name, samples, digits]) => {
+      const cells = impls.map((impl) => cell(samples(impl), digits));
+      const own = samples('ringflow');
+      return `| ${name} | ${cells.join(' | ')} | ${ratio(name, own, samples('bare'))} | ${ratio(name, own, samples('floor'))} |`;
     }),
+    ...impls
+      .filter((impl) => cleanAlloc(impl).length < alloc[impl].length)
+      .map(
+        (impl) =>
+          `(${impl}: ${alloc[impl].length - cleanAlloc(impl).length} allocation passes had a GC and were left out)`,
+      ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (failures.length > 0) {

@@ -33,8 +33,13 @@ function isPlainObject(value: unknown): value is Readonly<Record<string, unknown
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Operations looked up by key so far; at most one entry per operation of the description. */
+const operationsByKey = new Map<string, OperationSpec>();
+
 function lookUpOperation(operation: string | OperationSpec): OperationSpec {
   if (typeof operation !== 'string') return operation;
+  const known = operationsByKey.get(operation);
+  if (known) return known;
   const dot = operation.indexOf('.');
   const op =
     dot > 0 ? findOperation(operation.slice(0, dot) as ResourceName, operation.slice(dot + 1)) : undefined;
@@ -44,6 +49,7 @@ function lookUpOperation(operation: string | OperationSpec): OperationSpec {
       `unknown operation '${operation}'; expected 'resource.name' of the description, such as 'channels.answer'`,
     );
   }
+  operationsByKey.set(operation, op);
   return op;
 }
 

@@ -4,7 +4,9 @@ import type { TransportResponse } from './RestTransport.ts';
 const utf8 = new TextDecoder('utf-8');
 
 function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (contentType === undefined) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
 function isJson(type: string): boolean {
