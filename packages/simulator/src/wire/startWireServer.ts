@@ -111,11 +111,18 @@ export async function startWireServer(
     return asteriskIdProbe;
   };
 
-  const baseHeaders = (): Record<string, string> => ({
-    Server: serverName,
-    Date: new Date(clock.now()).toUTCString(),
-    'Cache-Control': 'no-cache, no-store',
-  });
+  // The Date header has a resolution of one second: format it once per second, not per response.
+  let dateSecond = Number.NaN;
+  let dateText = '';
+  const baseHeaders = (): Record<string, string> => {
+    const now = clock.now();
+    const second = Math.floor(now / 1000);
+    if (second !== dateSecond) {
+      dateSecond = second;
+      dateText = new Date(now).toUTCString();
+    }
+    return { Server: serverName, Date: dateText, 'Cache-Control': 'no-cache, no-store' };
+  };
 
   const html = (status: number, title: string, text: string): SimResponse => ({
     status,
@@ -222,16 +229,26 @@ export async function startWireServer(
 
   const send = (res: ServerResponse, response: SimResponse, cors: Record<string, string>): void => {
     if (res.headersSent || res.destroyed) return;
-    // Events raised before this reply leave before it (see WriteCoalescer).
-    coalescer.flush();
-    const wire = serializeResponse(response);
-    res.writeHead(wire.status, {
-      ...baseHeaders(),
-      ...cors,
-      ...wire.headers,
-      'Content-Length': String(wire.body.length),
-    });
-    res.end(wire.body);
+    // Written at the end of the turn, after the events raised before it (see WriteCoalescer).
+    coalescer.deferReply(() => writeReply(res, response, cors));
+  };
+
+  const writeReply = (res: ServerResponse, response: SimResponse, cors: Record<string, string>): void => {
+    if (res.headersSent || res.destroyed) return;
+    try {
+      const wire = serializeResponse(response);
+      res.writeHead(wire.status, {
+        ...baseHeaders(),
+        ...cors,
+        ...wire.headers,
+        'Content-Length': String(wire.body.length),
+      });
+      res.end(wire.body);
+    } catch (error) {
+      // A reply that cannot be written (a bad header from the core) must not stop the others.
+      onError(error);
+      res.destroy();
+    }
   };
 
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -293,7 +310,7 @@ export async function startWireServer(
       else if (client.bufferedAmount > maxQueuedEventBytes) client.terminate();
       else {
         // ws writes to this same socket: the frames of one turn leave in one system call.
-        coalescer.hold(socket);
+        coalescer.holdEvents(socket);
         client.send(frame);
       }
     };
@@ -333,6 +350,7 @@ export async function startWireServer(
         queue = queue
           .then(() => answerRestRequest(text, restContext))
           .then((reply) => {
+            // Events raised by the request, on this socket or another, leave before its reply.
             coalescer.flush();
             if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
           })
