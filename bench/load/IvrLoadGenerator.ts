@@ -36,12 +36,13 @@ const PLACE_BATCH = 100;
  */
 const RAMP_WINDOW = 500;
 
-function playbackOf(event: PublishedEvent): { channelId?: string; media?: string } {
+/** The channel a playback plays to (`channel:<id>` target), and its media. */
+function playbackOf(event: PublishedEvent): { channelId: string | undefined; media: string | undefined } {
   const playback = event.playback as { target_uri?: string; media_uri?: string } | undefined;
   const target = playback?.target_uri;
   return {
-    ...(target?.startsWith('channel:') ? { channelId: target.slice('channel:'.length) } : {}),
-    ...(playback?.media_uri === undefined ? {} : { media: playback.media_uri }),
+    channelId: target?.startsWith('channel:') ? target.slice('channel:'.length) : undefined,
+    media: playback?.media_uri,
   };
 }
 

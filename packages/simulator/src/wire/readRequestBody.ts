@@ -20,6 +20,14 @@ export interface RequestBody {
  * const { body, bodyParseError } = await readRequestBody(req, 1 << 20);
  */
 export async function readRequestBody(req: IncomingMessage, limitBytes: number): Promise<RequestBody> {
+  // Most ARI requests carry no body (parameters in the query): without Content-Length or
+  // Transfer-Encoding an HTTP/1.1 request has none, so skip the stream iterator (~2% of the
+  // simulator process in `npm run bench`) and just let the request end.
+  const { 'content-length': length, 'transfer-encoding': encoding } = req.headers;
+  if (encoding === undefined && (length === undefined || length === '0')) {
+    req.resume();
+    return {};
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
