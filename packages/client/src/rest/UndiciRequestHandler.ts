@@ -64,6 +64,9 @@ export class UndiciRequestHandler implements Dispatcher.DispatchHandler, Transpo
       throw this.cancelled;
     }
     this.controller = controller;
+    // A request undici retries (its connection failed before any reply) starts over.
+    this.status = 0;
+    this.body = this.moreBody = undefined;
     this.exchange.dispatched();
   }
 

@@ -73,6 +73,58 @@ describe('UndiciTransport', () => {
     }
   });
 
+  it('reads a reply that arrives in many chunks', async () => {
+    const transport = new UndiciTransport({ url: server.url, username: 'demo', password: 'demo' });
+    const channels = Array.from({ length: 3000 }, (_, i) => ({ id: `channel-${i}`, name: `PJSIP/${i}` }));
+    server.enqueue({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      bodyKind: 'json',
+      body: channels,
+    });
+    const reply = await transport.send({ method: 'GET', path: '/channels', query: [] });
+    expect(reply.body).toEqual(channels);
+    await transport.close();
+  });
+
+  it('hands a binary body out as a plain Uint8Array', async () => {
+    const transport = new UndiciTransport({ url: server.url, username: 'demo', password: 'demo' });
+    server.enqueue({
+      status: 200,
+      headers: { 'content-type': 'audio/wav' },
+      bodyKind: 'binary',
+      body: { byteLength: 8, firstBytesHex: Buffer.from('RIFF').toString('hex') },
+    });
+    const reply = await transport.send({ method: 'GET', path: '/recordings/stored/r1/file', query: [] });
+    expect(reply.binary?.constructor).toBe(Uint8Array);
+    expect([...(reply.binary ?? [])]).toEqual([...Buffer.from('RIFF'), 0, 0, 0, 0]);
+    await transport.close();
+  });
+
+  it('cancels through the signal a request waiting for a connection, and one already aborted', async () => {
+    const transport = new UndiciTransport({
+      url: server.url,
+      username: 'demo',
+      password: 'demo',
+      connections: 1,
+    });
+    server.enqueue('hang');
+    const busy = transport.send({ method: 'GET', path: '/channels', query: [] }).catch((e: unknown) => e);
+    for (let i = 0; i < 1000 && server.received.length === 0; i++) await new Promise((r) => setImmediate(r));
+    const controller = new AbortController();
+    const queued = transport.send({ method: 'GET', path: '/bridges', query: [], signal: controller.signal });
+    const reason = new Error('no longer needed');
+    controller.abort(reason);
+    await expect(queued).rejects.toBe(reason);
+    await expect(
+      transport.send({ method: 'GET', path: '/bridges', query: [], signal: controller.signal }),
+    ).rejects.toBe(reason);
+    expect(server.received.map((r) => r.path)).toEqual(['/ari/channels']);
+    await server.close();
+    await busy;
+    await transport.close();
+  });
+
   it('refuses to send once closed, and closes twice without harm', async () => {
     const transport = new UndiciTransport({ url: server.url, username: 'demo', password: 'demo' });
     await transport.close();

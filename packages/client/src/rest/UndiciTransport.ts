@@ -110,21 +110,24 @@ export class UndiciTransport implements RestTransport {
    */
   send(request: TransportRequest): Promise<TransportResponse> {
     const { signal } = request;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise<TransportResponse>((resolve, reject) => {
+      let settled = false;
       const onAbort = (): void => handle.cancel(abortReason(signal));
       const handle = this.dispatch(request, {
         dispatched() {},
         replied(reply) {
+          settled = true;
           signal?.removeEventListener('abort', onAbort);
           resolve(reply);
         },
         failed(error) {
+          settled = true;
           signal?.removeEventListener('abort', onAbort);
           reject(error);
         },
       });
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
+      if (!settled) signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
