@@ -28,7 +28,17 @@ export class EffectRunner {
   /** The ticket of the effect running at each site; a result whose ticket is not current is dropped. */
   private readonly running = new Map<string, number>();
 
-  start(site: string, work: () => Promise<unknown>, target: EffectTarget): void {
+  /**
+   * Starts `work` for the state at `site`. `reportDone` says which results the machine wants to
+   * hear about (an effect whose success nothing waits for is not reported: each event costs the
+   * machine a macrostep); failures are always reported.
+   */
+  start(
+    site: string,
+    work: () => Promise<unknown>,
+    target: EffectTarget,
+    reportDone: (output: unknown) => boolean = () => true,
+  ): void {
     const ticket = ++this.tickets;
     this.running.set(site, ticket);
     const report = (event: { type: string; output?: unknown; error?: unknown }): void => {
@@ -44,7 +54,9 @@ export class EffectRunner {
       .then(() => (this.running.get(site) === ticket ? work() : CANCELLED))
       .then(
         (output) => {
-          if (output !== CANCELLED) report({ type: effectDoneType(site), output });
+          if (output === CANCELLED) return;
+          if (reportDone(output)) report({ type: effectDoneType(site), output });
+          else if (this.running.get(site) === ticket) this.running.delete(site);
         },
         (error: unknown) => report({ type: effectErrorType(site), error }),
       );

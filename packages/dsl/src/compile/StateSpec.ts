@@ -30,6 +30,8 @@ export interface InvokeSpec {
 export interface EffectSpec {
   readonly run: (args: ActionArgs) => Promise<unknown>;
   readonly onDone?: Transitions;
+  /** Report success only for these results (`onDone` is taken for nothing else); default: all. */
+  readonly doneWhen?: (output: unknown) => boolean;
   readonly onError: Transitions;
 }
 

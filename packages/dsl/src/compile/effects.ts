@@ -13,9 +13,14 @@ import type { Action, EffectSpec, Transitions } from './StateSpec.ts';
  */
 export function effect(
   run: (args: ActionArgs) => Promise<unknown>,
-  handlers: { onDone?: Transitions; onError: Transitions },
+  handlers: { onDone?: Transitions; onError: Transitions; doneWhen?: (output: unknown) => boolean },
 ): EffectSpec {
-  return { run, ...(handlers.onDone ? { onDone: handlers.onDone } : {}), onError: handlers.onError };
+  return {
+    run,
+    ...(handlers.onDone ? { onDone: handlers.onDone } : {}),
+    ...(handlers.onDone && handlers.doneWhen ? { doneWhen: handlers.doneWhen } : {}),
+    onError: handlers.onError,
+  };
 }
 
 /** Result data of a failed effect: `{ message, status? }` from the error event. */

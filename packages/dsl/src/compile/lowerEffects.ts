@@ -29,9 +29,11 @@ export function lowerEffects(states: Readonly<Record<string, StateSpec>>): Recor
 }
 
 function withEffect(state: StateSpec, effect: EffectSpec, site: string): StateSpec {
+  // Without `onDone` nothing takes a success: not reporting it spares the machine a macrostep.
+  const reportDone = effect.onDone ? (effect.doneWhen ?? (() => true)) : () => false;
   const start = (args: ActionArgs): void => {
     const { context, self } = args as EffectActionArgs;
-    context.effects.start(site, () => effect.run(args), self);
+    context.effects.start(site, () => effect.run(args), self, reportDone);
   };
   const cancel = ({ context }: ActionArgs): void => context.effects.cancel(site);
   const on: Record<string, Transitions> = { ...state.on, [effectErrorType(site)]: effect.onError };

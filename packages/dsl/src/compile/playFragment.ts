@@ -92,7 +92,10 @@ export function playFragment(options: PlayFragmentOptions): StateSpec {
       },
       // Targets stay at this state's level: callers pass sibling names ('waiting') or ids.
       {
-        onDone: [withGuard(options.onFinished, ({ event }) => event.output === NOTHING_TO_PLAY)],
+        // The play request's reply only matters when there was nothing to play: the playback's
+        // own events say when it ends.
+        onDone: options.onFinished,
+        doneWhen: (output) => output === NOTHING_TO_PLAY,
         onError: options.onFailed,
       },
     ),

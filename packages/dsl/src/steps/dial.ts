@@ -209,7 +209,9 @@ export const dialStep = defineStep({
                     return 'playing';
                   },
                   {
-                    onDone: [{ guard: ({ event }) => event.output === 'nothing-to-play', target: connect }],
+                    // Only "nothing to play" needs the reply: a playing announcement ends by its events.
+                    onDone: { target: connect },
+                    doneWhen: (output) => output === 'nothing-to-play',
                     onError: build.exit('failed', failureData),
                   },
                 ),
