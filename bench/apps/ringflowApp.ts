@@ -5,7 +5,13 @@
  * wrapped only to feed the latency probe; logs at `error` (the flow logs every barge-in stop that arrives after the prompt ended as a warning).
  */
 import { fileURLToPath } from 'node:url';
-import { type EventTransport, type RestTransport, UndiciTransport, WsTransport } from '@ringflow/client';
+import {
+  type EventTransport,
+  type RestTransport,
+  type TransportRequest,
+  UndiciTransport,
+  WsTransport,
+} from '@ringflow/client';
 import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
 import { IVR_APP } from '../ivr/ivrWorkload.ts';
@@ -31,13 +37,22 @@ function probedEvents(probe: LatencyProbe): EventTransport {
   };
 }
 
-/** The default REST transport, reporting each request to the probe as it is handed to undici. */
+/**
+ * The default REST transport, reporting each request to the probe as it is handed to undici.
+ * It forwards both entry points: the client uses `dispatch` when a transport has it.
+ */
 function probedRest(probe: LatencyProbe, options: { url: string; username: string; password: string }) {
   const inner = new UndiciTransport(options);
+  const report = (request: TransportRequest) =>
+    probe.request(request.method, `${request.path}?${request.query.map(([, v]) => v).join('&')}`);
   return {
     send: (request) => {
-      probe.request(request.method, `${request.path}?${request.query.map(([, v]) => v).join('&')}`);
+      report(request);
       return inner.send(request);
+    },
+    dispatch: (request, exchange) => {
+      report(request);
+      return inner.dispatch(request, exchange);
     },
     close: () => inner.close(),
   } satisfies RestTransport;

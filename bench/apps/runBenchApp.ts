@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -36,6 +38,40 @@ function liveMemory() {
   return { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss };
 }
 
+/**
+ * BENCH_ALLOC_PROFILE=<dir>: a sampling profile of every allocation (collected objects included)
+ * from the first `mark` (the measuring window opens) to the second; open the `.heapprofile` in
+ * Chrome's DevTools (Memory tab) to see which code allocates what.
+ */
+class AllocationProfile {
+  private readonly session = new Session();
+  private marks = 0;
+
+  constructor(private readonly dir: string) {
+    this.session.connect();
+  }
+
+  private post(method: string, params?: object): Promise<unknown> {
+    return new Promise((resolve, reject) =>
+      this.session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  }
+
+  async mark(): Promise<void> {
+    this.marks++;
+    if (this.marks === 1) {
+      await this.post('HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+    } else if (this.marks === 2) {
+      const { profile } = (await this.post('HeapProfiler.stopSampling')) as { profile: unknown };
+      writeFileSync(join(this.dir, `alloc-${process.pid}.heapprofile`), JSON.stringify(profile));
+    }
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -51,6 +87,9 @@ export async function runBenchApp(start: (context: BenchAppContext) => Promise<B
   const url = process.env.BENCH_URL;
   if (!url) throw new Error('BENCH_URL is not set: this process is started by bench/run.ts');
   const probe = new LatencyProbe();
+  const allocations = process.env.BENCH_ALLOC_PROFILE
+    ? new AllocationProfile(process.env.BENCH_ALLOC_PROFILE)
+    : undefined;
   const app = await start({
     url,
     username: process.env.BENCH_USERNAME ?? 'bench',
@@ -82,7 +121,8 @@ export async function runBenchApp(start: (context: BenchAppContext) => Promise<B
         if (snapshots) writeHeapSnapshot(join(snapshots, `held-${args.calls}-${process.pid}.heapsnapshot`));
         return { ...memory, activeCalls: app.activeCalls() };
       },
-      mark: () => {
+      mark: async () => {
+        await allocations?.mark();
         const sorted = probe.takeSamples().sort((a, b) => a - b);
         return {
           at: performance.now(),

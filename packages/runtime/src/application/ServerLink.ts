@@ -98,6 +98,7 @@ export class ServerLink implements SessionHost {
       ...(options.tls ? { tls: options.tls } : {}),
       ...(options.restTransport ? { transport: options.restTransport } : {}),
       ...(options.restTimeoutMs === undefined ? {} : { timeoutMs: options.restTimeoutMs }),
+      ...(options.restConnections === undefined ? {} : { connections: options.restConnections }),
       onRequest: (record) =>
         this.metrics.restRequestDone(record.operation, record.durationMs, record.status ?? 0),
     });

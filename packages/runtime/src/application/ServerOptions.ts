@@ -34,6 +34,15 @@ export interface ServerOptions {
     EventStreamOptions,
     'backoff' | 'random' | 'pingIntervalMs' | 'pongTimeoutMs' | 'connectTimeoutMs'
   >;
-  /** REST timeout in milliseconds. Default 10000. */
+  /**
+   * REST timeout in milliseconds, counted from when a request is written on a connection (time
+   * waiting for a free pooled connection is not counted). Default 10000.
+   */
   readonly restTimeoutMs?: number;
+  /**
+   * Most HTTP connections kept open to the server (default 10). Requests beyond them wait for a
+   * free one. Raise it for thousands of concurrent calls if the server allows it (a real
+   * server's `http.conf` `sessionlimit` caps the connections it accepts).
+   */
+  readonly restConnections?: number;
 }
