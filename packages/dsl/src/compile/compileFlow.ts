@@ -255,25 +255,30 @@ function compileBody(
         },
       };
       const condition = params.if as string | boolean | undefined;
-      children[`step${i}`] = {
-        id: stepId,
-        initial: condition === undefined ? 'run' : 'check',
-        entry: [setContext(() => ({ step: {} }))],
-        states: {
-          ...(condition === undefined
-            ? {}
-            : {
+      const run = definition.compile(params as never, build);
+      const resetScratch = setContext(() => ({ step: {} }));
+      // The step's own statechart is the step state itself (one level less for XState to walk
+      // on every event than a wrapper with a `run` child); a step with a condition keeps the
+      // wrapper, whose `check` decides whether it runs. Outcome states are the flow state's
+      // children, reached by id.
+      children[`step${i}`] =
+        condition === undefined
+          ? { ...run, id: stepId, entry: [resetScratch, ...(run.entry ?? [])] }
+          : {
+              id: stepId,
+              initial: 'check',
+              entry: [resetScratch],
+              states: {
                 check: {
                   always: [
                     { guard: (a: ActionArgs) => safeCondition(condition, a.context, a.event), target: 'run' },
                     { target: nextId },
                   ],
                 },
-              }),
-          run: definition.compile(params as never, build),
-          ...outcomeStates,
-        },
-      };
+                run,
+              },
+            };
+      for (const [outcome, spec] of Object.entries(outcomeStates)) children[`${i}~${outcome}`] = spec;
     });
     children.next = { id: idOf(steps.length), ...nextOf(state) };
     const on: Record<string, TransitionSpec[]> = {};
