@@ -1,3 +1,4 @@
+import { VirtualClock } from '@ringflow/client';
 import { describe, expect, it } from 'vitest';
 import { EffectRunner, type EffectTarget } from './EffectRunner.ts';
 
@@ -73,5 +74,22 @@ describe('EffectRunner', () => {
     t.status = 'stopped';
     await flush();
     expect(sent).toEqual([]);
+  });
+
+  it('timers send flow.timer.<site> when they fire, and nothing once cancelled or restarted', async () => {
+    const clock = new VirtualClock();
+    const runner = new EffectRunner();
+    const { t, sent } = target();
+    runner.startTimer('t1', 1000, clock, t);
+    runner.startTimer('t2', 1000, clock, t);
+    runner.cancelTimer('t2');
+    await clock.advance(500);
+    runner.startTimer('t1', 1000, clock, t); // re-entered: counts from now
+    await clock.advance(999);
+    expect(sent).toEqual([]);
+    await clock.advance(1);
+    expect(sent).toEqual([{ type: 'flow.timer.t1' }]);
+    expect(runner.pending).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 });

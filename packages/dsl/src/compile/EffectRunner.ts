@@ -1,3 +1,5 @@
+import type { Clock, TimerHandle } from '@ringflow/client';
+
 /** What a cancelled effect "returns": it never ran, and nothing is reported. */
 const CANCELLED: unique symbol = Symbol('cancelled');
 
@@ -27,6 +29,8 @@ export class EffectRunner {
   private tickets = 0;
   /** The ticket of the effect running at each site; a result whose ticket is not current is dropped. */
   private readonly running = new Map<string, number>();
+  /** Timers running, by site (see {@link startTimer}). */
+  private readonly timers = new Map<string, { clock: Clock; handle: TimerHandle }>();
 
   /**
    * Starts `work` for the state at `site`. `reportDone` says which results the machine wants to
@@ -62,20 +66,46 @@ export class EffectRunner {
       );
   }
 
+  /**
+   * Starts a timer for the state at `site` on `clock`: after `delayMs` the machine gets
+   * `flow.timer.<site>` (XState's `after`, without its scheduler: a scheduled event, its id and
+   * a copy of the system's scheduled-event table per timer). Leaving the state cancels it.
+   */
+  startTimer(site: string, delayMs: number, clock: Clock, target: EffectTarget): void {
+    this.cancelTimer(site);
+    const handle = clock.setTimeout(() => {
+      this.timers.delete(site);
+      if (target.getSnapshot().status === 'active') target.send({ type: timerType(site) });
+    }, delayMs);
+    this.timers.set(site, { clock, handle });
+  }
+
+  cancelTimer(site: string): void {
+    const timer = this.timers.get(site);
+    if (!timer) return;
+    this.timers.delete(site);
+    timer.clock.clearTimeout(timer.handle);
+  }
+
   /** The state that started the effect at `site` was left: its result, if it comes, is dropped. */
   cancel(site: string): void {
     this.running.delete(site);
   }
 
-  /** Effects still running (for leak checks and tests). */
+  /** Effects and timers still running (for leak checks and tests). */
   get pending(): number {
-    return this.running.size;
+    return this.running.size + this.timers.size;
   }
 }
 
 /** The event an effect's success sends to its machine. */
 export function effectDoneType(site: string): string {
   return `flow.effect.done.${site}`;
+}
+
+/** The event a timer sends to its machine when it fires. */
+export function timerType(site: string): string {
+  return `flow.timer.${site}`;
 }
 
 /** The event an effect's failure sends to its machine. */

@@ -1,4 +1,4 @@
-import { effectDoneType, effectErrorType } from './EffectRunner.ts';
+import { effectDoneType, effectErrorType, timerType } from './EffectRunner.ts';
 import type { ActionArgs } from './FlowContext.ts';
 import type { Action, EffectSpec, StateSpec, Transitions } from './StateSpec.ts';
 
@@ -7,7 +7,7 @@ type EffectActionArgs = ActionArgs & {
 };
 
 /**
- * Rewrites every state's `effect` into what XState runs: an entry action that starts it on the
+ * Rewrites every state's `effect` (and `after` timers, see {@link withTimer}) into what XState runs: an entry action that starts it on the
  * context's {@link EffectRunner}, an exit action that drops its result if the state is left
  * first, and `on` transitions for its done and error events (`onDone`, `onError`). Sites are
  * numbered in the order met, so each effect of a machine has its own events.
@@ -21,11 +21,33 @@ export function lowerEffects(states: Readonly<Record<string, StateSpec>>): Recor
     const children = state.states
       ? Object.fromEntries(Object.entries(state.states).map(([name, child]) => [name, lowerState(child)]))
       : undefined;
-    const { effect, ...rest } = state;
-    const lowered: StateSpec = children ? { ...rest, states: children } : rest;
+    const { effect, after, ...rest } = state;
+    let lowered: StateSpec = children ? { ...rest, states: children } : rest;
+    if (after)
+      for (const [delay, transitions] of Object.entries(after))
+        lowered = withTimer(lowered, Number(delay), transitions, `t${sites++}`);
     return effect ? withEffect(lowered, effect, `e${sites++}`) : lowered;
   };
   return Object.fromEntries(Object.entries(states).map(([name, state]) => [name, lowerState(state)]));
+}
+
+/**
+ * `after: { [delay]: transitions }` as a timer on the context's runner (started on entry,
+ * cancelled on exit, `flow.timer.<site>` when it fires): XState's own delayed events cost a
+ * scheduler entry and a copy of the system's scheduled-event table per timer.
+ */
+function withTimer(state: StateSpec, delayMs: number, transitions: Transitions, site: string): StateSpec {
+  const start = (args: ActionArgs): void => {
+    const { context, self } = args as EffectActionArgs;
+    context.effects.startTimer(site, delayMs, context.host.clock, self);
+  };
+  const cancel = ({ context }: ActionArgs): void => context.effects.cancelTimer(site);
+  return {
+    ...state,
+    entry: [...(state.entry ?? []), start as Action],
+    exit: [cancel as Action, ...(state.exit ?? [])],
+    on: { ...state.on, [timerType(site)]: transitions },
+  };
 }
 
 function withEffect(state: StateSpec, effect: EffectSpec, site: string): StateSpec {
