@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The `ringflow` command. It runs the TypeScript sources directly (through tsx), so there is no
-// build step between editing the project and running it.
+// The `ringflow` command. It runs the built JavaScript of the packages (`npm run build`, done by
+// `npm ci`, `npm start` and the tests); tsx is registered so that flows and scenario files
+// written in TypeScript (`defineFlow`) can be loaded.
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/main.ts');
+const { main } = await import('../dist/index.js');
 const code = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
