@@ -317,8 +317,10 @@ export class CallSession implements HandleSession {
       this.app = to;
     }
     if (to !== undefined && to === this.app && channelId !== undefined) {
-      if (event.type === 'StasisStart') (this.inOwnApp ??= new Set()).add(channelId);
-      else if (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')
+      if (event.type === 'StasisStart') {
+        this.inOwnApp ??= new Set();
+        this.inOwnApp.add(channelId);
+      } else if (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')
         this.inOwnApp?.delete(channelId);
     }
     if (to !== this.app && !APP_ADDRESSED.has(event.type) && this.concernsOwnAppChannel(event)) {
@@ -441,7 +443,8 @@ export class CallSession implements HandleSession {
   adopt(start: StasisStart): void {
     if (this.ended || this.actor) return;
     this.adopted = 'awaiting-start';
-    (this.inOwnApp ??= new Set()).add(this.channelId);
+    this.inOwnApp ??= new Set();
+    this.inOwnApp.add(this.channelId);
     this.app ??= start.application;
     this.begin(start);
   }
@@ -554,7 +557,8 @@ export class CallSession implements HandleSession {
     const onCallerAbort = own && caller ? () => own.abort(caller.reason) : undefined;
     if (own && caller && onCallerAbort) {
       caller.addEventListener('abort', onCallerAbort, { once: true });
-      (this.requestControllers ??= new Set()).add(own);
+      this.requestControllers ??= new Set();
+      this.requestControllers.add(own);
     }
     const signal = own?.signal ?? caller;
     this.pending++;
