@@ -249,6 +249,10 @@ function compileBody(
               ...before,
               setContext((args) => ({
                 result: { outcome, step: stepName, state: stateName, ...(data ? data(args) : {}) },
+                // The next step starts with empty scratch space (the state's entry empties it for
+                // a step entered any other way): one assignment per step less than resetting it
+                // on the step's entry.
+                step: {},
               })),
             ],
           };
@@ -256,18 +260,16 @@ function compileBody(
       };
       const condition = params.if as string | boolean | undefined;
       const run = definition.compile(params as never, build);
-      const resetScratch = setContext(() => ({ step: {} }));
       // The step's own statechart is the step state itself (one level less for XState to walk
       // on every event than a wrapper with a `run` child); a step with a condition keeps the
       // wrapper, whose `check` decides whether it runs. Outcome states are the flow state's
       // children, reached by id.
       children[`step${i}`] =
         condition === undefined
-          ? { ...run, id: stepId, entry: [resetScratch, ...(run.entry ?? [])] }
+          ? { ...run, id: stepId }
           : {
               id: stepId,
               initial: 'check',
-              entry: [resetScratch],
               states: {
                 check: {
                   always: [
@@ -307,6 +309,7 @@ function compileBody(
       entry: [
         setContext(({ context }) => ({
           result: undefined,
+          step: {},
           inErrorHandler: context.errorRouted,
           errorRouted: false,
         })),
