@@ -29,8 +29,8 @@ export class EffectRunner {
   private tickets = 0;
   /** The ticket of the effect running at each site; a result whose ticket is not current is dropped. */
   private readonly running = new Map<string, number>();
-  /** Timers running, by site (see {@link startTimer}). */
-  private readonly timers = new Map<string, { clock: Clock; handle: TimerHandle }>();
+  /** Timers running, by site (see {@link startTimer}); made with the first timer. */
+  private timers: Map<string, { clock: Clock; handle: TimerHandle }> | undefined;
 
   /**
    * Starts `work` for the state at `site`. `reportDone` says which results the machine wants to
@@ -73,17 +73,19 @@ export class EffectRunner {
    */
   startTimer(site: string, delayMs: number, clock: Clock, target: EffectTarget): void {
     this.cancelTimer(site);
+    this.timers ??= new Map();
+    const timers = this.timers;
     const handle = clock.setTimeout(() => {
-      this.timers.delete(site);
+      timers.delete(site);
       if (target.getSnapshot().status === 'active') target.send({ type: timerType(site) });
     }, delayMs);
-    this.timers.set(site, { clock, handle });
+    timers.set(site, { clock, handle });
   }
 
   cancelTimer(site: string): void {
-    const timer = this.timers.get(site);
+    const timer = this.timers?.get(site);
     if (!timer) return;
-    this.timers.delete(site);
+    this.timers?.delete(site);
     timer.clock.clearTimeout(timer.handle);
   }
 
@@ -94,7 +96,7 @@ export class EffectRunner {
 
   /** Effects and timers still running (for leak checks and tests). */
   get pending(): number {
-    return this.running.size + this.timers.size;
+    return this.running.size + (this.timers?.size ?? 0);
   }
 }
 

@@ -13,7 +13,8 @@ const DEFAULT_CAPACITY = 64;
  */
 export class DigitBuffer {
   private readonly digits: string[] = [];
-  private readonly waiters = new Set<() => void>();
+  /** Collectors waiting for a digit; made when the first one waits (most calls have none held). */
+  private waiters: Set<() => void> | undefined;
   private readonly capacity: number;
 
   constructor(capacity = DEFAULT_CAPACITY) {
@@ -23,7 +24,7 @@ export class DigitBuffer {
   push(digit: string): void {
     this.digits.push(digit);
     if (this.digits.length > this.capacity) this.digits.shift();
-    for (const wake of [...this.waiters]) wake();
+    if (this.waiters) for (const wake of [...this.waiters]) wake();
   }
 
   /** Removes and returns the oldest digit, or undefined when none is waiting. */
@@ -52,22 +53,24 @@ export class DigitBuffer {
     if (this.digits.length > 0) return Promise.resolve();
     if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
+      this.waiters ??= new Set();
+      const waiters = this.waiters;
       const done = () => {
-        this.waiters.delete(done);
+        waiters.delete(done);
         signal.removeEventListener('abort', abort);
         resolve();
       };
       const abort = () => {
-        this.waiters.delete(done);
+        waiters.delete(done);
         reject(signal.reason);
       };
-      this.waiters.add(done);
+      waiters.add(done);
       signal.addEventListener('abort', abort, { once: true });
     });
   }
 
   /** Collectors waiting for a digit (leak checks count them). */
   get waiting(): number {
-    return this.waiters.size;
+    return this.waiters?.size ?? 0;
   }
 }

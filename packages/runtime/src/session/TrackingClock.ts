@@ -13,7 +13,8 @@ import type { Clock, TimerHandle } from '@ringflow/client';
  */
 export class TrackingClock implements Clock {
   private readonly inner: Clock;
-  private readonly live = new Set<TimerHandle>();
+  /** Timers pending; made with the first timer (kept small: one TrackingClock per call). */
+  private live: Set<TimerHandle> | undefined;
 
   constructor(inner: Clock) {
     this.inner = inner;
@@ -24,27 +25,30 @@ export class TrackingClock implements Clock {
   }
 
   setTimeout(callback: () => void, delayMs: number): TimerHandle {
+    this.live ??= new Set();
+    const live = this.live;
     const handle = this.inner.setTimeout(() => {
-      this.live.delete(handle);
+      live.delete(handle);
       callback();
     }, delayMs);
-    this.live.add(handle);
+    live.add(handle);
     return handle;
   }
 
   clearTimeout(handle: TimerHandle | undefined): void {
     if (handle === undefined) return;
-    this.live.delete(handle);
+    this.live?.delete(handle);
     this.inner.clearTimeout(handle);
   }
 
   /** Timers set through this clock that have neither fired nor been cleared. */
   get pendingTimers(): number {
-    return this.live.size;
+    return this.live?.size ?? 0;
   }
 
   /** Clears every timer still pending. */
   clearAll(): void {
+    if (!this.live) return;
     for (const handle of this.live) this.inner.clearTimeout(handle);
     this.live.clear();
   }
