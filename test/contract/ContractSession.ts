@@ -238,7 +238,10 @@ export function createSession(parts: SessionParts): ContractSession {
     },
 
     async close() {
-      // Wait for what is still on its way, so the transcript is complete.
+      // Wait for what is still on its way, so the transcript is complete. The last request's
+      // consequences may still be queued behind its reply (an in-process server destroys a Local
+      // channel's other half a microtask after answering): let queued work run first.
+      await new Promise((resolve) => setImmediate(resolve));
       if (parts.pace.kind === 'virtual' && inFlight() > 0)
         await until('events in flight', () => inFlight() === 0);
       for (const log of logs) await log.close();
