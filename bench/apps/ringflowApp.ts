@@ -2,7 +2,8 @@
  * The benchmark IVR on ringflow: the runtime (one XState actor per call) running the YAML flow
  * `bench/flows/bench-ivr.yaml` compiled by the dsl, or, with BENCH_RINGFLOW=machine, the same IVR
  * hand-written as an XState machine (`benchIvrMachine.ts`). Default transports (ws, undici),
- * wrapped only to feed the latency probe; logs at `error` (the flow logs every barge-in stop that arrives after the prompt ended as a warning).
+ * wrapped only to feed the latency probe; logs at `error`, as a production deployment would run
+ * (BENCH_LOG_LEVEL to change it).
  */
 import { fileURLToPath } from 'node:url';
 import {
