@@ -11,8 +11,11 @@ export interface PlayFragmentOptions {
   readonly onFinished: TransitionSpec;
   /** Taken when the playback could not start or failed. */
   readonly onFailed: TransitionSpec;
-  /** With barge-in: taken on a DTMF digit from the caller, after the playback is stopped. */
-  readonly onDigit?: TransitionSpec;
+  /**
+   * With barge-in: taken on a DTMF digit from the caller, after the playback is stopped (several:
+   * the first whose guard holds; each stops the playback).
+   */
+  readonly onDigit?: TransitionSpec | readonly TransitionSpec[];
   /** Scratch key holding the playback id. */
   readonly scratch: string;
   /** Play on a bridge instead of the call's channel. */
@@ -44,30 +47,28 @@ export function playFragment(options: PlayFragmentOptions): StateSpec {
       withGuard(options.onFinished, mine),
     ],
   };
-  if (options.onDigit)
-    on.ChannelDtmfReceived = [
-      withGuard(
-        withActions(options.onDigit, [
-          fireAndForget(
-            ({ context }) =>
-              context.host.ari.playbacks
-                .stop({ playbackId: String(context.step[scratch]) })
-                .catch((error: unknown) => {
-                  // The prompt ended on its own while the stop was on its way (404): a normal race
-                  // with the same outcome, not worth a warning on every barge-in that loses it.
-                  if (!isResourceGone(error)) throw error;
-                  context.host.log?.debug?.(
-                    { playbackId: context.step[scratch] },
-                    'barge-in stop: the playback had already finished',
-                  );
-                  return undefined;
-                }),
-            'stop playback on barge-in',
-          ),
-        ]),
-        isOwnChannel,
-      ),
-    ];
+  if (options.onDigit) {
+    const stop = fireAndForget(
+      ({ context }) =>
+        context.host.ari.playbacks
+          .stop({ playbackId: String(context.step[scratch]) })
+          .catch((error: unknown) => {
+            // The prompt ended on its own while the stop was on its way (404): a normal race
+            // with the same outcome, not worth a warning on every barge-in that loses it.
+            if (!isResourceGone(error)) throw error;
+            context.host.log?.debug?.(
+              { playbackId: context.step[scratch] },
+              'barge-in stop: the playback had already finished',
+            );
+            return undefined;
+          }),
+      'stop playback on barge-in',
+    );
+    const onDigit: readonly TransitionSpec[] = Array.isArray(options.onDigit)
+      ? options.onDigit
+      : [options.onDigit as TransitionSpec];
+    on.ChannelDtmfReceived = onDigit.map((t) => withGuard(withActions(t, [stop]), isOwnChannel));
+  }
   return {
     entry: [setStep(({ context }) => ({ [scratch]: context.host.newId('playback') }))],
     effect: effect(

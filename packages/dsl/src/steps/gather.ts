@@ -2,7 +2,7 @@ import type { ActionArgs } from '../compile/FlowContext.ts';
 import { failureData, isOwnChannel, setStep } from '../compile/effects.ts';
 import { playFragment } from '../compile/playFragment.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
-import type { StateSpec } from '../compile/StateSpec.ts';
+import { type StateSpec, type TransitionSpec, withActions, withGuard } from '../compile/StateSpec.ts';
 import { playableFields } from '../model/media.ts';
 import { type Infer, parseDuration, s } from '../schema/s.ts';
 import { FAILED } from './restStep.ts';
@@ -110,7 +110,33 @@ export const gatherStep = defineStep({
       if (!rules.validDigits.includes(digit)) return { invalid: true, digits: digitsOf(context) + digit };
       return { digits: digitsOf(context) + digit };
     });
-    const onKey = { guard: isOwnChannel, actions: [addDigit], target: 'decide' };
+    /**
+     * What a key does, decided on the key event itself (one microstep per key: the guards see the
+     * key before `addDigit` adds it). Checked in this order: the terminator ends collection, a key
+     * outside validDigits is a no-match, the last digit wanted completes it, else wait for more.
+     */
+    const keyIs =
+      (kind: 'terminator' | 'invalid' | 'last' | 'more') =>
+      ({ context, event }: ActionArgs): boolean => {
+        if (!isOwnChannel({ context, event })) return false;
+        const digit = String(event.digit ?? '');
+        const what =
+          digit === rules.terminator
+            ? 'terminator'
+            : !rules.validDigits.includes(digit)
+              ? 'invalid'
+              : digitsOf(context).length + 1 >= rules.maxDigits
+                ? 'last'
+                : 'more';
+        return what === kind;
+      };
+    const onKey: TransitionSpec[] = [
+      withGuard(withActions(build.exit('noMatch', result), [addDigit]), keyIs('invalid')),
+      { guard: keyIs('terminator'), actions: [addDigit], target: 'ended' },
+      withGuard(withActions(build.exit('collected', result), [addDigit]), keyIs('last')),
+      // Re-entered, so the inter-digit timeout starts again with each key.
+      { guard: keyIs('more'), actions: [addDigit], target: 'more', reenter: true },
+    ];
     const hasPrompt = p.prompt !== undefined || p.media !== undefined;
     const states: Record<string, StateSpec> = {
       first: {
@@ -120,17 +146,6 @@ export const gatherStep = defineStep({
       more: {
         on: { ChannelDtmfReceived: onKey },
         after: { [rules.interDigitTimeoutMs]: { target: 'ended' } },
-      },
-      decide: {
-        always: [
-          { guard: ({ context }) => context.step.invalid === true, ...build.exit('noMatch', result) },
-          { guard: ({ context }) => context.step.terminated === true, target: 'ended' },
-          {
-            guard: ({ context }) => digitsOf(context).length >= rules.maxDigits,
-            ...build.exit('collected', result),
-          },
-          { target: 'more' },
-        ],
       },
       ended: {
         always: [
@@ -152,7 +167,7 @@ export const gatherStep = defineStep({
         media: (args) => resolveMedia(p, args, build.flow),
         onFinished: { target: 'first' },
         onFailed: build.exit('failed', failureData),
-        onDigit: { actions: [addDigit], target: 'decide' },
+        onDigit: onKey,
       });
     return {
       initial: hasPrompt ? 'prompt' : 'first',

@@ -78,6 +78,62 @@ describe('steps compiled and run on the simulator', () => {
     expect(run.visited()).toEqual(['a', 'timedOut']);
   });
 
+  it('gather restarts the inter-digit timeout with each key, ends at maxDigits during the prompt, and a key outside validDigits is a no-match', async () => {
+    const flow = defineFlow({
+      name: 'keys',
+      start: 'a',
+      states: {
+        a: {
+          steps: [
+            'answer',
+            {
+              gather: {
+                media: 'sound:conf-getpin',
+                maxDigits: 3,
+                terminator: 'none',
+                validDigits: '0123456789',
+                interDigitTimeout: '2s',
+                as: 'got',
+                on: { noMatch: { goto: 'wrong', set: { bad: { expr: 'event.digits' } } } },
+              },
+            },
+            { userEvent: { name: 'Got', variables: { digits: { expr: 'vars.got.digits' } } } },
+          ],
+          next: 'b',
+        },
+        b: { steps: ['hangup'] },
+        wrong: {
+          steps: [{ userEvent: { name: 'Wrong', variables: { digits: { expr: 'vars.bad' } } } }, 'hangup'],
+        },
+      },
+    });
+    // Keys 1.5 s apart (under the 2 s inter-digit timeout each time, 3 s in all), the first during the prompt.
+    run = await runFlowOnSimulator(flow);
+    await run.clock.advance(100);
+    await run.press('1');
+    await run.clock.advance(1_500);
+    await run.press('2');
+    await run.clock.advance(1_500);
+    await run.press('3');
+    await run.clock.advance(100);
+    expect(run.requests().find((r) => r.path === '/events/user/Got')?.body).toMatchObject({
+      variables: { digits: '123' },
+    });
+    expect(run.visited()).toEqual(['a', 'b']);
+    await run.close();
+
+    run = await runFlowOnSimulator(flow);
+    await run.clock.advance(100);
+    await run.press('4');
+    await run.clock.advance(500);
+    await run.press('*');
+    await run.clock.advance(100);
+    expect(run.visited()).toEqual(['a', 'wrong']);
+    expect(run.requests().find((r) => r.path === '/events/user/Wrong')?.body).toMatchObject({
+      variables: { digits: '4*' },
+    });
+  });
+
   it('channel controls, wait, channel variables and continue in the dialplan', async () => {
     const flow = defineFlow({
       name: 'controls',
