@@ -176,11 +176,24 @@ function compileBody(
     const steps = state.steps ?? [];
     const children: Record<string, StateSpec> = {};
     const idOf = (i: number) => (i < steps.length ? `${stateName}~${i}` : `${stateName}~next`);
+    // `next: <other state>` with nothing else to do: the last step goes straight there instead of
+    // through the state's `next` child (one microstep less). Not for a loop back to this state:
+    // entering it again must run its entry, which a transition from inside it would not.
+    const onlyNext =
+      state.final || state.choose ? [] : transitionList(state.next as FlowTransitions | undefined);
+    const directNext =
+      onlyNext.length === 1 &&
+      onlyNext[0]!.goto !== undefined &&
+      onlyNext[0]!.goto !== stateName &&
+      onlyNext[0]!.if === undefined &&
+      onlyNext[0]!.set === undefined
+        ? stateTarget(onlyNext[0]!.goto)
+        : undefined;
     steps.forEach((step, i) => {
       const [stepName, params] = stepEntries(step);
       const definition = stepDefinition(stepName)!;
       const stepId = idOf(i);
-      const nextId = `#${idOf(i + 1)}`;
+      const nextId = i + 1 < steps.length ? `#${idOf(i + 1)}` : (directNext ?? `#${idOf(i + 1)}`);
       const outcomeStates: Record<string, StateSpec> = {};
       const on = (params.on ?? {}) as Record<string, FlowTransitions>;
       const as = typeof params.as === 'string' ? params.as : undefined;
