@@ -113,7 +113,9 @@ function stepsForUnknownTypes(): Step[] {
 
 const stepsByType = new Map<string, readonly Step[]>();
 let unknownTypeSteps: readonly Step[] | undefined;
-const refsCache = new WeakMap<StreamEvent, readonly ResourceRef[]>();
+/** The last event worked out and its answer (see {@link eventResources}). */
+let lastEvent: StreamEvent | undefined;
+let lastRefs: readonly ResourceRef[] = [];
 
 /** The steps of one event type, computed once and cached. */
 function stepsFor(type: string): readonly Step[] {
@@ -135,9 +137,9 @@ function isObject(value: unknown): value is JsonObject {
 
 function valueAt(event: unknown, path: readonly string[]): unknown {
   let value = event;
-  for (const key of path) {
-    if (!isObject(value)) return undefined;
-    value = value[key];
+  for (let i = 0; i < path.length; i++) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as JsonObject)[path[i]!];
   }
   return value;
 }
@@ -166,9 +168,9 @@ function addRef(refs: ResourceRef[], kind: ResourceKind, id: unknown, via: strin
 /**
  * Lists the resources an event refers to, each once (first place found wins), in the order of
  * the event model's fields. Which fields to read comes from the interface description and is
- * computed once per event type, and the answer for one event object is kept while the object
- * lives (do not mutate events after reading them); unknown event types are read through the field names that mean
- * one resource in every known event. Missing or malformed fields are skipped, never thrown on.
+ * computed once per event type, and the answer for the last event object asked about is kept
+ * (do not mutate events after reading them); unknown event types are read through the field
+ * names that mean one resource in every known event. Missing or malformed fields are skipped, never thrown on.
  *
  * @example
  * eventResources(dialEvent);
@@ -178,9 +180,9 @@ function addRef(refs: ResourceRef[], kind: ResourceKind, id: unknown, via: strin
  * //  { kind: 'channel', id: 'in-1', via: 'playback.target_uri' }]
  */
 export function eventResources(event: StreamEvent): readonly ResourceRef[] {
-  // Many filters (one per call session) look at the same event object: work it out once.
-  const cached = refsCache.get(event);
-  if (cached) return cached;
+  // One event is usually looked at several times in a row (the router, then the filters of the
+  // calls it reaches): the last answer is kept. (A WeakMap of every event was a visible cost.)
+  if (event === lastEvent) return lastRefs;
   const refs: ResourceRef[] = [];
   for (const step of stepsFor(event.type)) {
     const value = valueAt(event, step.at);
@@ -199,7 +201,8 @@ export function eventResources(event: StreamEvent): readonly ResourceRef[] {
         if (isObject(item)) addRef(refs, resource.kind, resource.idOf(item), step.via);
   }
   Object.freeze(refs);
-  refsCache.set(event, refs);
+  lastEvent = event;
+  lastRefs = refs;
   return refs;
 }
 
