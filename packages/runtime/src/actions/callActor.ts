@@ -1,5 +1,6 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { CallHandle } from '../call/CallHandle.ts';
+import { markCallScoped } from '../call/callScopedSignal.ts';
 import { isCallGone } from '../session/isCallGone.ts';
 
 /** Every helper's input carries the call it acts on. */
@@ -52,6 +53,8 @@ export function callActor<I extends WithCall, O>(
   return fromPromise<O, I>(async ({ input, signal }) => {
     const { call } = input;
     if (call.signal.aborted) return parkUntilAborted(signal, call.signal);
+    // Stopping the call's machine (which the session does when the call ends) aborts this signal.
+    markCallScoped(signal, call);
     try {
       return await run(input, signal);
     } catch (error) {

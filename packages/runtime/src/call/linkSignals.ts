@@ -1,4 +1,5 @@
 import { ErrorCode, RingflowError } from '@ringflow/client';
+import { callScopeOf, markCallScoped } from './callScopedSignal.ts';
 
 /** A signal made of others, with its own abort and a way to let go of its sources. */
 export interface LinkedSignal {
@@ -49,6 +50,14 @@ export function linkSignals(...sources: AbortSignal[]): LinkedSignal {
     const listener = () => abort(source.reason);
     source.addEventListener('abort', listener, { once: true });
     listening.push([source, listener]);
+  }
+  // Aborted by any source: scoped to a call if one of them is.
+  for (const source of sources) {
+    const call = callScopeOf(source);
+    if (call) {
+      markCallScoped(controller.signal, call);
+      break;
+    }
   }
   return { signal: controller.signal, abort, dispose };
 }

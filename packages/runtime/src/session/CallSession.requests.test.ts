@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
 import { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
+import { markCallScoped } from '../call/callScopedSignal.ts';
 import { CallSession } from './CallSession.ts';
 import { SessionRouter } from './SessionRouter.ts';
 
@@ -75,6 +76,17 @@ describe('CallSession requests with a signal of their own', () => {
     await expect(pending).rejects.toBe(reason);
     expect(session.ended).toBe(false);
     expect(session.counters().pendingRequests).toBe(0);
+    session.end('completed');
+  });
+
+  it("use a step's signal of this call's machine as is (stopping the machine aborts it)", async () => {
+    const { session, call, seen } = startedSession();
+    const step = new AbortController();
+    markCallScoped(step.signal, call);
+    const pending = call.request('channels.ring', { channelId: 'call-1' }, { signal: step.signal });
+    expect(seen[0]).toBe(step.signal);
+    step.abort(new Error('state left'));
+    await expect(pending).rejects.toThrow('state left');
     session.end('completed');
   });
 

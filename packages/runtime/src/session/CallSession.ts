@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
 import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
+import { isCallScoped } from '../call/callScopedSignal.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
 import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
@@ -548,12 +549,15 @@ export class CallSession implements HandleSession {
     const caller = leavesCall ? undefined : options?.signal;
     // A request with a signal of its own (a step's) is cancelled by it or by the end of the call:
     // it gets a controller the session aborts at the end (no listener on the call's signal per
-    // request, which Node's EventTarget makes costly). The call's own signal, or one already
-    // aborted, is used as is. A request without a signal is not cancelled at the end: its reply
+    // request, which Node's EventTarget makes costly). The call's own signal, one already
+    // aborted, or a step's signal of this call's machine (aborted when the session stops the
+    // machine at the end, see markCallScoped) is used as is. A request without a signal is not cancelled at the end: its reply
     // (or its timeout) comes soon, and the stopped machine ignores it; cancelling would only
     // close a pooled connection.
     const own =
-      caller && caller !== this.abort?.signal && !caller.aborted ? new AbortController() : undefined;
+      caller && caller !== this.abort?.signal && !caller.aborted && !isCallScoped(caller, this.handle)
+        ? new AbortController()
+        : undefined;
     const onCallerAbort = own && caller ? () => own.abort(caller.reason) : undefined;
     if (own && caller && onCallerAbort) {
       caller.addEventListener('abort', onCallerAbort, { once: true });
