@@ -2,6 +2,7 @@ import type { ActionArgs } from '../compile/FlowContext.ts';
 import { failureData, isOwnChannel, setStep } from '../compile/effects.ts';
 import { playFragment } from '../compile/playFragment.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
+import { type TransitionSpec, withActions, withGuard } from '../compile/StateSpec.ts';
 import { mediaUriSchema, playableFields } from '../model/media.ts';
 import { transitionsSchema } from '../model/transition.ts';
 import { type Infer, parseDuration, s } from '../schema/s.ts';
@@ -137,6 +138,18 @@ export const menuStep = defineStep({
       return undefined;
     };
     const takeDigit = setStep(({ event }) => ({ digit: String(event.digit ?? '') }));
+    /** A key is a choice or a no-match, decided on the key event itself (one microstep per key). */
+    const isChoice = ({ event }: ActionArgs) => Object.hasOwn(p.choices, String(event.digit ?? ''));
+    const onKey: TransitionSpec[] = [
+      withGuard(
+        withActions(
+          build.exit('choice', (args) => ({ digit: args.context.step.digit, ...counts(args) })),
+          [takeDigit],
+        ),
+        isChoice,
+      ),
+      { actions: [takeDigit], target: 'noMatch' },
+    ];
     const attemptMedia = (args: ActionArgs) => {
       const reason = args.context.step.lastFailure;
       const announcement =
@@ -176,7 +189,7 @@ export const menuStep = defineStep({
             media: attemptMedia,
             onFinished: { target: 'waiting' },
             onFailed: build.exit('failed', failureData),
-            onDigit: { actions: [takeDigit], target: 'check' },
+            onDigit: onKey,
           });
           const countAttempt = setStep(({ context }) => ({
             attempts: Number(context.step.attempts ?? 0) + 1,
@@ -185,17 +198,8 @@ export const menuStep = defineStep({
           return { ...play, entry: [countAttempt, ...(play.entry ?? [])] };
         })(),
         waiting: {
-          on: { ChannelDtmfReceived: { guard: isOwnChannel, actions: [takeDigit], target: 'check' } },
+          on: { ChannelDtmfReceived: onKey.map((t) => withGuard(t, isOwnChannel)) },
           after: { [rules.timeoutMs]: { target: 'noInput' } },
-        },
-        check: {
-          always: [
-            {
-              guard: ({ context }: ActionArgs) => Object.hasOwn(p.choices, String(context.step.digit)),
-              ...build.exit('choice', (args) => ({ digit: args.context.step.digit, ...counts(args) })),
-            },
-            { target: 'noMatch' },
-          ],
         },
         noInput: failure('noInput'),
         noMatch: failure('noMatch'),
