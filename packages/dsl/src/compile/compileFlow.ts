@@ -383,7 +383,6 @@ function compileBody(
   for (const [stateName, state] of Object.entries(body.states))
     states[stateName] = compileState(stateName, state as StateDocument);
   states.$finish = {
-    entry: [setContext(() => ({ step: {} }))],
     always: [{ guard: ({ context }: ActionArgs) => role === 'subflow' || context.hungUp, target: END }],
     // The main flow ends with the call: hang it up if it is still here.
     effect: effect(
