@@ -65,4 +65,22 @@ describe('MetricsRegistry', () => {
     expect(() => r.gauge({ name: 'c_total', help: 'again' })).toThrow(/already registered/);
     expect(() => r.gauge({ name: 'bad-name', help: 'x' })).toThrow(/not valid/);
   });
+
+  it('children count into the same series as labelled calls, and refuse unknown labels and decreases', () => {
+    const r = new MetricsRegistry();
+    const events = r.counter({ name: 'events_total', help: 'Events', labelNames: ['server'] });
+    const latency = r.histogram({ name: 'lat_seconds', help: 'Latency', labelNames: ['op'], buckets: [1] });
+    const pbx = events.child({ server: 'pbx' });
+    pbx.inc();
+    pbx.inc(2);
+    events.inc({ server: 'pbx' });
+    expect(events.get({ server: 'pbx' })).toBe(4);
+    expect(() => pbx.inc(-1)).toThrow(/cannot decrease/);
+    expect(() => events.child({ region: 'eu' })).toThrow(/region/);
+    latency.child({ op: 'answer' }).observe(0.5);
+    latency.observe(2, { op: 'answer' });
+    expect(latency.samples()).toEqual([
+      { labels: { op: 'answer' }, buckets: { '1': 1, '+Inf': 2 }, sum: 2.5, count: 2 },
+    ]);
+  });
 });

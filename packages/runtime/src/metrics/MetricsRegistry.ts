@@ -128,6 +128,30 @@ export class Counter extends Metric {
     return this.series.get(labelKey(labels))?.value ?? 0;
   }
 
+  /**
+   * The series with these labels, to count into without looking it up each time (hot paths keep
+   * one per label value). It shows from now on, at 0 until counted.
+   *
+   * @example
+   * const fromPbx = events.child({ server: 'pbx' }); fromPbx.inc();
+   */
+  child(labels?: Labels): { inc(amount?: number): void } {
+    const key = labelKey(labels);
+    let s = this.series.get(key);
+    if (!s) {
+      s = { labels: normaliseLabels(this.name, this.labelNames, labels), value: 0 };
+      this.series.set(key, s);
+    }
+    const series = s;
+    const name = this.name;
+    return {
+      inc(amount = 1) {
+        if (amount < 0) throw new Error(`counter ${name}: cannot decrease (got ${amount}); use a gauge`);
+        series.value += amount;
+      },
+    };
+  }
+
   /** Sum over every series. */
   total(): number {
     let t = 0;
@@ -199,7 +223,7 @@ export class Histogram extends Metric {
     this.buckets = sorted;
   }
 
-  observe(value: number, labels?: Labels): void {
+  private seriesOf(labels: Labels | undefined): HistogramSeries {
     const key = labelKey(labels);
     let s = this.series.get(key);
     if (!s) {
@@ -211,6 +235,23 @@ export class Histogram extends Metric {
       };
       this.series.set(key, s);
     }
+    return s;
+  }
+
+  /**
+   * The series with these labels, to observe into without looking it up each time (see
+   * {@link Counter.child}).
+   */
+  child(labels?: Labels): { observe(value: number): void } {
+    const series = this.seriesOf(labels);
+    return { observe: (value) => this.record(series, value) };
+  }
+
+  observe(value: number, labels?: Labels): void {
+    this.record(this.seriesOf(labels), value);
+  }
+
+  private record(s: HistogramSeries, value: number): void {
     for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) s.counts[i]!++;
     s.sum += value;
     s.count++;

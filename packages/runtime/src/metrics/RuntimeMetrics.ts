@@ -61,6 +61,12 @@ export class RuntimeMetrics {
   private readonly clock: Clock;
   /** Events counted per whole second of clock time; only the last window is kept. */
   private readonly perSecond = new Map<number, number>();
+  /** The second being counted and its count so far (folded into `perSecond` when it changes). */
+  private currentSecond = Number.NaN;
+  private currentCount = 0;
+  /** Series updated per event and per request, kept per label value (no lookup each time). */
+  private readonly eventsByServer = new Map<string, { inc(amount?: number): void }>();
+  private readonly latencyByOperation = new Map<string, { observe(value: number): void }>();
 
   constructor(clock: Clock) {
     this.clock = clock;
@@ -144,15 +150,37 @@ export class RuntimeMetrics {
   }
 
   eventReceived(server: string): void {
-    this.events.inc({ server });
+    let counter = this.eventsByServer.get(server);
+    if (!counter) {
+      counter = this.events.child({ server });
+      this.eventsByServer.set(server, counter);
+    }
+    counter.inc();
     const second = Math.floor(this.clock.now() / 1000);
-    this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
+    if (second !== this.currentSecond) {
+      this.foldCurrentSecond();
+      this.currentSecond = second;
+    }
+    this.currentCount++;
+  }
+
+  /** Moves the count of the second being counted into the window. */
+  private foldCurrentSecond(): void {
+    if (this.currentCount === 0) return;
+    const second = this.currentSecond;
+    this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + this.currentCount);
+    this.currentCount = 0;
     if (this.perSecond.size > RATE_WINDOW_SECONDS + 1) this.prune(second);
   }
 
   /** Records one REST exchange: latency always, errors by status (0 when no reply came). */
   restRequestDone(operation: string, durationMs: number, status: number): void {
-    this.restLatency.observe(durationMs / 1000, { operation });
+    let latency = this.latencyByOperation.get(operation);
+    if (!latency) {
+      latency = this.restLatency.child({ operation });
+      this.latencyByOperation.set(operation, latency);
+    }
+    latency.observe(durationMs / 1000);
     if (status === 0 || status >= 400) this.restErrors.inc({ operation, status });
   }
 
@@ -162,6 +190,7 @@ export class RuntimeMetrics {
 
   /** Events per second over the last window of clock time. */
   eventsPerSecond(): number {
+    this.foldCurrentSecond();
     const now = Math.floor(this.clock.now() / 1000);
     this.prune(now);
     let total = 0;
