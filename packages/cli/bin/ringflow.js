@@ -2,10 +2,18 @@
 // The `ringflow` command. It runs the built JavaScript of the packages (`npm run build`, done by
 // `npm ci`, `npm start` and the tests); tsx is registered so that flows and scenario files
 // written in TypeScript (`defineFlow`) can be loaded.
+import { existsSync } from 'node:fs';
 import { register } from 'tsx/esm/api';
 
+const built = new URL('../dist/index.js', import.meta.url);
+if (!existsSync(built)) {
+  process.stderr.write(
+    'ringflow: the packages are not built (no packages/cli/dist). Run `npm run build` at the repository root (npm ci does it unless scripts are disabled).\n',
+  );
+  process.exit(2);
+}
 register();
-const { main } = await import('../dist/index.js');
+const { main } = await import(built.href);
 const code = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
