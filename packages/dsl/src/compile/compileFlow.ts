@@ -195,6 +195,7 @@ function compileBody(
       const stepId = idOf(i);
       const nextId = i + 1 < steps.length ? `#${idOf(i + 1)}` : (directNext ?? `#${idOf(i + 1)}`);
       const outcomeStates: Record<string, StateSpec> = {};
+      const direct = new Map<string, { target: string; actions: readonly Action[] }>();
       const on = (params.on ?? {}) as Record<string, FlowTransitions>;
       const as = typeof params.as === 'string' ? params.as : undefined;
       const storeResult: Action[] = as ? [setVars(({ context }) => ({ [as]: context.result }))] : [];
@@ -240,8 +241,19 @@ function compileBody(
                       ],
                     },
                   ];
-        // A success nobody routes or stores goes on to the next step: the exit targets it directly.
-        if (kind === 'success' && own.length === 0 && storeResult.length === 0) continue;
+        // An outcome nobody routes or stores needs no routing state: a success goes straight on to
+        // the next step, an end (the flow hung up, or sent the call to the dialplan) straight to
+        // the final state, the exit doing the fallback's own actions.
+        if (own.length === 0 && storeResult.length === 0) {
+          if (kind === 'success') {
+            direct.set(outcome.name, { target: nextId, actions: [] });
+            continue;
+          }
+          if (kind === 'ended' || kind === 'continued') {
+            direct.set(outcome.name, { target: END, actions: fallback[0]?.actions ?? [] });
+            continue;
+          }
+        }
         outcomeStates[outcome.name] = {
           id: `${stepId}~${outcome.name}`,
           entry: storeResult,
@@ -254,10 +266,11 @@ function compileBody(
         exit: (outcome, data, before = []) => {
           if (!definition.outcomes.some((o) => o.name === outcome))
             throw new Error(`step "${stepName}" has no outcome "${outcome}"`);
+          // A pass-through outcome goes straight to its target: no routing state to enter and
+          // leave (one microstep less per step; the state value never shows it).
+          const through = direct.get(outcome);
           return {
-            // A pass-through outcome goes straight on to the next step: no routing state to enter
-            // and leave (one microstep less per step; the state value never shows it).
-            target: outcome in outcomeStates ? `#${stepId}~${outcome}` : nextId,
+            target: through ? through.target : `#${stepId}~${outcome}`,
             actions: [
               ...before,
               setContext((args) => ({
@@ -267,6 +280,7 @@ function compileBody(
                 // on the step's entry.
                 step: {},
               })),
+              ...(through?.actions ?? []),
             ],
           };
         },
