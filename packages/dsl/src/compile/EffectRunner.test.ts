@@ -1,6 +1,6 @@
 import { VirtualClock } from '@ringflow/client';
 import { describe, expect, it } from 'vitest';
-import { EffectRunner, type EffectTarget } from './EffectRunner.ts';
+import { EffectRunner, type EffectTarget, effectSite } from './EffectRunner.ts';
 
 function target(status = 'active') {
   const sent: { type: string; output?: unknown; error?: unknown }[] = [];
@@ -18,8 +18,8 @@ describe('EffectRunner', () => {
   it('reports a result as flow.effect.done.<site> and a failure as flow.effect.error.<site>', async () => {
     const runner = new EffectRunner();
     const { t, sent } = target();
-    runner.start('e1', async () => 'ok', t);
-    runner.start('e2', async () => Promise.reject(new Error('boom')), t);
+    runner.start(effectSite(1), async () => 'ok', t);
+    runner.start(effectSite(2), async () => Promise.reject(new Error('boom')), t);
     await flush();
     expect(sent).toEqual([
       { type: 'flow.effect.done.e1', output: 'ok' },
@@ -32,9 +32,9 @@ describe('EffectRunner', () => {
     const runner = new EffectRunner();
     const { t, sent } = target();
     let finish!: (value: string) => void;
-    runner.start('e1', () => new Promise<string>((resolve) => (finish = resolve)), t);
+    runner.start(effectSite(1), () => new Promise<string>((resolve) => (finish = resolve)), t);
     await flush();
-    runner.cancel('e1');
+    runner.cancel(effectSite(1));
     finish('late');
     await flush();
     expect(sent).toEqual([]);
@@ -44,8 +44,8 @@ describe('EffectRunner', () => {
     const runner = new EffectRunner();
     const { t, sent } = target();
     let ran = 0;
-    runner.start('e1', async () => ++ran, t);
-    runner.cancel('e1');
+    runner.start(effectSite(1), async () => ++ran, t);
+    runner.cancel(effectSite(1));
     await flush();
     expect(ran).toBe(0);
     expect(sent).toEqual([]);
@@ -56,10 +56,10 @@ describe('EffectRunner', () => {
     const { t, sent } = target();
     const resolvers: ((value: string) => void)[] = [];
     const work = () => new Promise<string>((resolve) => resolvers.push(resolve));
-    runner.start('e1', work, t);
+    runner.start(effectSite(1), work, t);
     await flush();
-    runner.cancel('e1');
-    runner.start('e1', work, t);
+    runner.cancel(effectSite(1));
+    runner.start(effectSite(1), work, t);
     await flush();
     resolvers[0]!('first');
     resolvers[1]!('second');
@@ -70,7 +70,7 @@ describe('EffectRunner', () => {
   it('sends nothing to a machine that is no longer running', async () => {
     const runner = new EffectRunner();
     const { t, sent } = target();
-    runner.start('e1', async () => 'ok', t);
+    runner.start(effectSite(1), async () => 'ok', t);
     t.status = 'stopped';
     await flush();
     expect(sent).toEqual([]);
@@ -80,11 +80,11 @@ describe('EffectRunner', () => {
     const clock = new VirtualClock();
     const runner = new EffectRunner();
     const { t, sent } = target();
-    runner.startTimer('t1', 1000, clock, t);
-    runner.startTimer('t2', 1000, clock, t);
-    runner.cancelTimer('t2');
+    runner.startTimer(effectSite(1), 1000, clock, t);
+    runner.startTimer(effectSite(2), 1000, clock, t);
+    runner.cancelTimer(effectSite(2));
     await clock.advance(500);
-    runner.startTimer('t1', 1000, clock, t); // re-entered: counts from now
+    runner.startTimer(effectSite(1), 1000, clock, t); // re-entered: counts from now
     await clock.advance(999);
     expect(sent).toEqual([]);
     await clock.advance(1);

@@ -10,27 +10,57 @@ export interface EffectTarget {
 }
 
 /**
+ * One place in a compiled machine that runs an effect or a timer: its slot in the runner, and
+ * the event types it reports with (made once, at compile time, not per event).
+ */
+export interface EffectSite {
+  readonly slot: number;
+  /** `flow.effect.done.e<slot>`: the effect succeeded (`output`). */
+  readonly done: string;
+  /** `flow.effect.error.e<slot>`: the effect failed (`error`). */
+  readonly error: string;
+  /** `flow.timer.t<slot>`: the timer fired. */
+  readonly timer: string;
+}
+
+/**
+ * The site with this slot number (one per effect or timer of a machine, numbered from 0).
+ * @example effectSite(3).done // 'flow.effect.done.e3'
+ */
+export function effectSite(slot: number): EffectSite {
+  return {
+    slot,
+    done: `flow.effect.done.e${slot}`,
+    error: `flow.effect.error.e${slot}`,
+    timer: `flow.timer.t${slot}`,
+  };
+}
+
+/**
  * Runs the effects (REST calls, webhooks) of one running flow machine and reports each one's
- * result back to the machine as an event, `flow.effect.done.<site>` with `output` or
- * `flow.effect.error.<site>` with `error` (the shape of XState's own done/error events).
+ * result back to the machine as an event, `flow.effect.done.e<slot>` with `output` or
+ * `flow.effect.error.e<slot>` with `error` (the shape of XState's own done/error events); and its
+ * timers (`after`), which report `flow.timer.t<slot>`.
  *
  * Why not one XState promise actor per effect: every step of every call spawned a child actor
  * (actor, system registration, an AbortController, a DOMException on stop). In load profiles
  * that was the largest single cost of a flow call. An effect is a promise started by an entry
  * action; leaving the state cancels it, so its late result is dropped, as a stopped actor's is.
+ * Slots are array indexes (a machine has a handful): one small array per call, not two Maps.
  *
  * One runner per machine instance (it lives in the flow's context), so a subflow has its own.
  *
  * @example
- * runner.start('s3', () => ari.channels.answer({ channelId }), self); // later: { type: 'flow.effect.done.s3', output }
- * runner.cancel('s3'); // on exit: a result still on its way is dropped
+ * const site = effectSite(3);
+ * runner.start(site, () => ari.channels.answer({ channelId }), self); // later: { type: site.done, output }
+ * runner.cancel(site); // on exit: a result still on its way is dropped
  */
 export class EffectRunner {
   private tickets = 0;
-  /** The ticket of the effect running at each site; a result whose ticket is not current is dropped. */
-  private readonly running = new Map<string, number>();
-  /** Timers running, by site (see {@link startTimer}); made with the first timer. */
-  private timers: Map<string, { clock: Clock; handle: TimerHandle }> | undefined;
+  /** The ticket of the effect running in each slot; a result whose ticket is not current is dropped. */
+  private readonly running: (number | undefined)[] = [];
+  /** Timers running, by slot (see {@link startTimer}); made with the first timer. */
+  private timers: ({ clock: Clock; handle: TimerHandle } | undefined)[] | undefined;
 
   /**
    * Starts `work` for the state at `site`. `reportDone` says which results the machine wants to
@@ -38,16 +68,17 @@ export class EffectRunner {
    * machine a macrostep); failures are always reported.
    */
   start(
-    site: string,
+    site: EffectSite,
     work: () => Promise<unknown>,
     target: EffectTarget,
     reportDone: (output: unknown) => boolean = () => true,
   ): void {
+    const { slot } = site;
     const ticket = ++this.tickets;
-    this.running.set(site, ticket);
+    this.running[slot] = ticket;
     const report = (event: { type: string; output?: unknown; error?: unknown }): void => {
-      if (this.running.get(site) !== ticket) return;
-      this.running.delete(site);
+      if (this.running[slot] !== ticket) return;
+      this.running[slot] = undefined;
       // A machine that finished or was stopped meanwhile takes no more events.
       if (target.getSnapshot().status === 'active') target.send(event);
     };
@@ -55,62 +86,51 @@ export class EffectRunner {
     // work may itself send events to the machine); a state left in that same transition (an
     // eventless exit) never starts its effect, as XState never starts such an invoked actor.
     Promise.resolve()
-      .then(() => (this.running.get(site) === ticket ? work() : CANCELLED))
+      .then(() => (this.running[slot] === ticket ? work() : CANCELLED))
       .then(
         (output) => {
           if (output === CANCELLED) return;
-          if (reportDone(output)) report({ type: effectDoneType(site), output });
-          else if (this.running.get(site) === ticket) this.running.delete(site);
+          if (reportDone(output)) report({ type: site.done, output });
+          else if (this.running[slot] === ticket) this.running[slot] = undefined;
         },
-        (error: unknown) => report({ type: effectErrorType(site), error }),
+        (error: unknown) => report({ type: site.error, error }),
       );
   }
 
   /**
    * Starts a timer for the state at `site` on `clock`: after `delayMs` the machine gets
-   * `flow.timer.<site>` (XState's `after`, without its scheduler: a scheduled event, its id and
-   * a copy of the system's scheduled-event table per timer). Leaving the state cancels it.
+   * `site.timer` (XState's `after`, without its scheduler: a scheduled event, its id and a copy
+   * of the system's scheduled-event table per timer). Leaving the state cancels it.
    */
-  startTimer(site: string, delayMs: number, clock: Clock, target: EffectTarget): void {
+  startTimer(site: EffectSite, delayMs: number, clock: Clock, target: EffectTarget): void {
     this.cancelTimer(site);
-    this.timers ??= new Map();
+    this.timers ??= [];
     const timers = this.timers;
+    const { slot } = site;
     const handle = clock.setTimeout(() => {
-      timers.delete(site);
-      if (target.getSnapshot().status === 'active') target.send({ type: timerType(site) });
+      timers[slot] = undefined;
+      if (target.getSnapshot().status === 'active') target.send({ type: site.timer });
     }, delayMs);
-    timers.set(site, { clock, handle });
+    timers[slot] = { clock, handle };
   }
 
-  cancelTimer(site: string): void {
-    const timer = this.timers?.get(site);
+  cancelTimer(site: EffectSite): void {
+    const timer = this.timers?.[site.slot];
     if (!timer) return;
-    this.timers?.delete(site);
+    this.timers![site.slot] = undefined;
     timer.clock.clearTimeout(timer.handle);
   }
 
   /** The state that started the effect at `site` was left: its result, if it comes, is dropped. */
-  cancel(site: string): void {
-    this.running.delete(site);
+  cancel(site: EffectSite): void {
+    this.running[site.slot] = undefined;
   }
 
   /** Effects and timers still running (for leak checks and tests). */
   get pending(): number {
-    return this.running.size + (this.timers?.size ?? 0);
+    let count = 0;
+    for (const ticket of this.running) if (ticket !== undefined) count++;
+    for (const timer of this.timers ?? []) if (timer !== undefined) count++;
+    return count;
   }
-}
-
-/** The event an effect's success sends to its machine. */
-export function effectDoneType(site: string): string {
-  return `flow.effect.done.${site}`;
-}
-
-/** The event a timer sends to its machine when it fires. */
-export function timerType(site: string): string {
-  return `flow.timer.${site}`;
-}
-
-/** The event an effect's failure sends to its machine. */
-export function effectErrorType(site: string): string {
-  return `flow.effect.error.${site}`;
 }

@@ -1,4 +1,4 @@
-import { effectDoneType, effectErrorType, timerType } from './EffectRunner.ts';
+import { type EffectSite, effectSite } from './EffectRunner.ts';
 import type { ActionArgs } from './FlowContext.ts';
 import type { Action, EffectSpec, StateSpec, Transitions } from './StateSpec.ts';
 
@@ -7,7 +7,8 @@ type EffectActionArgs = ActionArgs & {
 };
 
 /**
- * Rewrites every state's `effect` (and `after` timers, see {@link withTimer}) into what XState runs: an entry action that starts it on the
+ * Rewrites every state's `effect` (and `after` timers, see {@link withTimer}) into what XState
+ * runs: an entry action that starts it on the
  * context's {@link EffectRunner}, an exit action that drops its result if the state is left
  * first, and `on` transitions for its done and error events (`onDone`, `onError`). Sites are
  * numbered in the order met, so each effect of a machine has its own events.
@@ -25,8 +26,8 @@ export function lowerEffects(states: Readonly<Record<string, StateSpec>>): Recor
     let lowered: StateSpec = children ? { ...rest, states: children } : rest;
     if (after)
       for (const [delay, transitions] of Object.entries(after))
-        lowered = withTimer(lowered, Number(delay), transitions, `t${sites++}`);
-    return effect ? withEffect(lowered, effect, `e${sites++}`) : lowered;
+        lowered = withTimer(lowered, Number(delay), transitions, effectSite(sites++));
+    return effect ? withEffect(lowered, effect, effectSite(sites++)) : lowered;
   };
   return Object.fromEntries(Object.entries(states).map(([name, state]) => [name, lowerState(state)]));
 }
@@ -36,7 +37,7 @@ export function lowerEffects(states: Readonly<Record<string, StateSpec>>): Recor
  * cancelled on exit, `flow.timer.<site>` when it fires): XState's own delayed events cost a
  * scheduler entry and a copy of the system's scheduled-event table per timer.
  */
-function withTimer(state: StateSpec, delayMs: number, transitions: Transitions, site: string): StateSpec {
+function withTimer(state: StateSpec, delayMs: number, transitions: Transitions, site: EffectSite): StateSpec {
   const start = (args: ActionArgs): void => {
     const { context, self } = args as EffectActionArgs;
     context.effects.startTimer(site, delayMs, context.host.clock, self);
@@ -46,11 +47,11 @@ function withTimer(state: StateSpec, delayMs: number, transitions: Transitions, 
     ...state,
     entry: [...(state.entry ?? []), start as Action],
     exit: [cancel as Action, ...(state.exit ?? [])],
-    on: { ...state.on, [timerType(site)]: transitions },
+    on: { ...state.on, [site.timer]: transitions },
   };
 }
 
-function withEffect(state: StateSpec, effect: EffectSpec, site: string): StateSpec {
+function withEffect(state: StateSpec, effect: EffectSpec, site: EffectSite): StateSpec {
   // Without `onDone` nothing takes a success: not reporting it spares the machine a macrostep.
   const reportDone = effect.onDone ? (effect.doneWhen ?? (() => true)) : () => false;
   const start = (args: ActionArgs): void => {
@@ -58,8 +59,8 @@ function withEffect(state: StateSpec, effect: EffectSpec, site: string): StateSp
     context.effects.start(site, () => effect.run(args), self, reportDone);
   };
   const cancel = ({ context }: ActionArgs): void => context.effects.cancel(site);
-  const on: Record<string, Transitions> = { ...state.on, [effectErrorType(site)]: effect.onError };
-  if (effect.onDone) on[effectDoneType(site)] = effect.onDone;
+  const on: Record<string, Transitions> = { ...state.on, [site.error]: effect.onError };
+  if (effect.onDone) on[site.done] = effect.onDone;
   return {
     ...state,
     entry: [...(state.entry ?? []), start as Action],
