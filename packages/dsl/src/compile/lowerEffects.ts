@@ -8,10 +8,10 @@ type EffectActionArgs = ActionArgs & {
 
 /**
  * Rewrites every state's `effect` (and `after` timers, see {@link withTimer}) into what XState
- * runs: an entry action that starts it on the
- * context's {@link EffectRunner}, an exit action that drops its result if the state is left
- * first, and `on` transitions for its done and error events (`onDone`, `onError`). Sites are
- * numbered in the order met, so each effect of a machine has its own events.
+ * runs: an entry action that starts it on the context's {@link EffectRunner}, an exit action that
+ * drops its result if the state is left first, and `on` transitions for its done and error events
+ * (`onDone`, `onError`). Sites are numbered in the order met, so each effect of a machine has its
+ * own slot and events.
  *
  * @example
  * const states = lowerEffects(compiledStates); // no `effect` left; createMachine takes it as is
