@@ -25,16 +25,17 @@ export function resourceKey(asteriskId: string, kind: ResourceKind, id: string):
 export class SessionRouter {
   /**
    * Owners by server, kind and id: nested maps, so routing an event looks its resources up
-   * without building a key string per resource per event.
+   * without building a key string per resource per event. A resource almost always has one owner
+   * (its call), kept as is; a Set only when there are several (a conference bridge).
    */
-  private readonly owners = new Map<string, Map<ResourceKind, Map<string, Set<EventOwner>>>>();
+  private readonly owners = new Map<string, Map<ResourceKind, Map<string, EventOwner | Set<EventOwner>>>>();
   private count = 0;
 
   private idsOf(
     asteriskId: string,
     kind: ResourceKind,
     create: boolean,
-  ): Map<string, Set<EventOwner>> | undefined {
+  ): Map<string, EventOwner | Set<EventOwner>> | undefined {
     let kinds = this.owners.get(asteriskId);
     if (!kinds) {
       if (!create) return undefined;
@@ -51,29 +52,36 @@ export class SessionRouter {
 
   add(asteriskId: string, kind: ResourceKind, id: string, owner: EventOwner): void {
     const ids = this.idsOf(asteriskId, kind, true)!;
-    let set = ids.get(id);
-    if (!set) {
-      set = new Set();
-      ids.set(id, set);
+    const held = ids.get(id);
+    if (held === undefined) {
+      ids.set(id, owner);
       this.count++;
-    }
-    set.add(owner);
+    } else if (held instanceof Set) held.add(owner);
+    else if (held !== owner) ids.set(id, new Set([held, owner]));
   }
 
   remove(asteriskId: string, kind: ResourceKind, id: string, owner: EventOwner): void {
     const ids = this.idsOf(asteriskId, kind, false);
-    const set = ids?.get(id);
-    if (!ids || !set) return;
-    set.delete(owner);
-    if (set.size === 0) {
-      ids.delete(id);
-      this.count--;
-    }
+    const held = ids?.get(id);
+    if (!ids || held === undefined) return;
+    if (held instanceof Set) {
+      held.delete(owner);
+      if (held.size > 1) return;
+      const [last] = held;
+      if (last !== undefined) {
+        ids.set(id, last);
+        return;
+      }
+    } else if (held !== owner) return;
+    ids.delete(id);
+    this.count--;
   }
 
   /** The owners of one resource. */
   ownersOf(asteriskId: string, kind: ResourceKind, id: string): readonly EventOwner[] {
-    return [...(this.idsOf(asteriskId, kind, false)?.get(id) ?? [])];
+    const held = this.idsOf(asteriskId, kind, false)?.get(id);
+    if (held === undefined) return [];
+    return held instanceof Set ? [...held] : [held];
   }
 
   /** The owners of any resource the event refers to, each once, in the order of the event's fields. */
@@ -82,9 +90,11 @@ export class SessionRouter {
     const kinds = this.owners.get(asteriskId);
     if (!kinds) return found;
     for (const ref of eventResources(event)) {
-      const set = kinds.get(ref.kind)?.get(ref.id);
-      if (!set) continue;
-      for (const owner of set) if (!found.includes(owner)) found.push(owner);
+      const held = kinds.get(ref.kind)?.get(ref.id);
+      if (held === undefined) continue;
+      if (held instanceof Set) {
+        for (const owner of held) if (!found.includes(owner)) found.push(owner);
+      } else if (!found.includes(held)) found.push(held);
     }
     return found;
   }
