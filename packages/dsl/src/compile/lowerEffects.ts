@@ -33,38 +33,46 @@ export function lowerEffects(states: Readonly<Record<string, StateSpec>>): Recor
 }
 
 /**
+ * The state with `start` run last on entry, `cancel` first on exit, and `on` added to its
+ * transitions: how both effects and timers hook into a state.
+ */
+function hooked(
+  state: StateSpec,
+  start: (args: EffectActionArgs) => void,
+  cancel: (args: ActionArgs) => void,
+  on: Readonly<Record<string, Transitions>>,
+): StateSpec {
+  return {
+    ...state,
+    entry: [...(state.entry ?? []), start as Action],
+    exit: [cancel as Action, ...(state.exit ?? [])],
+    on: { ...state.on, ...on },
+  };
+}
+
+/**
  * `after: { [delay]: transitions }` as a timer on the context's runner (started on entry,
  * cancelled on exit, `flow.timer.<site>` when it fires): XState's own delayed events cost a
  * scheduler entry and a copy of the system's scheduled-event table per timer.
  */
 function withTimer(state: StateSpec, delayMs: number, transitions: Transitions, site: EffectSite): StateSpec {
-  const start = (args: ActionArgs): void => {
-    const { context, self } = args as EffectActionArgs;
-    context.effects.startTimer(site, delayMs, context.host.clock, self);
-  };
-  const cancel = ({ context }: ActionArgs): void => context.effects.cancelTimer(site);
-  return {
-    ...state,
-    entry: [...(state.entry ?? []), start as Action],
-    exit: [cancel as Action, ...(state.exit ?? [])],
-    on: { ...state.on, [site.timer]: transitions },
-  };
+  return hooked(
+    state,
+    ({ context, self }) => context.effects.startTimer(site, delayMs, context.host.clock, self),
+    ({ context }) => context.effects.cancelTimer(site),
+    { [site.timer]: transitions },
+  );
 }
 
 function withEffect(state: StateSpec, effect: EffectSpec, site: EffectSite): StateSpec {
   // Without `onDone` nothing takes a success: not reporting it spares the machine a macrostep.
   const reportDone = effect.onDone ? (effect.doneWhen ?? (() => true)) : () => false;
-  const start = (args: ActionArgs): void => {
-    const { context, self } = args as EffectActionArgs;
-    context.effects.start(site, () => effect.run(args), self, reportDone);
-  };
-  const cancel = ({ context }: ActionArgs): void => context.effects.cancel(site);
-  const on: Record<string, Transitions> = { ...state.on, [site.error]: effect.onError };
-  if (effect.onDone) on[site.done] = effect.onDone;
-  return {
-    ...state,
-    entry: [...(state.entry ?? []), start as Action],
-    exit: [cancel as Action, ...(state.exit ?? [])],
-    on,
-  };
+  return hooked(
+    state,
+    (args) => args.context.effects.start(site, () => effect.run(args), args.self, reportDone),
+    ({ context }) => context.effects.cancel(site),
+    effect.onDone
+      ? { [site.error]: effect.onError, [site.done]: effect.onDone }
+      : { [site.error]: effect.onError },
+  );
 }

@@ -112,39 +112,34 @@ export const gatherStep = defineStep({
     });
     /**
      * What a key does, decided on the key event itself (one microstep per key: the guards see the
-     * key before `addDigit` adds it). Checked in this order: the terminator ends collection, a key
-     * outside validDigits is a no-match, the last digit wanted completes it, else wait for more.
+     * key before `addDigit` adds it). XState takes the first transition whose guard holds, so each
+     * guard tests only its own case: the terminator ends collection, a key outside validDigits is
+     * a no-match, the last digit wanted completes it, else wait for more. The caller's channel is
+     * checked by whoever listens (the prompt, or the waiting states below).
      */
-    const keyIs =
-      (kind: 'terminator' | 'invalid' | 'last' | 'more') =>
-      ({ context, event }: ActionArgs): boolean => {
-        if (!isOwnChannel({ context, event })) return false;
-        const digit = String(event.digit ?? '');
-        const what =
-          digit === rules.terminator
-            ? 'terminator'
-            : !rules.validDigits.includes(digit)
-              ? 'invalid'
-              : digitsOf(context).length + 1 >= rules.maxDigits
-                ? 'last'
-                : 'more';
-        return what === kind;
-      };
+    const keyOf = (event: ActionArgs['event']) => String(event.digit ?? '');
     const onKey: TransitionSpec[] = [
-      withGuard(withActions(build.exit('noMatch', result), [addDigit]), keyIs('invalid')),
-      { guard: keyIs('terminator'), actions: [addDigit], target: 'ended' },
-      withGuard(withActions(build.exit('collected', result), [addDigit]), keyIs('last')),
+      { guard: ({ event }) => keyOf(event) === rules.terminator, actions: [addDigit], target: 'ended' },
+      withGuard(
+        withActions(build.exit('noMatch', result), [addDigit]),
+        ({ event }) => !rules.validDigits.includes(keyOf(event)),
+      ),
+      withGuard(
+        withActions(build.exit('collected', result), [addDigit]),
+        ({ context }) => digitsOf(context).length + 1 >= rules.maxDigits,
+      ),
       // Re-entered, so the inter-digit timeout starts again with each key.
-      { guard: keyIs('more'), actions: [addDigit], target: 'more', reenter: true },
+      { actions: [addDigit], target: 'more', reenter: true },
     ];
+    const onOwnKey = onKey.map((t) => withGuard(t, isOwnChannel));
     const hasPrompt = p.prompt !== undefined || p.media !== undefined;
     const states: Record<string, StateSpec> = {
       first: {
-        on: { ChannelDtmfReceived: onKey },
+        on: { ChannelDtmfReceived: onOwnKey },
         after: { [rules.firstDigitTimeoutMs]: { target: 'ended' } },
       },
       more: {
-        on: { ChannelDtmfReceived: onKey },
+        on: { ChannelDtmfReceived: onOwnKey },
         after: { [rules.interDigitTimeoutMs]: { target: 'ended' } },
       },
       ended: {
