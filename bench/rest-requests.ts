@@ -26,7 +26,7 @@ import { createRestClient, systemClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { Pool } from 'undici';
 import { WebSocket } from 'ws';
-import { median } from './apps/stats.ts';
+import { median, spread } from './apps/stats.ts';
 import { ChildLink } from './process/ChildLink.ts';
 import { serveParent } from './process/serveParent.ts';
 
@@ -248,9 +248,6 @@ function readOptions(): BenchOptions {
     profile: values.profile,
   };
 }
-
-const spread = (xs: readonly number[], digits: number): string =>
-  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 async function runParent(): Promise<void> {
   const options = readOptions();

@@ -24,7 +24,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
-import { median } from './apps/stats.ts';
+import { fmt, median, spread } from './apps/stats.ts';
 import { ChildLink } from './process/ChildLink.ts';
 
 const { values } = parseArgs({
@@ -216,13 +216,6 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
     await app.stop();
     await sim.stop();
   }
-}
-
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
-function spread(samples: readonly number[], digits: number): string {
-  const m = median(samples);
-  if (samples.length < 2) return fmt(m, digits);
-  return `${fmt(m, digits)} (${fmt(Math.min(...samples), digits)}–${fmt(Math.max(...samples), digits)})`;
 }
 
 const samples: Sample[] = [];

@@ -12,3 +12,18 @@ export function median(samples: readonly number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/** A number with `digits` decimals, `-` when it is not finite (no samples). */
+export function fmt(n: number, digits = 0): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '-';
+}
+
+/**
+ * The median with the spread of the samples, as the result tables print it: `1.21 (1.09–1.21)`
+ * (the median alone for a single sample).
+ */
+export function spread(samples: readonly number[], digits: number): string {
+  const m = median(samples);
+  if (samples.length < 2) return fmt(m, digits);
+  return `${fmt(m, digits)} (${fmt(Math.min(...samples), digits)}–${fmt(Math.max(...samples), digits)})`;
+}
