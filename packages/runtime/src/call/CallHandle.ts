@@ -58,7 +58,9 @@ export interface CallHandle {
   /**
    * The REST client's resource APIs bound to this call (`call.api.channels.play(...)`): its
    * requests are tracked like `request`'s (counted, cancelled when the call ends, a 404 on the
-   * call's channels becomes `call.gone`). For code written against the client's shape.
+   * call's channels becomes `call.gone`). For code written against the client's shape. Its
+   * methods are shared by every call (call them as methods, `call.api.channels.play(...)`, not
+   * detached), unlike the client's own, which are made once per client and work detached.
    */
   readonly api: RestResources;
   /** The REST client of the call's server, untracked: prefer `request` or `api`, which the session counts and cancels. */
