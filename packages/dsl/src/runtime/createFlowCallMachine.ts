@@ -7,7 +7,7 @@ import type { Flow } from '../validate/validateFlow.ts';
 
 /**
  * The effects of a flow, taken from a runtime call: its REST APIs bound to the call (requests
- * tracked by the call's session: counted, cancelled when it ends), clock, application name and
+ * tracked by the call's session: counted until settled, a 404 on the call's channel is `call.gone`), clock, application name and
  * logger. Every id the flow picks is owned by the call first, so the events of its playbacks,
  * recordings, dialled channels and bridges reach the flow's machine. A class, so its methods are
  * shared by every call rather than made per call.

@@ -57,7 +57,7 @@ export interface CallHandle {
   readonly server: ServerInfo;
   /**
    * The REST client's resource APIs bound to this call (`call.api.channels.play(...)`): its
-   * requests are tracked like `request`'s (counted, cancelled when the call ends, a 404 on the
+   * requests are tracked like `request`'s (counted, cancelled at the end when sent with a signal, a 404 on the
    * call's channels becomes `call.gone`). For code written against the client's shape. Its
    * methods are shared by every call (call them as methods, `call.api.channels.play(...)`, not
    * detached), unlike the client's own, which are made once per client and work detached.

@@ -66,9 +66,9 @@ const apiPrototype: object = (() => {
 /**
  * The REST client's resource APIs (`api.channels.play(...)`, `api.bridges.addChannel(...)`)
  * with every request going through `send`: a call session's, so the requests of code written
- * against the client's shape (a compiled flow) are counted, cancelled when the call ends and turn
- * a 404 on the call's channel into `call.gone`, like `call.request`. Resources are bound on
- * first use and share their methods across calls.
+ * against the client's shape (a compiled flow) are tracked like `call.request`'s (counted,
+ * cancelled at the end when sent with a signal, a 404 on the call's channel is `call.gone`).
+ * Resources are bound on first use and share their methods across calls.
  *
  * @example
  * const api = bindResources(session.send);
