@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
@@ -67,6 +67,7 @@ class AllocationProfile {
       });
     } else if (this.marks === 2) {
       const { profile } = (await this.post('HeapProfiler.stopSampling')) as { profile: unknown };
+      mkdirSync(this.dir, { recursive: true });
       writeFileSync(join(this.dir, `alloc-${process.pid}.heapprofile`), JSON.stringify(profile));
     }
   }
@@ -101,7 +102,10 @@ export async function runBenchApp(start: (context: BenchAppContext) => Promise<B
       baseline: () => {
         const memory = liveMemory();
         const snapshots = process.env.BENCH_HEAP_SNAPSHOT;
-        if (snapshots) writeHeapSnapshot(join(snapshots, `idle-${process.pid}.heapsnapshot`));
+        if (snapshots) {
+          mkdirSync(snapshots, { recursive: true });
+          writeHeapSnapshot(join(snapshots, `idle-${process.pid}.heapsnapshot`));
+        }
         return memory;
       },
       heldMemory: async (args: { calls: number; timeoutMs: number }) => {
