@@ -48,5 +48,6 @@ export { CallSession } from './session/CallSession.ts';
 export type { CallEnded, SessionOutcome } from './session/CallEnded.ts';
 export { DigitBuffer } from './session/DigitBuffer.ts';
 export { isCallGone } from './session/isCallGone.ts';
+export { machineEventFilter, type MachineEventFilter } from './session/machineEventFilter.ts';
 export { SessionRouter } from './session/SessionRouter.ts';
 export { TrackingClock } from './session/TrackingClock.ts';
