@@ -40,6 +40,7 @@ import {
   MAX_DIGITS,
   PROMPT_1,
   PROMPT_2,
+  PROMPT_SOUNDS,
 } from './ivr/ivrWorkload.ts';
 
 const { values } = parseArgs({
@@ -67,7 +68,7 @@ type EventTemplates = Record<string, string>;
  */
 async function recordEventTemplates(): Promise<EventTemplates> {
   const clock = new VirtualClock();
-  const sim = createSimulator({ clock });
+  const sim = createSimulator({ clock, sounds: { extraSounds: PROMPT_SOUNDS } });
   const events: Record<string, unknown>[] = [];
   sim.connectEvents({ apps: [IVR_APP], subscribeAll: false }, (event) => events.push(event));
   const channelId = sim.driver.placeCall({
@@ -94,6 +95,9 @@ async function recordEventTemplates(): Promise<EventTemplates> {
     const text = JSON.stringify(event).replaceAll(channelId, '@C@').replaceAll('PLAYBACK', '@P@');
     templates[event.type as string] ??= text;
   }
+  const finished = JSON.parse(templates.PlaybackFinished ?? '{}') as { playback?: { state?: string } };
+  if (finished.playback?.state !== 'done')
+    throw new Error(`prompt 1 did not play: ${templates.PlaybackFinished}`);
   for (const type of [
     'StasisStart',
     'ChannelStateChange',
@@ -133,6 +137,12 @@ class ScriptedServer {
   /** Calls whose caller may press digits; others wait at the digit prompt (held). */
   released = true;
   private readonly waiting: string[] = [];
+  /** Calls whose prompt 2 was played and not yet hung up. */
+  private readonly sayingGoodbye = new Set<string>();
+  /** Calls hung up after prompt 2, as the IVR should end. */
+  completed = 0;
+  /** Calls hung up any other way (an IVR that does not work is not measured). */
+  readonly wrongHangups: string[] = [];
 
   constructor(private readonly templates: EventTemplates) {}
 
@@ -154,7 +164,7 @@ class ScriptedServer {
       if (media === PROMPT_1) {
         if (this.released) this.pressDigits(channelId);
         else this.waiting.push(channelId);
-      }
+      } else if (media === PROMPT_2) this.sayingGoodbye.add(channelId);
       return Promise.resolve({
         id: playbackId,
         media_uri: media,
@@ -163,6 +173,8 @@ class ScriptedServer {
       });
     },
     hangup: (channelId) => {
+      if (this.sayingGoodbye.delete(channelId)) this.completed++;
+      else this.wrongHangups.push(channelId);
       this.raise(channelId, 'ChannelHangupRequest');
       this.raise(channelId, 'StasisEnd');
       return Promise.resolve();
@@ -263,6 +275,9 @@ class FlowCall implements CallRunner {
   }
 
   stop(): void {
+    const snapshot = this.actor.getSnapshot();
+    if (snapshot.status !== 'done' || snapshot.output?.status !== 'completed')
+      throw new Error(`the flow ended ${snapshot.status}: ${JSON.stringify(snapshot.output)}`);
     this.actor.stop();
   }
 }
@@ -410,6 +425,10 @@ async function runVariant(
   await pump(() => ended === target);
   const used = process.cpuUsage(cpu);
   if (calls.size !== 0) throw new Error(`${variant.name}: ${calls.size} calls left`);
+  if (server.completed !== target)
+    throw new Error(
+      `${variant.name}: ${server.completed} of ${target} calls went through the IVR (hung up early: ${server.wrongHangups.slice(0, 3).join(', ')})`,
+    );
   return { cpuMsPerCall: (used.user + used.system) / 1000 / target, heapBytesPerCall };
 }
 

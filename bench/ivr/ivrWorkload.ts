@@ -17,6 +17,11 @@ export const PROMPT_1 = `sound:${PROMPT_1_SOUND}`;
 export const PROMPT_2 = `sound:${PROMPT_2_SOUND}`;
 /** How long each prompt plays on the simulator's clock. */
 export const PROMPT_MS = 1;
+/** The prompts as the simulator's sound catalogue lists them (`createSimulator({ sounds: { extraSounds } })`). */
+export const PROMPT_SOUNDS = [
+  { id: PROMPT_1_SOUND, durationMs: PROMPT_MS },
+  { id: PROMPT_2_SOUND, durationMs: PROMPT_MS },
+] as const;
 
 /** What the caller presses, and how long each key is held (the digit arrives when released). */
 export const CALLER_DIGITS = '12';

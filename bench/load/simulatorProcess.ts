@@ -5,18 +5,13 @@
  */
 import { systemClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
-import { BENCH_USER, PROMPT_1_SOUND, PROMPT_2_SOUND, PROMPT_MS } from '../ivr/ivrWorkload.ts';
+import { BENCH_USER, PROMPT_SOUNDS } from '../ivr/ivrWorkload.ts';
 import { serveParent } from '../process/serveParent.ts';
 import { IvrLoadGenerator } from './IvrLoadGenerator.ts';
 
 const sim = createSimulator({
   clock: systemClock,
-  sounds: {
-    extraSounds: [
-      { id: PROMPT_1_SOUND, durationMs: PROMPT_MS },
-      { id: PROMPT_2_SOUND, durationMs: PROMPT_MS },
-    ],
-  },
+  sounds: { extraSounds: PROMPT_SOUNDS },
 });
 const wire = await startWireServer(sim, {
   users: [BENCH_USER],
