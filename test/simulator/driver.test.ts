@@ -149,6 +149,41 @@ describe('the test driver', () => {
     expect((await h.req('GET', '/recordings/stored/msg')).body).toEqual({ name: 'msg', format: 'wav' });
   });
 
+  it('starts a recording with a beep at once (RecordingStarted, state recording); the beep is not recorded', async () => {
+    // Reference traces, scenario 06: RecordingStarted 2 ms after a beep=true record request, and
+    // the recording can be paused, unpaused and stopped during what is still the beep.
+    const h = createHarness();
+    h.connect('app', ['rec'], false);
+    const id = h.sim.driver.placeCall({ app: 'rec' });
+    const t0 = h.clock.now();
+    await h.req('POST', `/channels/${id}/record`, {
+      name: 'b',
+      format: 'wav',
+      beep: 'true',
+      maxDurationSeconds: '3',
+    });
+    await h.advance(0);
+    expect(ofType(h, 'app', 'RecordingStarted')).toMatchObject([
+      { recording: { name: 'b', state: 'recording' } },
+    ]);
+    expect((await h.req('GET', '/recordings/live/b')).body).toMatchObject({ state: 'recording' });
+    // maxDurationSeconds counts from the end of the beep (424 ms): 3.424 s in all.
+    await h.advance(3_423);
+    expect(ofType(h, 'app', 'RecordingFinished')).toHaveLength(0);
+    await h.advance(1);
+    expect(ofType(h, 'app', 'RecordingFinished')).toMatchObject([{ recording: { name: 'b', duration: 3 } }]);
+    expect(h.clock.now() - t0).toBe(3_424);
+
+    // Paused during the beep, then stopped: finished (and stored) with nothing recorded.
+    await h.req('POST', `/channels/${id}/record`, { name: 'p', format: 'wav', beep: 'true' });
+    expect((await h.req('POST', '/recordings/live/p/pause')).status).toBe(204);
+    expect((await h.req('GET', '/recordings/live/p')).body).toMatchObject({ state: 'paused' });
+    await h.advance(1_000);
+    expect((await h.req('POST', '/recordings/live/p/stop')).status).toBe(204);
+    expect(ofType(h, 'app', 'RecordingFinished')[1]).toMatchObject({ recording: { name: 'p', duration: 0 } });
+    expect((await h.req('GET', '/recordings/stored/p')).status).toBe(200);
+  });
+
   it('plays a tone until it is stopped; skipping is accepted and ignored', async () => {
     const h = createHarness();
     h.connect('app', ['tone'], false);

@@ -29,6 +29,12 @@ export interface RecordingOptions {
  * `maxDurationSeconds`, after `maxSilenceSeconds` of continuous silence (talk state comes from
  * the test driver), on a terminating DTMF digit, on stop or hangup; then it is stored.
  * Cancelling discards it.
+ *
+ * `queued` only while other media of its target plays before it. When its turn comes it is
+ * `recording` at once, with RecordingStarted, beep or not: the real server plays the beep inside
+ * the recording (RecordingStarted came 2 ms after a `beep=true` record request in the reference
+ * traces, scenario 06). The beep is not recorded: the duration, the silence limit and
+ * `maxDurationSeconds` count from its end. Pausing during the beep skips the rest of it.
  */
 export class LiveRecording implements MediaJob {
   state: 'queued' | 'recording' | 'paused' | 'done' | 'failed' | 'canceled' = 'queued';
@@ -40,6 +46,8 @@ export class LiveRecording implements MediaJob {
   private silenceMs = 0;
   private stretchStart = 0;
   private talking = false;
+  /** The beep before the audio is playing (the recording is already `recording`). */
+  private beeping = false;
   private timer: TimerHandle | undefined;
   private silenceTimer: TimerHandle | undefined;
 
@@ -57,32 +65,41 @@ export class LiveRecording implements MediaJob {
     return { name: this.name, format: this.options.format, state: this.state, target_uri: this.target.uri };
   }
 
+  /** Its turn came: it records from now, after the beep if one was asked for. */
   begin(): void {
+    this.state = 'recording';
+    this.world.publish('RecordingStarted', { recording: this.toJson() }, this.target.scope);
     if (this.options.beepMs > 0) {
-      this.timer = this.world.clock.setTimeout(() => this.startRecording(), this.options.beepMs);
-    } else this.startRecording();
+      this.beeping = true;
+      this.timer = this.world.clock.setTimeout(() => this.startCapture(), this.options.beepMs);
+    } else this.startCapture();
   }
 
-  private startRecording(): void {
+  /** Audio is captured from now on: the duration, silence and length limits start counting. */
+  private startCapture(): void {
+    this.beeping = false;
     this.timer = undefined;
-    this.state = 'recording';
     this.startedAt = this.stretchStart = this.world.clock.now();
     this.talking = this.target.isTalking();
-    this.world.publish('RecordingStarted', { recording: this.toJson() }, this.target.scope);
     if (this.options.maxDurationMs > 0) {
       this.timer = this.world.clock.setTimeout(() => this.finish('done'), this.options.maxDurationMs);
     }
     this.armSilence();
   }
 
+  /** True while audio is being captured (recording, not paused, past the beep). */
+  private get capturing(): boolean {
+    return this.state === 'recording' && !this.beeping;
+  }
+
   private elapsedMs(): number {
-    return this.recordedMs + (this.state === 'recording' ? this.world.clock.now() - this.startedAt : 0);
+    return this.recordedMs + (this.capturing ? this.world.clock.now() - this.startedAt : 0);
   }
 
   /** Closes the current talking or silent stretch into the totals. */
   private closeStretch(): void {
     const now = this.world.clock.now();
-    if (this.state === 'recording') {
+    if (this.capturing) {
       if (this.talking) this.talkingMs += now - this.stretchStart;
       else this.silenceMs += now - this.stretchStart;
     }
@@ -92,7 +109,7 @@ export class LiveRecording implements MediaJob {
   private armSilence(): void {
     if (this.silenceTimer !== undefined) this.world.clock.clearTimeout(this.silenceTimer);
     this.silenceTimer = undefined;
-    if (this.options.maxSilenceMs <= 0 || this.talking || this.state !== 'recording') return;
+    if (this.options.maxSilenceMs <= 0 || this.talking || !this.capturing) return;
     this.silenceTimer = this.world.clock.setTimeout(() => this.finish('done'), this.options.maxSilenceMs);
   }
 
@@ -116,6 +133,7 @@ export class LiveRecording implements MediaJob {
     this.closeStretch();
     this.recordedMs = this.elapsedMs();
     this.state = 'paused';
+    this.beeping = false;
     this.stopTimers();
   }
 
@@ -140,7 +158,7 @@ export class LiveRecording implements MediaJob {
    * it): RecordingFailed with the cause. A recording already running is finished instead.
    */
   fail(cause: string): void {
-    if (this.state !== 'queued' || this.timer !== undefined) {
+    if (this.state !== 'queued') {
       this.finish('done');
       return;
     }
@@ -158,7 +176,7 @@ export class LiveRecording implements MediaJob {
    */
   finish(how: 'done' | 'canceled'): void {
     if (this.state === 'done' || this.state === 'canceled' || this.state === 'failed') return;
-    const wasQueued = this.state === 'queued' && this.timer === undefined;
+    const wasQueued = this.state === 'queued';
     this.closeStretch();
     const totalMs = this.elapsedMs();
     this.stopTimers();
