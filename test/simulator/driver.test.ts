@@ -184,6 +184,21 @@ describe('the test driver', () => {
     expect((await h.req('GET', '/recordings/stored/p')).status).toBe(200);
   });
 
+  it("moves a channel to another application with appArgs cut at every comma, empty ones dropped (the server's strtok_r)", async () => {
+    const h = createHarness();
+    h.connect('from', ['from'], false);
+    h.connect('to', ['to'], false);
+    const id = h.sim.driver.placeCall({ app: 'from' });
+    await h.advance(0);
+    const moved = await h.req('POST', `/channels/${id}/move`, { app: 'to', appArgs: ',a,,"b,c",' });
+    expect(moved.status).toBe(204);
+    expect(ofType(h, 'from', 'StasisEnd')).toHaveLength(1);
+    expect(ofType(h, 'to', 'StasisStart')[0]).toMatchObject({ args: ['a', '"b', 'c"'] });
+    // Moved back with an empty appArgs: no arguments at all (not one empty argument).
+    await h.req('POST', `/channels/${id}/move`, { app: 'from', appArgs: '' });
+    expect(ofType(h, 'from', 'StasisStart').at(-1)).toMatchObject({ args: [] });
+  });
+
   it('plays a tone until it is stopped; skipping is accepted and ignored', async () => {
     const h = createHarness();
     h.connect('app', ['tone'], false);

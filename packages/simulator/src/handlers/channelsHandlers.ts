@@ -8,7 +8,7 @@ import { sendDtmf } from '../world/dtmf.ts';
 import { hangupReasonCauses } from '../world/hangupCauses.ts';
 import { createForDial, dialCreated, type OriginateRequest, originate } from '../world/originate.ts';
 import type { AudioDirection, SimChannel } from '../world/SimChannel.ts';
-import { stasisEntryFromText } from '../world/StasisEntry.ts';
+import { moveArgsFromText, stasisEntryFromText } from '../world/StasisEntry.ts';
 import { createSnoop } from '../world/snoop.ts';
 import { startDialplan } from '../world/startDialplan.ts';
 import { startPlayback, startRecording } from '../world/startMedia.ts';
@@ -181,7 +181,7 @@ export const channelsHandlers: HandlerTable = {
 
   move: (ctx) => {
     const ch = controlled(ctx);
-    moveChannel(ctx.world, ch, str(ctx.params, 'app'), optStr(ctx.params, 'appArgs')?.split(',') ?? []);
+    moveChannel(ctx.world, ch, str(ctx.params, 'app'), moveArgsFromText(optStr(ctx.params, 'appArgs')));
     return NO_CONTENT;
   },
 

@@ -43,3 +43,16 @@ export function stasisEntryFromArgs(app: string, args: readonly string[]): Stasi
   const escaped = args.map((arg) => arg.replace(SPECIAL, '\\$&'));
   return { app, args, appData: [app, ...escaped].join(',') };
 }
+
+/**
+ * The arguments of `POST /channels/{id}/move` from its `appArgs` text. Unlike `Stasis()` data, the
+ * real server cuts the text at every comma with `strtok_r` (res/stasis/control.c,
+ * `app_control_move`): no quoting or escaping, and empty arguments vanish (`a,,b` and `,a,b,`
+ * give `a`, `b`).
+ *
+ * @example
+ * moveArgsFromText('"x,y",,z') // ['"x', 'y"', 'z']
+ */
+export function moveArgsFromText(appArgs: string | undefined): string[] {
+  return appArgs === undefined ? [] : appArgs.split(',').filter((arg) => arg !== '');
+}
