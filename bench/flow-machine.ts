@@ -196,6 +196,11 @@ class ScriptedServer {
     for (const channelId of this.waiting.splice(0)) this.pressDigits(channelId);
   }
 
+  /** True when no event is queued. */
+  get drained(): boolean {
+    return this.head === this.queue.length;
+  }
+
   /** The next queued event, parsed, or undefined when none is queued. */
   next(): { channelId: string; event: Record<string, unknown> } | undefined {
     if (this.head === this.queue.length) {
@@ -412,7 +417,7 @@ async function runVariant(
   // Hold: every call waits at the digit prompt (its caller silent).
   server.released = false;
   for (let i = 0; i < CONCURRENCY; i++) place();
-  await pump(() => placed === CONCURRENCY && server.next() === undefined);
+  await pump(() => placed === CONCURRENCY && server.drained);
   await turn();
   gc();
   gc();
