@@ -33,15 +33,8 @@ import { machineEventFilter } from '@ringflow/runtime';
 import { createSimulator } from '@ringflow/simulator';
 import { type AnyActorRef, type AnyStateMachine, createActor } from 'xstate';
 import { fmt, median, spread } from './apps/stats.ts';
-import {
-  CALLER_DIGITS,
-  DIGIT_TIMEOUT_MS,
-  IVR_APP,
-  MAX_DIGITS,
-  PROMPT_1,
-  PROMPT_2,
-  PROMPT_SOUNDS,
-} from './ivr/ivrWorkload.ts';
+import { BareIvrCall, type IvrRequests } from './ivr/BareIvrCall.ts';
+import { CALLER_DIGITS, IVR_APP, PROMPT_1, PROMPT_2, PROMPT_SOUNDS } from './ivr/ivrWorkload.ts';
 
 const { values } = parseArgs({
   options: {
@@ -124,8 +117,7 @@ interface CallRunner {
 }
 
 /** The requests the IVR makes, answered at once by the scripted server. */
-interface StubApi {
-  answer(channelId: string): Promise<void>;
+interface StubApi extends IvrRequests {
   play(channelId: string, media: string, playbackId: string): Promise<unknown>;
   hangup(channelId: string): Promise<void>;
 }
@@ -172,6 +164,8 @@ class ScriptedServer {
         state: 'queued',
       });
     },
+    // Prompts end before the caller presses a key (as in the full bench): nothing to stop.
+    stopPlayback: () => {},
     hangup: (channelId) => {
       if (this.sayingGoodbye.delete(channelId)) this.completed++;
       else this.wrongHangups.push(channelId);
@@ -298,61 +292,23 @@ async function flowVariant(): Promise<Variant> {
   };
 }
 
-/** One call of the IVR as the bare application writes it: a plain object and a switch. */
+/** One call of the IVR as the bare application writes it ({@link BareIvrCall}), given its events. */
 class PlainCall implements CallRunner {
-  private stage: 'answering' | 'prompt1' | 'digits' | 'prompt2' | 'leaving' = 'answering';
-  private digits = '';
-  private timer: NodeJS.Timeout | undefined;
+  private readonly ivr: BareIvrCall;
 
-  constructor(
-    private readonly channelId: string,
-    private readonly api: StubApi,
-  ) {
-    void api.answer(channelId).then(() => {
-      if (this.stage !== 'answering') return;
-      this.stage = 'prompt1';
-      void api.play(channelId, PROMPT_1, `${channelId}-p1`);
-    });
-  }
-
-  private playPrompt2(): void {
-    clearTimeout(this.timer);
-    this.stage = 'prompt2';
-    void this.api.play(this.channelId, PROMPT_2, `${this.channelId}-p2`);
-  }
-
-  private waitForDigit(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.playPrompt2(), DIGIT_TIMEOUT_MS);
+  constructor(channelId: string, api: StubApi) {
+    this.ivr = new BareIvrCall(channelId, api);
+    this.ivr.start();
   }
 
   deliver(event: Record<string, unknown>): void {
-    switch (event.type) {
-      case 'ChannelDtmfReceived':
-        if (this.stage === 'digits' || this.stage === 'prompt1') {
-          this.digits += event.digit as string;
-          if (this.digits.length >= MAX_DIGITS) this.playPrompt2();
-          else this.waitForDigit();
-        }
-        return;
-      case 'PlaybackFinished': {
-        const id = (event.playback as { id: string }).id;
-        if (this.stage === 'prompt1' && id.endsWith('-p1')) {
-          this.stage = 'digits';
-          this.waitForDigit();
-        } else if (this.stage === 'prompt2' && id.endsWith('-p2')) {
-          this.stage = 'leaving';
-          void this.api.hangup(this.channelId);
-        }
-        return;
-      }
-      default:
-        return;
-    }
+    if (event.type === 'ChannelDtmfReceived') this.ivr.digit(event.digit as string);
+    else if (event.type === 'PlaybackFinished')
+      this.ivr.playbackFinished((event.playback as { id: string }).id);
   }
 
   stop(): void {
-    clearTimeout(this.timer);
+    this.ivr.end();
   }
 }
 

@@ -5,15 +5,9 @@
  */
 import { Pool } from 'undici';
 import { WebSocket } from 'ws';
-import { DIGIT_TIMEOUT_MS, IVR_APP, MAX_DIGITS, PROMPT_1, PROMPT_2 } from '../ivr/ivrWorkload.ts';
+import { BareIvrCall, type IvrRequests } from '../ivr/BareIvrCall.ts';
+import { IVR_APP } from '../ivr/ivrWorkload.ts';
 import { type BenchApp, runBenchApp } from './runBenchApp.ts';
-
-interface Call {
-  readonly id: string;
-  stage: 'answering' | 'prompt1' | 'digits' | 'prompt2' | 'leaving';
-  digits: string;
-  timer: NodeJS.Timeout | undefined;
-}
 
 interface AriEvent {
   readonly type: string;
@@ -27,7 +21,7 @@ await runBenchApp(async ({ url, username, password, probe }) => {
   const basePath = root.pathname.replace(/\/+$/, '');
   const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   const pool = new Pool(root.origin, { connections: 10, headersTimeout: 0, bodyTimeout: 0 });
-  const calls = new Map<string, Call>();
+  const calls = new Map<string, BareIvrCall>();
   const errors: string[] = [];
 
   /** `gone`: a 404 is an answer, not an error (a stopped prompt that had just ended by itself). */
@@ -44,66 +38,37 @@ await runBenchApp(async ({ url, username, password, probe }) => {
       },
     );
   };
-  const hangup = (call: Call) => {
-    call.stage = 'leaving';
-    void send('DELETE', `/channels/${call.id}?reason=normal`);
-  };
-  const playPrompt2 = (call: Call) => {
-    clearTimeout(call.timer);
-    call.stage = 'prompt2';
-    void send(
-      'POST',
-      `/channels/${call.id}/play?media=${encodeURIComponent(PROMPT_2)}&playbackId=${call.id}-p2`,
-    );
-  };
-  /** Waits for the next digit; silence for the timeout ends collection (prompt 2 all the same). */
-  const waitForDigit = (call: Call) => {
-    clearTimeout(call.timer);
-    call.timer = setTimeout(() => playPrompt2(call), DIGIT_TIMEOUT_MS);
-  };
-  const addDigit = (call: Call, digit: string) => {
-    call.digits += digit;
-    if (call.digits.length >= MAX_DIGITS) playPrompt2(call);
-    else waitForDigit(call);
+  const requests: IvrRequests = {
+    answer: (channelId) => send('POST', `/channels/${channelId}/answer`),
+    play: (channelId, media, playbackId) =>
+      void send(
+        'POST',
+        `/channels/${channelId}/play?media=${encodeURIComponent(media)}&playbackId=${playbackId}`,
+      ),
+    stopPlayback: (playbackId) => void send('DELETE', `/playbacks/${playbackId}`, 'ok'),
+    hangup: (channelId) => void send('DELETE', `/channels/${channelId}?reason=normal`),
   };
 
   const onEvent = (event: AriEvent) => {
     switch (event.type) {
       case 'StasisStart': {
-        const id = event.channel!.id;
-        const call: Call = { id, stage: 'answering', digits: '', timer: undefined };
-        calls.set(id, call);
-        send('POST', `/channels/${id}/answer`).then(() => {
-          if (call.stage !== 'answering') return;
-          call.stage = 'prompt1';
-          void send('POST', `/channels/${id}/play?media=${encodeURIComponent(PROMPT_1)}&playbackId=${id}-p1`);
-        });
+        const call = new BareIvrCall(event.channel!.id, requests);
+        calls.set(call.id, call);
+        call.start();
         return;
       }
-      case 'ChannelDtmfReceived': {
-        const call = calls.get(event.channel!.id);
-        if (!call || event.digit === undefined) return;
-        if (call.stage === 'prompt1') {
-          // Barge-in: the key stops prompt 1 and counts.
-          void send('DELETE', `/playbacks/${call.id}-p1`, 'ok');
-          addDigit(call, event.digit);
-        } else if (call.stage === 'digits') addDigit(call, event.digit);
+      case 'ChannelDtmfReceived':
+        if (event.digit !== undefined) calls.get(event.channel!.id)?.digit(event.digit);
         return;
-      }
       case 'PlaybackFinished': {
         const playbackId = event.playback!.id;
-        const call = calls.get(playbackId.slice(0, -3));
-        if (!call) return;
-        if (call.stage === 'prompt1' && playbackId.endsWith('-p1')) {
-          call.stage = 'digits';
-          waitForDigit(call);
-        } else if (call.stage === 'prompt2' && playbackId.endsWith('-p2')) hangup(call);
+        calls.get(playbackId.slice(0, -3))?.playbackFinished(playbackId);
         return;
       }
       case 'StasisEnd': {
         const call = calls.get(event.channel!.id);
         if (!call) return;
-        clearTimeout(call.timer);
+        call.end();
         calls.delete(call.id);
         return;
       }
