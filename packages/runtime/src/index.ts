@@ -32,6 +32,7 @@ export type {
   CallHandle,
   CallInput,
   CallRequestOptions,
+  ResourceCleanup,
   RuntimeCallEvent,
   ServerInfo,
 } from './call/CallHandle.ts';

@@ -18,6 +18,8 @@ export interface FlowContext {
   readonly step: Readonly<Record<string, unknown>>;
   /** The bridge this call is in (conference or dial), if any. */
   readonly bridgeId: string | undefined;
+  /** The room this call joined ends when it leaves (`conference` with `closeOnLeave: true`). */
+  readonly roomClosesOnLeave?: boolean;
   /** The live bridge recording this call started last (`bridgeRecord`), which `stop: true` stops. */
   readonly bridgeRecording?: string | undefined;
   /** Set once the caller's channel is gone: channel operations are no longer attempted. */

@@ -41,6 +41,7 @@ export interface FlowAri {
   >;
   readonly bridges: Pick<
     BridgesApi,
+    | 'get'
     | 'createWithId'
     | 'destroy'
     | 'addChannel'
@@ -88,8 +89,12 @@ export interface FlowHost {
   ): string;
   /** Forgets an id from `newId` whose resource was never created (its request failed): nothing to clean up. */
   forget?(kind: 'channel' | 'bridge', id: string): void;
-  /** Starts routing the events of a resource the flow names itself (a recording name, a conference bridge). */
-  watch?(kind: 'recording' | 'bridge', id: string): void;
+  /**
+   * Starts routing the events of a resource the flow names itself (a recording name, a conference
+   * bridge). A `shared` bridge is joined by other calls too (a conference room): it is not
+   * destroyed when this call ends, only when the last call in it does.
+   */
+  watch?(kind: 'recording' | 'bridge', id: string, options?: { readonly shared?: boolean }): void;
   /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */
   readonly fetch?: typeof fetch;
   /**

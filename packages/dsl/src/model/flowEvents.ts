@@ -36,6 +36,24 @@ export const flowEvents = {
   },
   hold: { ari: ['ChannelHold'], own: true, description: 'The caller put the call on hold.' },
   unhold: { ari: ['ChannelUnhold'], own: true, description: 'The caller took the call off hold.' },
+  roomEntered: {
+    ari: ['ChannelEnteredBridge'],
+    own: false,
+    description:
+      'Someone entered a room (bridge) this call is in, this call included (`event.channel.id`, `event.bridge.channels`).',
+  },
+  roomLeft: {
+    ari: ['ChannelLeftBridge'],
+    own: false,
+    description:
+      'Someone left a room (bridge) this call is in, this call included (`event.channel.id`, `event.bridge.channels`).',
+  },
+  roomClosed: {
+    ari: ['BridgeDestroyed'],
+    own: false,
+    description:
+      'A room (bridge) this call is in was destroyed, everyone taken out of it (`event.bridge.id`).',
+  },
   deviceState: { ari: ['DeviceStateChanged'], own: false, description: 'A subscribed device changed state.' },
   /** Not a server event: a step failure no step handled (`event.message`, `event.step`). */
   error: { ari: [], own: false, description: 'A step failed and its own `on` did not handle it.' },

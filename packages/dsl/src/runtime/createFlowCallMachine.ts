@@ -46,8 +46,8 @@ class CallFlowHost implements FlowHost {
     this.#call.disown(kind, id);
   }
 
-  watch(kind: 'recording' | 'bridge', id: string): void {
-    this.#call.own(kind, id);
+  watch(kind: 'recording' | 'bridge', id: string, options?: { readonly shared?: boolean }): void {
+    this.#call.own(kind, id, { cleanup: options?.shared ? 'when-empty' : true });
   }
 
   /** The call's logger is made on first use: read only when a record is written. */

@@ -5,6 +5,7 @@ import { playFragment } from '../compile/playFragment.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';
 import { parseDuration, s } from '../schema/s.ts';
+import { type RoomJoined, joinRoom } from './joinRoom.ts';
 import { restStep } from './restStep.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -43,22 +44,35 @@ const conferenceParams = stepParams(
     absorbDTMF: s.optional(
       s.boolean({ description: "Keep this call's key presses from reaching the others.", default: false }),
     ),
+    closeOnLeave: s.optional(
+      s.value(
+        s.boolean({
+          description:
+            'The room ends when this call leaves it (leaveBridge or hang-up): the bridge is destroyed and everyone else is taken out of it (their flows get roomClosed). Default: the room ends with its last participant.',
+          default: false,
+        }),
+      ),
+    ),
   },
-  'Creates (if needed) and joins a named bridge.',
+  'Creates the room if it does not exist yet, and joins it.',
 );
 
-/** conference: creates or joins a named bridge. Outcomes: joined (`event.bridgeId`), failed. */
+/**
+ * conference: creates a named room or joins it when it exists (race-safe: see {@link joinRoom}).
+ * Outcomes: joined (`event.bridgeId`, `event.created`), failed.
+ */
 export const conferenceStep = defineStep({
   name: 'conference',
-  description: 'Creates (if needed) and joins a named bridge (a conference room).',
+  description:
+    'Joins a named room (a bridge every call naming it meets in), creating it if it does not exist yet.',
   params: conferenceParams,
   bare: false,
   outcomes: [
     {
       name: 'joined',
       kind: 'success',
-      description: 'The call is in the bridge.',
-      data: { bridgeId: 'the bridge id' },
+      description: 'The call is in the room.',
+      data: { bridgeId: 'the bridge id', created: 'true when this call opened the room' },
     },
     FAILED,
   ],
@@ -67,29 +81,40 @@ export const conferenceStep = defineStep({
     effect: effect(
       async (args) => {
         const { context } = args;
-        const bridgeId = bridgeIdForName(resolveValue(p.name, scopeOf(context, args.event)));
-        const name = resolveValue(p.name, scopeOf(context, args.event));
-        // The room's own events (video source, moh, others entering) concern every call in it.
-        context.host.watch?.('bridge', bridgeId);
-        await context.host.ari.bridges.createWithId({
+        const scope = scopeOf(context, args.event);
+        const name = resolveValue(p.name, scope);
+        const bridgeId = bridgeIdForName(name);
+        const closeOnLeave = resolveOptional(p.closeOnLeave, scope) === true;
+        // The room's own events (video source, moh, others entering) concern every call in it. It
+        // outlives this call unless it closes when this call leaves.
+        context.host.watch?.('bridge', bridgeId, { shared: !closeOnLeave });
+        const joined = await joinRoom(context.host, {
           bridgeId,
           name,
-          type: (p.type ?? ['mixing']).join(','),
-        });
-        await context.host.ari.bridges.addChannel({
-          bridgeId,
+          type: p.type ?? ['mixing'],
+          typeGiven: p.type !== undefined,
           channel: context.call.channelId,
           ...(p.role ? { role: p.role } : {}),
           ...(p.mute !== undefined ? { mute: p.mute } : {}),
           ...(p.absorbDTMF !== undefined ? { absorbDTMF: p.absorbDTMF } : {}),
         });
-        return bridgeId;
+        return { ...joined, closeOnLeave };
       },
       {
         onDone: {
-          ...build.exit('joined', ({ event }) => ({ bridgeId: event.output }), [
-            setContext(({ event }) => ({ bridgeId: String(event.output) })),
-          ]),
+          ...build.exit(
+            'joined',
+            ({ event }) => {
+              const joined = event.output as RoomJoined;
+              return { bridgeId: joined.bridgeId, created: joined.created };
+            },
+            [
+              setContext(({ event }) => {
+                const joined = event.output as RoomJoined & { closeOnLeave: boolean };
+                return { bridgeId: joined.bridgeId, roomClosesOnLeave: joined.closeOnLeave };
+              }),
+            ],
+          ),
         },
         onError: build.exit('failed', failureData),
       },
@@ -102,14 +127,22 @@ export const leaveBridgeStep = restStep({
   name: 'leaveBridge',
   description: 'Takes the call out of its bridge.',
   params: stepParams(
-    { destroy: s.optional(s.boolean({ description: 'Also destroy the bridge.', default: false })) },
+    {
+      destroy: s.optional(
+        s.boolean({
+          description: 'Also destroy the bridge (a room joined with closeOnLeave: true is destroyed anyway).',
+          default: false,
+        }),
+      ),
+    },
     'Takes the call out of its bridge.',
   ),
   bare: true,
   run: async (p, args) => {
     const bridgeId = currentBridge(args);
     await args.context.host.ari.bridges.removeChannel({ bridgeId, channel: args.context.call.channelId });
-    if (p.destroy) await args.context.host.ari.bridges.destroy({ bridgeId });
+    if (p.destroy || args.context.roomClosesOnLeave)
+      await args.context.host.ari.bridges.destroy({ bridgeId });
   },
 });
 

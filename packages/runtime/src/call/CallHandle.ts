@@ -28,6 +28,13 @@ export interface CallRequestOptions {
 }
 
 /**
+ * What the runtime does on the server with a resource a call owns when the call ends: `true`
+ * removes it (hangs the channel up, destroys the bridge), `false` leaves it, `'when-empty'`
+ * destroys a bridge shared with other calls (a conference room) only when nobody is left in it.
+ */
+export type ResourceCleanup = boolean | 'when-empty';
+
+/**
  * What a call machine gets in its input: everything it needs to drive one call, bound to the
  * server the call lives on. Requests made through it are counted (the call ends once they are
  * settled), those sent with a signal are cancelled when the call ends (a request without one runs
@@ -92,9 +99,12 @@ export interface CallHandle {
   pickId(kind: 'channel' | 'bridge' | 'playback' | 'recording' | 'snoop'): string;
   /**
    * Makes the call own a resource: its events reach this call from now on. Do it before creating
-   * the resource ("stage, then execute"), so its first event cannot be missed.
+   * the resource ("stage, then execute"), so its first event cannot be missed. `cleanup` says
+   * what happens to it on the server when the call ends: `true` (default) removes it (hangs the
+   * channel up, destroys the bridge), `false` leaves it, `'when-empty'` destroys a bridge shared
+   * with other calls (a conference room) only when nobody is left in it.
    */
-  own(kind: ResourceKind, id: string, options?: { readonly cleanup?: boolean }): void;
+  own(kind: ResourceKind, id: string, options?: { readonly cleanup?: ResourceCleanup }): void;
   /** Stops routing a resource's events to this call. */
   disown(kind: ResourceKind, id: string): void;
   /** A timer on the call's clock, cleared when the call ends. */

@@ -13,7 +13,13 @@ import {
 import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
 import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
-import type { CallHandle, CallInput, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
+import type {
+  CallHandle,
+  CallInput,
+  CallRequestOptions,
+  ResourceCleanup,
+  ServerInfo,
+} from '../call/CallHandle.ts';
 import { isCallScoped } from '../call/callScopedSignal.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
@@ -80,11 +86,16 @@ const APP_ADDRESSED = new Set([
   'ApplicationReplaced',
 ]);
 
+/** The stronger of two cleanups: remove > when-empty > nothing. */
+function strongerCleanup(a: ResourceCleanup, b: ResourceCleanup): ResourceCleanup {
+  return a === true || b === true ? true : a || b;
+}
+
 /** What a session owns, with whether the runtime must clean it up on the server at the end. */
 interface Owned {
   readonly kind: ResourceKind;
   readonly id: string;
-  cleanup: boolean;
+  cleanup: ResourceCleanup;
   /**
    * A recording known to exist on the server (its RecordingStarted came, or a record request for
    * it succeeded): only those are stopped at the end. A name picked for a recording that was
@@ -262,12 +273,12 @@ export class CallSession implements HandleSession {
     return [...this.owned.values()].filter((o) => o.kind === 'bridge').map((o) => o.id);
   }
 
-  own(kind: ResourceKind, id: string, cleanup: boolean): void {
+  own(kind: ResourceKind, id: string, cleanup: ResourceCleanup): void {
     if (this.ended) return;
     const key = ownedKey(kind, id);
     const known = this.owned.get(key);
     if (known) {
-      known.cleanup ||= cleanup;
+      known.cleanup = strongerCleanup(known.cleanup, cleanup);
       return;
     }
     this.owned.set(key, { kind, id, cleanup });
@@ -595,6 +606,29 @@ export class CallSession implements HandleSession {
     }
   }
 
+  /**
+   * A bridge this call shared with others (a conference room) outlives the call unless nobody is
+   * left in it. Each participant checks as it ends, after its own channel left, so the last one to
+   * leave finds the room empty. Channels that belong to no live session of this application are
+   * on their way out too (they are counted out: at stop, every call ends at once and each would
+   * otherwise see the others still in the room).
+   */
+  private closeRoomIfEmpty(bridgeId: string): void {
+    const { client, router } = this.host;
+    const asteriskId = this.server.asteriskId;
+    this.host.cleanup(
+      `close room ${bridgeId} if empty`,
+      async () => {
+        const bridge = await client.bridge(bridgeId).get();
+        const present = bridge.channels.filter((id) => router.ownersOf(asteriskId, 'channel', id).length > 0);
+        if (present.length > 0) return;
+        this.log('debug', 'last call left the room; destroying it', { bridge: bridgeId });
+        await client.bridge(bridgeId).destroy();
+      },
+      { kind: 'bridge', id: bridgeId },
+    );
+  }
+
   private channelGone(channelId: string, operation: string): void {
     this.gone ??= new Set();
     if (this.gone.has(channelId)) return;
@@ -678,7 +712,8 @@ export class CallSession implements HandleSession {
       if (main ? hangUpMain && !this.leaving && !gone : cleanup && !gone) {
         if (kind === 'channel')
           this.host.cleanup(`hang up ${id}`, () => client.channel(id).hangup(), { kind, id });
-        if (kind === 'bridge')
+        if (kind === 'bridge' && cleanup === 'when-empty') this.closeRoomIfEmpty(id);
+        else if (kind === 'bridge')
           this.host.cleanup(`destroy bridge ${id}`, () => client.bridge(id).destroy(), { kind, id });
       }
     }

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import { bindHandle } from '../call/bindHandle.ts';
 import { bindResources } from '../call/bindResources.ts';
-import type { CallHandle, CallRequestOptions, ServerInfo } from '../call/CallHandle.ts';
+import type { CallHandle, CallRequestOptions, ResourceCleanup, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import type { DigitBuffer } from './DigitBuffer.ts';
 
@@ -35,7 +35,7 @@ export interface HandleSession {
     options?: CallRequestOptions,
   ): Promise<unknown>;
   pickId(kind: 'channel' | 'bridge' | 'playback' | 'recording' | 'snoop'): string;
-  own(kind: ResourceKind, id: string, cleanup: boolean): void;
+  own(kind: ResourceKind, id: string, cleanup: ResourceCleanup): void;
   disown(kind: ResourceKind, id: string): void;
   tell(event: { readonly type: string; readonly [key: string]: unknown }): void;
 }
@@ -122,7 +122,7 @@ export class SessionCallHandle implements CallHandle {
     return this.#session.pickId(kind);
   }
 
-  own(kind: ResourceKind, id: string, options?: { readonly cleanup?: boolean }): void {
+  own(kind: ResourceKind, id: string, options?: { readonly cleanup?: ResourceCleanup }): void {
     this.#session.own(kind, id, options?.cleanup ?? true);
   }
 
