@@ -1,5 +1,5 @@
 import { loadFlowFile } from '@ringflow/dsl';
-import { type FlowTestCall, testFlow } from '@ringflow/dsl/testing';
+import { type FlowTestCall, testFlow } from '@ringflow/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // The same flow as ivr.test.yaml, tested from TypeScript: the checks a scenario file cannot

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findScenarioFiles, loadScenarioFile, runScenario } from '@ringflow/dsl/testing';
+import { findScenarioFiles, loadScenarioFile, runScenario } from '@ringflow/testing';
 import { formatDiagnostic } from '@ringflow/dsl';
 
 // Every scenario file under flows/ becomes a vitest suite, one test per scenario, so `npm test`

@@ -22,6 +22,8 @@ export type {
 } from './compile/FlowHost.ts';
 export { createFlowCallMachine, hostFromCall } from './runtime/createFlowCallMachine.ts';
 export { toMermaid } from './mermaid/toMermaid.ts';
+export { flowGraph, ANY_STATE } from './graph/flowGraph.ts';
+export type { FlowGraph, FlowTransition } from './graph/flowGraph.ts';
 export { flowJsonSchema } from './schema/flowJsonSchema.ts';
 export {
   compileExpression,
@@ -42,3 +44,9 @@ export type {
   TransitionDocument,
 } from './model/flowSchema.ts';
 export type { Duration, ExprValue, Value } from './schema/s.ts';
+// For tools built on flows (the testing package, editors): durations as flows write them, YAML
+// with positions, and diagnostics made the way the validator makes them.
+export { parseDuration } from './schema/s.ts';
+export { parseYamlWithPositions } from './yaml/parseYamlWithPositions.ts';
+export type { PositionedYaml } from './yaml/parseYamlWithPositions.ts';
+export { diagnostic } from './validate/Diagnostic.ts';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Clock, systemClock } from '@ringflow/client';
 import { type Flow, FlowValidationError, formatDiagnostic, loadFlowFile } from '@ringflow/dsl';
-import { loadScenarioFile, toMs } from '@ringflow/dsl/testing';
+import { loadScenarioFile, toMs } from '@ringflow/testing';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';

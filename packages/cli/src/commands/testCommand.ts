@@ -7,7 +7,7 @@ import {
   formatCoverage,
   runScenarioFiles,
   type ScenarioResult,
-} from '@ringflow/dsl/testing';
+} from '@ringflow/testing';
 import { type Command, parseCommandLine } from '../Command.ts';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';

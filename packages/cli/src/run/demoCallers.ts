@@ -1,4 +1,4 @@
-import type { FlowTestCall, ScenarioSuite, TestCallOptions } from '@ringflow/dsl/testing';
+import type { FlowTestCall, ScenarioSuite, TestCallOptions } from '@ringflow/testing';
 
 /** One thing a demo caller does, at a virtual time from the start of its call. */
 export interface DemoAction {

@@ -1,4 +1,4 @@
-import type { RecordedAction } from '@ringflow/dsl/testing';
+import type { RecordedAction } from '@ringflow/testing';
 
 /**
  * A REST action in a few words for the live view: `play sound:hello-world`, `dial PJSIP/operator`.

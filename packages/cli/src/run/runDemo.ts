@@ -6,7 +6,7 @@ import {
   formatOffset,
   testFlow,
   type TimelineEntry,
-} from '@ringflow/dsl/testing';
+} from '@ringflow/testing';
 import type { CommandIo } from '../CommandIo.ts';
 import type { OutputFormat } from '../OutputFormat.ts';
 import type { DemoCaller } from './demoCallers.ts';

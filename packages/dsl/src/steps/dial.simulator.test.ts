@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFlow } from '../defineFlow.ts';
-import type { FarEnd } from '../testing/TestCallOptions.ts';
-import { type FlowTestCall, testFlow } from '../testing/FlowTestCall.ts';
+import type { FarEnd } from '@ringflow/testing';
+import { type FlowTestCall, testFlow } from '@ringflow/testing';
 
 let call: FlowTestCall | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFlow } from '../defineFlow.ts';
-import { type FlowTestCall, testFlow } from '../testing/FlowTestCall.ts';
+import { type FlowTestCall, testFlow } from '@ringflow/testing';
 
 let call: FlowTestCall | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFlow } from '../defineFlow.ts';
 import type { StepDocument } from '../model/flowSchema.ts';
-import { type FlowTestCall, testFlow } from '../testing/FlowTestCall.ts';
+import { type FlowTestCall, testFlow } from '@ringflow/testing';
 
 /** The simulator's beep before a recording starts (the core sound `beep`). */
 const BEEP_MS = 424;

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../validate/Diagnostic.ts';
+import type { Diagnostic } from '@ringflow/dsl';
 import { FlowCoverage } from './FlowCoverage.ts';
 import { loadScenarioFile, type ScenarioSuite } from './loadScenarioFile.ts';
 import { runScenario, type ScenarioResult } from './runScenario.ts';

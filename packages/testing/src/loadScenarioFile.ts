@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { parseFlow } from '../parseFlow.ts';
-import { parseDuration } from '../schema/s.ts';
-import { type Diagnostic, diagnostic, type Path } from '../validate/Diagnostic.ts';
-import { type Flow, sortDiagnostics } from '../validate/validateFlow.ts';
-import { parseYamlWithPositions } from '../yaml/parseYamlWithPositions.ts';
+import { parseFlow } from '@ringflow/dsl';
+import { parseDuration } from '@ringflow/dsl';
+import { type Diagnostic, diagnostic, type Path } from '@ringflow/dsl';
+import { type Flow, sortDiagnostics } from '@ringflow/dsl';
+import { parseYamlWithPositions } from '@ringflow/dsl';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';

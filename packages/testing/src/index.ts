@@ -1,5 +1,5 @@
 /**
- * @ringflow/dsl/testing: unit tests of call flows with simulated events, in virtual time, on the
+ * @ringflow/testing: unit tests of call flows with simulated events, in virtual time, on the
  * in-process simulator through the real runtime; YAML scenarios; coverage of states and transitions.
  */
 export { testFlow, FlowTestCall, toMs } from './FlowTestCall.ts';
@@ -17,8 +17,6 @@ export type {
   RecordedState,
   TimelineEntry,
 } from './CallTimeline.ts';
-export { flowGraph, ANY_STATE } from './flowGraph.ts';
-export type { FlowGraph, FlowTransition } from './flowGraph.ts';
 export { FlowCoverage, formatCoverage } from './FlowCoverage.ts';
 export type { CoverageReport } from './FlowCoverage.ts';
 export { operationOfRequest } from './operationOfRequest.ts';

@@ -1,5 +1,5 @@
-import type { Flow } from '../validate/validateFlow.ts';
-import { ANY_STATE, type FlowGraph, type FlowTransition, flowGraph } from './flowGraph.ts';
+import type { Flow } from '@ringflow/dsl';
+import { ANY_STATE, type FlowGraph, type FlowTransition, flowGraph } from '@ringflow/dsl';
 
 /** How often a state or transition was taken across the runs recorded. */
 export interface CoverageReport {

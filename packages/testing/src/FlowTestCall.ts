@@ -11,13 +11,13 @@ import type { Application } from '@ringflow/runtime';
 import { createSimulator, formatTimestamp, type Simulator } from '@ringflow/simulator';
 import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
-import { callFromStasisStart, type FlowOutput } from '../compile/FlowHost.ts';
-import { compileFlow } from '../compile/compileFlow.ts';
-import { parseFlow } from '../parseFlow.ts';
-import { hostFromCall } from '../runtime/createFlowCallMachine.ts';
-import { parseDuration } from '../schema/s.ts';
-import { formatDiagnostic } from '../validate/Diagnostic.ts';
-import type { Flow } from '../validate/validateFlow.ts';
+import { callFromStasisStart, type FlowOutput } from '@ringflow/dsl';
+import { compileFlow } from '@ringflow/dsl';
+import { parseFlow } from '@ringflow/dsl';
+import { hostFromCall } from '@ringflow/dsl';
+import { parseDuration } from '@ringflow/dsl';
+import { formatDiagnostic } from '@ringflow/dsl';
+import type { Flow } from '@ringflow/dsl';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
 import {
   formatOffset,
@@ -704,7 +704,7 @@ function describeEnd(e: EndExpectation): string {
  * path of a YAML flow file.
  *
  * @example
- * import { testFlow } from '@ringflow/dsl/testing';
+ * import { testFlow } from '@ringflow/testing';
  * const call = await testFlow(await loadFlowFile('flows/ivr.yaml'), { caller: '5551234' });
  * await call.wait('2s');
  * await call.press('3');
