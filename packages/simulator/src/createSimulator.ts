@@ -73,6 +73,8 @@ export interface Simulator extends SimulatedServer {
   readonly channelCount: number;
   /** True while a channel with this id exists (not yet destroyed). */
   hasChannel(id: string): boolean;
+  /** Names of the recordings in progress (queued, recording or paused), on channels and bridges. */
+  readonly liveRecordings: readonly string[];
   /** Diagnostics of the dialplan and the rules (warnings, failures), newest last. */
   readonly diagnostics: readonly {
     readonly level: string;
@@ -180,6 +182,10 @@ class SimulatorImpl implements Simulator {
 
   get channelCount(): number {
     return this.world.channels.size;
+  }
+
+  get liveRecordings(): readonly string[] {
+    return [...this.world.recordings.keys()];
   }
 
   hasChannel(id: string): boolean {

@@ -1,8 +1,13 @@
-/** A REST request the flow made, with what the server answered. */
-export interface RecordedAction {
-  readonly kind: 'action';
-  /** Virtual milliseconds since the call was placed. */
+/** What every timeline entry has: when (virtual ms since the scenario started) and whose it is. */
+interface Entry {
   readonly at: number;
+  /** The scenario call it belongs to (by name), when it belongs to one. */
+  readonly call?: string;
+}
+
+/** A REST request a flow made, with what the server answered. */
+export interface RecordedAction extends Entry {
+  readonly kind: 'action';
   readonly method: string;
   /** Below the interface root: `/channels/c1/play`. */
   readonly path: string;
@@ -17,9 +22,8 @@ export interface RecordedAction {
 }
 
 /** An event the server sent to the flow's application. */
-export interface RecordedEvent {
+export interface RecordedEvent extends Entry {
   readonly kind: 'event';
-  readonly at: number;
   readonly type: string;
   readonly event: Readonly<Record<string, unknown>>;
   /** Put there by the test (`inject`), not raised by the simulated server. */
@@ -27,17 +31,15 @@ export interface RecordedEvent {
 }
 
 /** The flow entered a state. */
-export interface RecordedState {
+export interface RecordedState extends Entry {
   readonly kind: 'state';
-  readonly at: number;
   readonly state: string;
   readonly from?: string;
 }
 
 /** What the test did as the caller or the world (pressed keys, hung up, waited...), and the end. */
-export interface RecordedNote {
+export interface RecordedNote extends Entry {
   readonly kind: 'caller' | 'end';
-  readonly at: number;
   readonly text: string;
 }
 
@@ -98,30 +100,34 @@ function actionDetails(action: RecordedAction): string {
 
 /**
  * One line per entry, with its virtual time:
- * `+00:03.200  → POST /channels/c1/play media=sound:hello-world`.
+ * `+00:03.200  → POST /channels/c1/play media=sound:hello-world`. When the entries belong to
+ * several calls, each line says whose it is: `+00:03.200  [member]    → POST ...`.
  *
  * @example console.log(formatTimeline(call.timeline()));
  */
 export function formatTimeline(entries: readonly TimelineEntry[]): string {
-  return entries
-    .map((e) => {
-      const at = formatOffset(e.at);
-      switch (e.kind) {
-        case 'action':
-          return `${at}  → ${e.method} ${e.path} ${actionDetails(e)}`.trimEnd();
-        case 'event':
-          return `${at}  ← ${e.type}${e.injected ? ' (injected)' : ''} ${eventDetails(e.event)}`.trimEnd();
-        case 'state':
-          return `${at}  ◆ state ${e.state}`;
-        case 'caller':
-          return `${at}  ☎ ${e.text}`;
-        case 'end':
-          return `${at}  ■ ${e.text}`;
-        default:
-          return assertNever(e);
-      }
-    })
-    .join('\n');
+  const calls = [...new Set(entries.flatMap((e) => (e.call === undefined ? [] : [e.call])))];
+  const width = calls.length > 1 ? Math.max(...calls.map((c) => c.length)) + 2 : 0;
+  const label = (e: TimelineEntry) =>
+    width === 0 ? '' : `${(e.call === undefined ? '' : `[${e.call}]`).padEnd(width)}  `;
+  return entries.map((e) => `${formatOffset(e.at)}  ${label(e)}${describeEntry(e)}`.trimEnd()).join('\n');
+}
+
+function describeEntry(e: TimelineEntry): string {
+  switch (e.kind) {
+    case 'action':
+      return `→ ${e.method} ${e.path} ${actionDetails(e)}`;
+    case 'event':
+      return `← ${e.type}${e.injected ? ' (injected)' : ''} ${eventDetails(e.event)}`;
+    case 'state':
+      return `◆ state ${e.state}`;
+    case 'caller':
+      return `☎ ${e.text}`;
+    case 'end':
+      return `■ ${e.text}`;
+    default:
+      return assertNever(e);
+  }
 }
 
 function assertNever(value: never): never {

@@ -1,3 +1,5 @@
+import type { Flow } from '@ringflow/dsl';
+
 /**
  * How the far end of a dialled endpoint behaves: answers (after 2 s by default, or after
  * `answerAfterMs`), is busy (hangup cause 17), never answers (the dial step's timeout decides), or
@@ -11,8 +13,11 @@ export type FarEnd = 'answer' | 'busy' | 'noAnswer' | 'unreachable' | { readonly
  */
 export type FarEndBehaviour = FarEnd | readonly FarEnd[];
 
-/** The call a flow test places, and the world around it. Every field has a default. */
-export interface TestCallOptions {
+/** A duration for the test API: milliseconds, or text with a unit (`500ms`, `2s`, `1m`). */
+export type TestDuration = number | string;
+
+/** One caller of a scenario: who calls, what they dial, and when. Every field has a default. */
+export interface ScenarioCallOptions {
   /** Caller number (`call.caller.number`); default `5551234`. */
   readonly caller?: string;
   /** Caller name (`call.caller.name`); default empty. */
@@ -29,17 +34,27 @@ export interface TestCallOptions {
   readonly variables?: Readonly<Record<string, string>>;
   /** Arguments of `Stasis(app, args...)` (`call.args`). */
   readonly args?: readonly string[];
-  /** Flow inputs (`input.<name>`); declared defaults fill the rest. */
+  /** Flow inputs of this call (`input.<name>`), over the scenario's; declared defaults fill the rest. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
+  /** The call's channel id; default `c1`, `c2`... in the order the calls are given. */
+  readonly channelId?: string;
+  /** When the call arrives, from the start of the scenario (ms or text: `10s`); default at once. */
+  readonly at?: TestDuration;
+  /** The flow the call enters, by its name in `flows`; default the scenario's main flow. */
+  readonly flow?: string;
+}
+
+/** The world of a scenario: the server, its dialplan and far ends, the time. Every field has a default. */
+export interface ScenarioWorldOptions {
+  /** Flow inputs of every call (`input.<name>`); a call's own `inputs` win. */
   readonly inputs?: Readonly<Record<string, unknown>>;
   /**
-   * When the call is placed, on the virtual clock (ms since the epoch, a Date or ISO text);
+   * When the scenario starts, on the virtual clock (ms since the epoch, a Date or ISO text);
    * default Monday 2026-01-05 10:00 UTC (a working morning in Europe).
    */
   readonly startAt?: number | string | Date;
-  /** The ARI application name the flow runs as; default `flow-test`. */
+  /** The ARI application name the main flow runs as; default `flow-test`. */
   readonly app?: string;
-  /** The caller's channel id; default `c1`. */
-  readonly channelId?: string;
   /** Extra `extensions.conf` text: contexts the flow sends calls to with `continue`. */
   readonly dialplan?: string;
   /**
@@ -47,6 +62,18 @@ export interface TestCallOptions {
    * A list gives one behaviour per successive call to that endpoint, the last one repeating.
    */
   readonly farEnds?: Readonly<Record<string, FarEndBehaviour>>;
-  /** HTTP for the flow's `http` steps (tests pass a fake); default the global fetch. */
+  /** HTTP for the flows' `http` steps (tests pass a fake); default the global fetch. */
   readonly fetch?: typeof fetch;
+  /** Other flows calls can enter (`flow: <name>` on a call); each runs as the application `<name>`. */
+  readonly flows?: Readonly<Record<string, Flow>>;
 }
+
+/** A scenario with several calls: its world and its callers, by name, in the order they are given. */
+export interface ScenarioOptions extends ScenarioWorldOptions {
+  readonly calls: Readonly<Record<string, ScenarioCallOptions>>;
+}
+
+/** The call a single-call flow test places, and the world around it. Every field has a default. */
+export interface TestCallOptions
+  extends Omit<ScenarioCallOptions, 'at' | 'flow'>,
+    Omit<ScenarioWorldOptions, 'flows'> {}

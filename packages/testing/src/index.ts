@@ -1,10 +1,22 @@
 /**
  * @ringflow/testing: unit tests of call flows with simulated events, in virtual time, on the
- * in-process simulator through the real runtime; YAML scenarios; coverage of states and transitions.
+ * in-process simulator through the real runtime: one call (`testFlow`) or several (`testCalls`);
+ * YAML scenarios; coverage of states and transitions.
  */
-export { testFlow, FlowTestCall, toMs } from './FlowTestCall.ts';
-export type { CallEnd, EndedBy, EndExpectation, TestDuration } from './FlowTestCall.ts';
-export type { FarEnd, FarEndBehaviour, TestCallOptions } from './TestCallOptions.ts';
+export { testFlow } from './testFlow.ts';
+export { testCalls, CallScenario } from './CallScenario.ts';
+export { FlowTestCall } from './FlowTestCall.ts';
+export type { CallEnd, EndedBy, EndExpectation } from './FlowTestCall.ts';
+export { toMs } from './durations.ts';
+export type {
+  FarEnd,
+  FarEndBehaviour,
+  ScenarioCallOptions,
+  ScenarioOptions,
+  ScenarioWorldOptions,
+  TestCallOptions,
+  TestDuration,
+} from './TestCallOptions.ts';
 export type { ActionMatcher } from './ActionMatcher.ts';
 export type { Expected } from './matchValue.ts';
 export { matchValue } from './matchValue.ts';

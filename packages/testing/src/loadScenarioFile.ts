@@ -8,7 +8,13 @@ import { parseYamlWithPositions } from '@ringflow/dsl';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';
-import type { FarEnd, FarEndBehaviour, TestCallOptions } from './TestCallOptions.ts';
+import type {
+  FarEnd,
+  FarEndBehaviour,
+  ScenarioCallOptions,
+  ScenarioOptions,
+  TestCallOptions,
+} from './TestCallOptions.ts';
 
 /** Where something sits in a scenario file. */
 export interface Place {
@@ -28,10 +34,25 @@ export type ScenarioExpectation =
       readonly name: string;
       readonly variables?: Readonly<Record<string, Expected>>;
     }
-  | { readonly kind: 'end'; readonly end: EndExpectation };
+  | { readonly kind: 'end'; readonly end: EndExpectation }
+  | {
+      readonly kind: 'bridge';
+      readonly id?: string;
+      readonly name?: string;
+      readonly calls?: readonly string[];
+    }
+  | {
+      readonly kind: 'server';
+      readonly channels?: number;
+      readonly bridges?: number;
+      readonly liveRecordings?: number;
+    };
 
-/** One step of a scenario, with its place in the file for messages. */
-export type ScenarioStep = { readonly place: Place; readonly text: string } & (
+/**
+ * One step of a scenario, with its place in the file for messages. `call` names the caller it is
+ * about (`- member: { press: "1" }`); without it, the only caller, or the room.
+ */
+export type ScenarioStep = { readonly place: Place; readonly text: string; readonly call?: string } & (
   | { readonly kind: 'wait'; readonly ms: number }
   | { readonly kind: 'press'; readonly digits: string }
   | { readonly kind: 'hangup' }
@@ -44,7 +65,8 @@ export type ScenarioStep = { readonly place: Place; readonly text: string } & (
 export interface Scenario {
   readonly name: string;
   readonly place: Place;
-  readonly call: TestCallOptions;
+  /** The world and the callers (one named `caller` when the file gives `call` rather than `calls`). */
+  readonly options: ScenarioOptions;
   readonly steps: readonly ScenarioStep[];
 }
 
@@ -53,6 +75,8 @@ export interface ScenarioSuite {
   readonly file: string;
   readonly flowFile: string;
   readonly flow: Flow;
+  /** Other flows the scenarios' calls may enter (`flows: { agent: agent.yaml }`), by name. */
+  readonly flows: Readonly<Record<string, Flow>>;
   readonly scenarios: readonly Scenario[];
 }
 
@@ -61,9 +85,27 @@ export type ScenarioSuiteResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 const CALL_KEYS = ['caller', 'callerName', 'extension', 'language', 'variables', 'args', 'startAt'] as const;
-const SHARED_KEYS = ['call', 'inputs', 'farEnds', 'dialplan'] as const;
+/** Keys of one caller in `calls`: who calls, and when and where it arrives (`startAt` is the scenario's). */
+const CALLS_ENTRY_KEYS = [...CALL_KEYS.filter((k) => k !== 'startAt'), 'inputs', 'at', 'flow'] as const;
+const SHARED_KEYS = ['call', 'calls', 'inputs', 'farEnds', 'dialplan'] as const;
 const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'inject', 'expect'] as const;
-const EXPECT_KEYS = ['action', 'noAction', 'visited', 'notVisited', 'states', 'state', 'userEvent', 'end'];
+/** Steps a caller does: with several calls, they say whose (`- member: { press: "1" }`). */
+const CALLER_STEPS = ['press', 'hangup', 'talk'];
+const EXPECT_KEYS = [
+  'action',
+  'noAction',
+  'visited',
+  'notVisited',
+  'states',
+  'state',
+  'userEvent',
+  'end',
+  'bridge',
+  'server',
+];
+/** Expectations about one caller's flow: with several calls, they say whose. */
+const CALLER_EXPECTATIONS = ['visited', 'notVisited', 'states', 'state', 'end'];
+const CALL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const FAR_ENDS = ['answer', 'busy', 'noAnswer', 'unreachable'];
 const STATUSES = ['completed', 'hungUp', 'continued', 'failed'];
 const ENDED_BY = ['caller', 'flow', 'dialplan', 'server'];
@@ -103,7 +145,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   if (parsed.diagnostics.some((d) => d.severity === 'error'))
     return { ok: false, diagnostics: parsed.diagnostics };
   const reader = new ScenarioReader(file, parsed.locate);
-  const doc = reader.map(parsed.value, [], ['flow', 'scenarios', ...SHARED_KEYS]);
+  const doc = reader.map(parsed.value, [], ['flow', 'flows', 'scenarios', ...SHARED_KEYS]);
   const flowName = doc && typeof doc.flow === 'string' ? doc.flow : undefined;
   if (doc && doc.flow !== undefined && flowName === undefined)
     reader.problem('wrong-type', ['flow'], 'flow: expected the path of the flow file, relative to this file');
@@ -122,6 +164,9 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   }
   if (!doc || !flow) return { ok: false, diagnostics: sortDiagnostics(reader.diagnostics) };
   reader.states = Object.keys(flow.document.states);
+  const flows = await loadOtherFlows(doc.flows, file, reader);
+  for (const [name, other] of Object.entries(flows))
+    reader.flowStates.set(name, Object.keys(other.document.states));
   const shared = reader.shared(doc, []);
   const scenarios: Scenario[] = [];
   const list = doc.scenarios;
@@ -133,7 +178,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
     );
   } else {
     list.forEach((item, i) => {
-      const scenario = reader.scenario(item, ['scenarios', i], shared);
+      const scenario = reader.scenario(item, ['scenarios', i], shared, flows);
       if (scenario) scenarios.push(scenario);
     });
     const names = scenarios.map((s) => s.name);
@@ -148,15 +193,53 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   }
   const diagnostics = sortDiagnostics(reader.diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics };
-  return { ok: true, suite: { file, flowFile, flow, scenarios }, diagnostics };
+  return { ok: true, suite: { file, flowFile, flow, flows, scenarios }, diagnostics };
 }
 
-type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan'> & { call: TestCallOptions };
+/** `flows: { agent: agent.yaml }`: other flows the callers may enter, paths relative to the file. */
+async function loadOtherFlows(
+  value: unknown,
+  file: string,
+  reader: ScenarioReader,
+): Promise<Record<string, Flow>> {
+  const out: Record<string, Flow> = {};
+  if (value === undefined) return out;
+  const map = reader.map(value, ['flows'], Object.keys((value as object) ?? {}));
+  for (const [name, path] of Object.entries(map ?? {})) {
+    if (typeof path !== 'string') {
+      reader.problem('wrong-type', ['flows', name], `flows.${name}: expected the path of a flow file`);
+      continue;
+    }
+    const flowFile = resolve(dirname(file), path);
+    try {
+      const result = parseFlow(await readFile(flowFile, 'utf8'), flowFile);
+      if (result.ok) out[name] = result.flow;
+      else reader.diagnostics.push(...result.diagnostics);
+    } catch (error) {
+      reader.problem(
+        'missing-field',
+        ['flows', name],
+        `cannot read the flow ${flowFile}: ${(error as Error).message}`,
+      );
+    }
+  }
+  return out;
+}
+
+type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan'> & {
+  /** Defaults of every caller (`call`), and the scenario's start time. */
+  call: TestCallOptions;
+  /** The callers by name (`calls`); without it, one caller named `caller`. */
+  calls?: Readonly<Record<string, ScenarioCallOptions>>;
+};
 
 /** Checks the plain YAML value piece by piece, collecting positioned diagnostics. */
 class ScenarioReader {
   readonly diagnostics: Diagnostic[] = [];
+  /** The main flow's states. */
   states: readonly string[] = [];
+  /** The states of the other flows calls may enter, by flow name. */
+  flowStates = new Map<string, readonly string[]>();
 
   constructor(
     private readonly file: string,
@@ -242,12 +325,57 @@ class ScenarioReader {
         : [base?.dialplan, this.string(doc.dialplan, [...path, 'dialplan'], 'extensions.conf text')]
             .filter(Boolean)
             .join('\n');
+    // A scenario's own `calls` is its cast: it replaces the file's, rather than adding to it.
+    const calls = doc.calls === undefined ? base?.calls : this.calls(doc.calls, [...path, 'calls']);
     return {
       call,
+      ...(calls ? { calls } : {}),
       ...(inputs ? { inputs } : {}),
       ...(farEnds ? { farEnds } : {}),
       ...(dialplan ? { dialplan } : {}),
     };
+  }
+
+  /** `calls: { moderator: { caller: "5551000" }, member: { at: 10s } }`: the callers, by name. */
+  calls(value: unknown, path: Path): Record<string, ScenarioCallOptions> | undefined {
+    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+    if (!map) return undefined;
+    if (Object.keys(map).length === 0) {
+      this.problem('invalid-value', path, 'calls: expected at least one caller, e.g. { moderator: {} }');
+      return undefined;
+    }
+    const out: Record<string, ScenarioCallOptions> = {};
+    for (const [name, body] of Object.entries(map)) {
+      const p = [...path, name];
+      if (!CALL_NAME.test(name) || (STEP_KEYS as readonly string[]).includes(name))
+        this.problem(
+          'invalid-value',
+          p,
+          `"${name}": a caller's name is a word (letters, digits, - or _) and not a step name (${STEP_KEYS.join(', ')})`,
+          'key',
+        );
+      const entry = body === null || body === undefined ? {} : this.map(body, p, CALLS_ENTRY_KEYS);
+      if (!entry) continue;
+      const { at, flow, inputs, ...rest } = entry;
+      const call: Record<string, unknown> = { ...this.call(rest, p) };
+      if (at !== undefined) {
+        const ms = this.duration(at, [...p, 'at']);
+        if (ms !== undefined) call.at = ms;
+      }
+      if (flow !== undefined) {
+        if (typeof flow === 'string' && this.flowStates.has(flow)) call.flow = flow;
+        else
+          this.problem(
+            'unknown-target',
+            [...p, 'flow'],
+            `flow: expected the name of a flow under flows: (${[...this.flowStates.keys()].join(', ') || 'none declared'})`,
+          );
+      }
+      if (inputs !== undefined)
+        call.inputs = this.map(inputs, [...p, 'inputs'], Object.keys((inputs as object) ?? {}));
+      out[name] = call as ScenarioCallOptions;
+    }
+    return out;
   }
 
   call(value: unknown, path: Path): TestCallOptions {
@@ -321,12 +449,21 @@ class ScenarioReader {
     return undefined;
   }
 
-  scenario(value: unknown, path: Path, shared: Shared): Scenario | undefined {
+  scenario(
+    value: unknown,
+    path: Path,
+    shared: Shared,
+    flows: Readonly<Record<string, Flow>>,
+  ): Scenario | undefined {
     const map = this.map(value, path, ['name', 'steps', ...SHARED_KEYS]);
     if (!map) return undefined;
     const name = typeof map.name === 'string' && map.name.trim() !== '' ? map.name : undefined;
     if (name === undefined) this.problem('missing-field', path, 'every scenario needs a name (name: ...)');
     const own = this.shared(map, path, shared);
+    const { startAt, ...defaults } = own.call;
+    const calls: Record<string, ScenarioCallOptions> = {};
+    for (const [caller, options] of Object.entries(own.calls ?? { caller: {} }))
+      calls[caller] = { ...defaults, ...options };
     const steps: ScenarioStep[] = [];
     if (!Array.isArray(map.steps) || map.steps.length === 0)
       this.problem(
@@ -336,39 +473,76 @@ class ScenarioReader {
       );
     else
       map.steps.forEach((item, i) => {
-        const step = this.step(item, [...path, 'steps', i]);
+        const step = this.step(item, [...path, 'steps', i], calls);
         if (step) steps.push(step);
       });
     if (name === undefined) return undefined;
-    const call: TestCallOptions = {
-      ...own.call,
+    const options: ScenarioOptions = {
+      calls,
+      ...(startAt !== undefined ? { startAt } : {}),
       ...(own.inputs ? { inputs: own.inputs } : {}),
       ...(own.farEnds ? { farEnds: own.farEnds } : {}),
       ...(own.dialplan ? { dialplan: own.dialplan } : {}),
+      ...(Object.keys(flows).length > 0 ? { flows } : {}),
     };
-    return { name, place: this.place(path), call, steps };
+    return { name, place: this.place(path), options, steps };
   }
 
-  step(value: unknown, path: Path): ScenarioStep | undefined {
+  /** The states a caller's flow has (the main flow's, or the one it enters). */
+  private statesOf(
+    calls: Readonly<Record<string, ScenarioCallOptions>>,
+    call: string | undefined,
+  ): readonly string[] {
+    const flow = call === undefined ? undefined : calls[call]?.flow;
+    return flow === undefined ? this.states : (this.flowStates.get(flow) ?? this.states);
+  }
+
+  step(
+    value: unknown,
+    path: Path,
+    calls: Readonly<Record<string, ScenarioCallOptions>>,
+    call?: string,
+  ): ScenarioStep | undefined {
     const entry: [string, unknown] | undefined =
       typeof value === 'string'
         ? [value, undefined]
         : value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1
           ? Object.entries(value)[0]
           : undefined;
+    const callers = Object.keys(calls);
     if (!entry) {
-      this.problem('wrong-type', path, `a step is one key: ${STEP_KEYS.join(', ')} (e.g. - press: "1")`);
+      this.problem(
+        'wrong-type',
+        path,
+        `a step is one key: ${STEP_KEYS.join(', ')}${callers.length > 1 ? `, or a caller's name (${callers.join(', ')})` : ''} (e.g. - press: "1")`,
+      );
       return undefined;
     }
     const [kind, body] = entry;
     const p = typeof value === 'string' ? path : [...path, kind];
+    // `- member: { press: "1" }` / `- member: hangup`: a step of one caller.
+    if (call === undefined && calls[kind] !== undefined && !(STEP_KEYS as readonly string[]).includes(kind)) {
+      const inner = this.step(body, p, calls, kind);
+      return inner;
+    }
     const place = this.place(path);
-    const text = typeof value === 'string' ? kind : `${kind} ${JSON.stringify(body)}`;
+    const text = `${call === undefined ? '' : `${call}: `}${typeof value === 'string' ? kind : `${kind} ${JSON.stringify(body)}`}`;
+    const whose = call === undefined ? {} : { call };
+    if (call === undefined && callers.length > 1 && CALLER_STEPS.includes(kind)) {
+      this.problem(
+        'missing-field',
+        p,
+        `${kind}: this scenario has several callers (${callers.join(', ')}); say whose: - ${callers[0]}: { ${kind}: ... }`,
+        'key',
+      );
+      return undefined;
+    }
+    const states = this.statesOf(calls, call);
     switch (kind) {
       case 'wait':
       case 'talk': {
         const ms = this.duration(body, p);
-        return ms === undefined ? undefined : { kind, ms, place, text };
+        return ms === undefined ? undefined : { kind, ms, place, text, ...whose };
       }
       case 'press': {
         const digits = body === undefined ? undefined : String(body);
@@ -376,7 +550,7 @@ class ScenarioReader {
           this.problem('invalid-value', p, 'press: expected keys 0-9, *, #, A-D; quote them ("1", "*")');
           return undefined;
         }
-        return { kind, digits, place, text };
+        return { kind, digits, place, text, ...whose };
       }
       case 'hangup':
         if (body !== undefined && body !== null && body !== 'caller')
@@ -385,10 +559,10 @@ class ScenarioReader {
             p,
             'hangup: the caller hangs up; write "- hangup" (use hangupFarEnd for a dialled party)',
           );
-        return { kind, place, text };
+        return { kind, place, text, ...whose };
       case 'hangupFarEnd': {
         const endpoint = this.string(body, p, 'an endpoint, e.g. PJSIP/operator');
-        return endpoint === undefined ? undefined : { kind, endpoint, place, text };
+        return endpoint === undefined ? undefined : { kind, endpoint, place, text, ...whose };
       }
       case 'inject': {
         const event = this.map(body, p, Object.keys((body as object) ?? {}));
@@ -397,27 +571,36 @@ class ScenarioReader {
           this.problem('missing-field', p, 'inject: the event needs a type (e.g. type: ChannelUserevent)');
           return undefined;
         }
-        return { kind, event: event as { type: string }, place, text };
+        return { kind, event: event as { type: string }, place, text, ...whose };
       }
       case 'expect': {
         const map = this.map(body, p, EXPECT_KEYS);
         if (!map) return undefined;
+        if (call === undefined && callers.length > 1)
+          for (const key of Object.keys(map).filter((k) => CALLER_EXPECTATIONS.includes(k)))
+            this.problem(
+              'missing-field',
+              [...p, key],
+              `${key} is about one caller's flow and this scenario has several (${callers.join(', ')}); say whose: - ${callers[0]}: { expect: { ${key}: ... } }`,
+              'key',
+            );
         const expectations = Object.entries(map)
           .flatMap(([key, v]) =>
             // action / noAction may list several actions: each must (not) have been made.
             (key === 'action' || key === 'noAction') && Array.isArray(v)
-              ? v.map((item, i) => this.expectation(key, item, [...p, key, i]))
-              : [this.expectation(key, v, [...p, key])],
+              ? v.map((item, i) => this.expectation(key, item, [...p, key, i], states, callers))
+              : [this.expectation(key, v, [...p, key], states, callers)],
           )
           .filter((e): e is ScenarioExpectation => e !== undefined);
-        return { kind, expectations, place, text };
+        return { kind, expectations, place, text, ...whose };
       }
       default: {
-        const near = STEP_KEYS.find((k) => similar(k, kind));
+        const known = call === undefined ? [...STEP_KEYS, ...callers] : [...STEP_KEYS];
+        const near = known.find((k) => similar(k, kind));
         this.problem(
           'unknown-step',
           p,
-          `unknown step "${kind}"${near ? `. Did you mean "${near}"?` : ''} Steps: ${STEP_KEYS.join(', ')}`,
+          `unknown step "${kind}"${near ? `. Did you mean "${near}"?` : ''} Steps: ${STEP_KEYS.join(', ')}${call === undefined && callers.length > 1 ? `; callers: ${callers.join(', ')}` : ''}`,
           'key',
         );
         return undefined;
@@ -425,18 +608,18 @@ class ScenarioReader {
     }
   }
 
-  private stateList(value: unknown, path: Path): string[] | undefined {
+  private stateList(value: unknown, path: Path, states: readonly string[]): string[] | undefined {
     const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : undefined;
     if (!list) {
       this.problem('wrong-type', path, 'expected a state name or a list of state names');
       return undefined;
     }
     list.forEach((s, i) => {
-      if (!this.states.includes(s))
+      if (!states.includes(s))
         this.problem(
           'unknown-target',
           Array.isArray(value) ? [...path, i] : path,
-          `unknown state "${s}". The flow's states: ${this.states.join(', ')}`,
+          `unknown state "${s}". The flow's states: ${states.join(', ')}`,
         );
     });
     return list;
@@ -469,7 +652,13 @@ class ScenarioReader {
     };
   }
 
-  private expectation(kind: string, value: unknown, path: Path): ScenarioExpectation | undefined {
+  private expectation(
+    kind: string,
+    value: unknown,
+    path: Path,
+    states: readonly string[],
+    callers: readonly string[],
+  ): ScenarioExpectation | undefined {
     switch (kind) {
       case 'action':
       case 'noAction': {
@@ -483,12 +672,48 @@ class ScenarioReader {
       case 'visited':
       case 'notVisited':
       case 'states': {
-        const states = this.stateList(value, path);
-        return states ? { kind, states } : undefined;
+        const list = this.stateList(value, path, states);
+        return list ? { kind, states: list } : undefined;
       }
       case 'state': {
-        const states = this.stateList(value, path);
-        return states?.[0] !== undefined ? { kind, state: states[0] } : undefined;
+        const list = this.stateList(value, path, states);
+        return list?.[0] !== undefined ? { kind, state: list[0] } : undefined;
+      }
+      case 'bridge': {
+        const map = this.map(value, path, ['id', 'name', 'calls']);
+        if (!map) return undefined;
+        const calls =
+          map.calls === undefined ? undefined : Array.isArray(map.calls) ? map.calls.map(String) : undefined;
+        if (map.calls !== undefined && calls === undefined)
+          this.problem(
+            'wrong-type',
+            [...path, 'calls'],
+            'calls: expected a list of callers (names) or channel ids',
+          );
+        calls?.forEach((c, i) => {
+          if (!callers.includes(c) && !/^c\d+$/.test(c))
+            this.problem(
+              'unknown-target',
+              [...path, 'calls', i],
+              `"${c}" is not a caller of this scenario (${callers.join(', ')})`,
+            );
+        });
+        return {
+          kind,
+          ...(map.id !== undefined ? { id: String(map.id) } : {}),
+          ...(map.name !== undefined ? { name: String(map.name) } : {}),
+          ...(calls !== undefined ? { calls } : {}),
+        };
+      }
+      case 'server': {
+        const map = this.map(value, path, ['channels', 'bridges', 'liveRecordings']);
+        if (!map) return undefined;
+        const out: Record<string, number> = {};
+        for (const [key, v] of Object.entries(map)) {
+          if (Number.isInteger(v) && (v as number) >= 0) out[key] = v as number;
+          else this.problem('invalid-value', [...path, key], `${key}: expected a whole number (0 or more)`);
+        }
+        return { kind, ...out };
       }
       case 'userEvent': {
         if (typeof value === 'string') return { kind, name: value };

@@ -1,4 +1,4 @@
-import { type FlowTestCall, testFlow } from './FlowTestCall.ts';
+import { type CallScenario, testCalls } from './CallScenario.ts';
 import type {
   Place,
   Scenario,
@@ -15,8 +15,8 @@ export interface ScenarioResult {
   readonly passed: boolean;
   /** For a failure: where (the step) and why, with the call's timeline. */
   readonly failure?: { readonly place: Place; readonly step: string; readonly message: string };
-  /** States the call entered, in order (for coverage). */
-  readonly states: readonly string[];
+  /** States each call entered, in order, by caller (for coverage). */
+  readonly calls: readonly { readonly name: string; readonly states: readonly string[] }[];
   /** Virtual time the scenario covered, in milliseconds. */
   readonly virtualMs: number;
 }
@@ -31,16 +31,16 @@ export interface ScenarioResult {
  * if (!result.passed) console.log(result.failure?.message);
  */
 export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Promise<ScenarioResult> {
-  let call: FlowTestCall | undefined;
+  let world: CallScenario | undefined;
   let current: ScenarioStep | undefined;
   const base = { suite: suite.file, scenario: scenario.name, place: scenario.place };
   try {
-    call = await testFlow(suite.flow, scenario.call);
+    world = await testCalls(suite.flow, scenario.options);
     for (const step of scenario.steps) {
       current = step;
-      await runStep(call, step);
+      await runStep(world, step);
     }
-    return { ...base, passed: true, states: call.states(), virtualMs: elapsed(call) };
+    return { ...base, passed: true, calls: statesOf(world), virtualMs: elapsed(world) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -51,23 +51,29 @@ export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Pro
         step: current?.text ?? 'start of the call',
         message,
       },
-      states: call?.states() ?? [],
-      virtualMs: call ? elapsed(call) : 0,
+      calls: world ? statesOf(world) : [],
+      virtualMs: world ? elapsed(world) : 0,
     };
   } finally {
-    await call?.close();
+    await world?.close();
   }
 }
 
-function elapsed(call: FlowTestCall): number {
-  const timeline = call.timeline();
+function statesOf(world: CallScenario) {
+  return world.callers.map((c) => ({ name: c.name, states: c.states() }));
+}
+
+function elapsed(world: CallScenario): number {
+  const timeline = world.timeline();
   return timeline[timeline.length - 1]?.at ?? 0;
 }
 
-async function runStep(call: FlowTestCall, step: ScenarioStep): Promise<void> {
+async function runStep(world: CallScenario, step: ScenarioStep): Promise<void> {
+  // A step names its caller, or there is only one (the reader made sure of it for caller steps).
+  const call = world.call(step.call ?? world.callers[0]!.name);
   switch (step.kind) {
     case 'wait':
-      return call.wait(step.ms);
+      return world.wait(step.ms);
     case 'press':
       return call.press(step.digits);
     case 'hangup':
@@ -75,24 +81,30 @@ async function runStep(call: FlowTestCall, step: ScenarioStep): Promise<void> {
     case 'talk':
       return call.talk(step.ms);
     case 'hangupFarEnd':
-      return call.hangUpFarEnd(step.endpoint);
+      return world.hangUpFarEnd(step.endpoint);
     case 'inject':
-      return call.inject(step.event);
+      return world.inject(step.event, step.call === undefined ? undefined : call);
     case 'expect':
-      for (const expectation of step.expectations) await check(call, expectation);
+      for (const expectation of step.expectations) await check(world, step.call, expectation);
       return;
     default:
       return assertNever(step);
   }
 }
 
-async function check(call: FlowTestCall, e: ScenarioExpectation): Promise<void> {
+/**
+ * Checks one expectation: about the named caller, or, without one, about the room (any call's
+ * actions and user events, bridges, the server) — or the only caller for what concerns one flow.
+ */
+async function check(world: CallScenario, caller: string | undefined, e: ScenarioExpectation): Promise<void> {
+  const call = world.call(caller ?? world.callers[0]!.name);
+  const about = caller === undefined && world.callers.length > 1 ? world : call;
   switch (e.kind) {
     case 'action':
-      call.expectAction(e.matcher, e.times === undefined ? {} : { times: e.times });
+      about.expectAction(e.matcher, e.times === undefined ? {} : { times: e.times });
       return;
     case 'noAction':
-      return call.expectNoAction(e.matcher);
+      return about.expectNoAction(e.matcher);
     case 'visited':
       return call.expectVisited(...e.states);
     case 'notVisited':
@@ -102,11 +114,15 @@ async function check(call: FlowTestCall, e: ScenarioExpectation): Promise<void> 
     case 'state':
       return call.expectState(e.state);
     case 'userEvent':
-      call.expectUserEvent(e.name, e.variables);
+      about.expectUserEvent(e.name, e.variables);
       return;
     case 'end':
       await call.expectEnd(e.end);
       return;
+    case 'bridge':
+      return world.expectBridge(e);
+    case 'server':
+      return world.expectServer(e);
     default:
       return assertNever(e);
   }

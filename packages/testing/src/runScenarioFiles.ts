@@ -51,7 +51,11 @@ export async function runScenarioFiles(
     coverage.set(suite.flowFile, flowCoverage);
     for (const scenario of suite.scenarios) {
       const result = await runScenario(suite, scenario);
-      flowCoverage.record(result.states);
+      // Coverage counts the states reached by any call of the scenario (of the main flow).
+      for (const call of result.calls) {
+        const flow = scenario.options.calls[call.name]?.flow;
+        if (flow === undefined) flowCoverage.record(call.states);
+      }
       results.push(result);
       listener.onResult?.(result);
     }

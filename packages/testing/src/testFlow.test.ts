@@ -7,7 +7,8 @@ import { formatDiagnostic } from '@ringflow/dsl';
 import type { Flow } from '@ringflow/dsl';
 import { FlowCoverage, formatCoverage } from './FlowCoverage.ts';
 import { FlowExpectationError } from './FlowExpectationError.ts';
-import { type FlowTestCall, testFlow } from './FlowTestCall.ts';
+import type { FlowTestCall } from './FlowTestCall.ts';
+import { testFlow } from './testFlow.ts';
 import { loadScenarioFile } from './loadScenarioFile.ts';
 import { runScenarioFiles } from './runScenarioFiles.ts';
 
@@ -281,7 +282,7 @@ scenarios:
     const loaded = await loadScenarioFile(join(good, 'small.test.yaml'));
     expect(loaded.diagnostics).toEqual([]);
     if (!loaded.ok) throw new Error('expected the file to load');
-    expect(loaded.suite.scenarios[0]?.call.farEnds).toEqual({
+    expect(loaded.suite.scenarios[0]?.options.farEnds).toEqual({
       'PJSIP/a': ['busy', { answerAfterMs: 3_000 }],
     });
   });

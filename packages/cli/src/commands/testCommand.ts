@@ -140,7 +140,9 @@ function jsonOutput(io: CommandIo): TestOutput {
         line: r.place.line,
         passed: r.passed,
         virtualMs: r.virtualMs,
-        states: r.states,
+        // The states of the (first) caller; `calls` when the scenario has several.
+        states: r.calls[0]?.states ?? [],
+        ...(r.calls.length > 1 ? { calls: r.calls } : {}),
         ...(r.failure
           ? {
               failure: {

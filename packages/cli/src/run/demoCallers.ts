@@ -27,7 +27,12 @@ export function demoCallersFromSuite(suite: ScenarioSuite): DemoCaller[] {
   return suite.scenarios.map((scenario, index) => {
     const script: DemoAction[] = [];
     let at = 0;
+    // The demo plays each scenario's first caller (the steps of the others are left out).
+    const { calls, flows: _flows, ...world } = scenario.options;
+    const [first, options] = Object.entries(calls)[0] ?? ['caller', {}];
+    const { at: _at, flow: _flow, ...call } = options;
     for (const step of scenario.steps) {
+      if (step.call !== undefined && step.call !== first) continue;
       switch (step.kind) {
         case 'wait':
           at += step.ms;
@@ -54,8 +59,8 @@ export function demoCallersFromSuite(suite: ScenarioSuite): DemoCaller[] {
       }
     }
     // Callers the scenario does not name get numbers of their own, to tell them apart.
-    const caller = scenario.call.caller ?? `55501${String(index + 1).padStart(2, '0')}`;
-    return { label: scenario.name, options: { ...scenario.call, caller }, script };
+    const caller = call.caller ?? `55501${String(index + 1).padStart(2, '0')}`;
+    return { label: scenario.name, options: { ...world, ...call, caller }, script };
   });
 }
 

@@ -1,0 +1,712 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { findModel, VirtualClock } from '@ringflow/client';
+import {
+  callFromStasisStart,
+  compileFlow,
+  type Flow,
+  type FlowAri,
+  type FlowHost,
+  formatDiagnostic,
+  hostFromCall,
+  parseFlow,
+} from '@ringflow/dsl';
+import {
+  type Application,
+  type CallInput,
+  createApplication,
+  inProcessEventTransport,
+  inProcessRestTransport,
+} from '@ringflow/runtime';
+import { createSimulator, formatTimestamp, type Simulator } from '@ringflow/simulator';
+import { pino } from 'pino';
+import type { AnyStateMachine } from 'xstate';
+import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
+import {
+  formatTimeline,
+  type RecordedAction,
+  type RecordedEvent,
+  type TimelineEntry,
+} from './CallTimeline.ts';
+import { FlowExpectationError } from './FlowExpectationError.ts';
+import { FlowTestCall } from './FlowTestCall.ts';
+import type { Expected } from './matchValue.ts';
+import { checkAction, checkNoAction, checkUserEvent } from './actionChecks.ts';
+import { toMs } from './durations.ts';
+import { operationOfRequest } from './operationOfRequest.ts';
+import type {
+  FarEnd,
+  FarEndBehaviour,
+  ScenarioCallOptions,
+  ScenarioOptions,
+  TestDuration,
+} from './TestCallOptions.ts';
+
+const DEFAULT_START = Date.UTC(2026, 0, 5, 10, 0); // a Monday, 11:00 in Paris
+const DEFAULT_FAR_END_ANSWER_MS = 2000;
+const DEFAULT_APP = 'flow-test';
+
+/** Request parameters that name a resource a call's flow created or uses. */
+const RESOURCE_PARAMS = ['channelId', 'otherChannelId', 'snoopId', 'playbackId', 'recordingName', 'name'];
+
+/** The behaviour of the `attempt`-th call (from 0) to an endpoint: a list's last entry repeats. */
+export function farEndFor(behaviour: FarEndBehaviour | undefined, attempt: number): FarEnd {
+  if (behaviour === undefined) return 'answer';
+  if (!Array.isArray(behaviour)) return behaviour as FarEnd;
+  const list = behaviour as readonly FarEnd[];
+  return list[Math.min(attempt, list.length - 1)] ?? 'answer';
+}
+
+function startTime(value: ScenarioOptions['startAt']): number {
+  if (value === undefined) return DEFAULT_START;
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms))
+    throw new TypeError(
+      `startAt: expected a time such as 2026-01-05T10:00:00Z, got ${JSON.stringify(value)}`,
+    );
+  return ms;
+}
+
+/** What one caller of the scenario is, once its defaults are filled in. */
+interface CallPlan {
+  readonly name: string;
+  readonly channelId: string;
+  readonly options: ScenarioCallOptions;
+  readonly app: string;
+  readonly context: string;
+  readonly extension: string;
+  readonly atMs: number;
+}
+
+/**
+ * The dialplan that brings each test call into its flow's application, its channel variables set
+ * first: one context per distinct way in (extension, variables, arguments, application).
+ */
+function testDialplan(plans: readonly CallPlan[], extra: string | undefined): string {
+  const written = new Set<string>();
+  const parts: string[] = [];
+  for (const plan of plans) {
+    if (written.has(plan.context)) continue;
+    written.add(plan.context);
+    const { options, extension, app } = plan;
+    if (!/^[0-9A-Za-z*#+]+$/.test(extension))
+      throw new TypeError(
+        `extension: expected digits, letters, *, # or + (the number dialled), got ${JSON.stringify(extension)}`,
+      );
+    const lines = [`[${plan.context}]`, `exten => ${extension},1,NoOp(flow test call)`];
+    for (const [name, value] of Object.entries(options.variables ?? {})) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+        throw new TypeError(`variables: '${name}' is not a channel variable name (letters, digits, _)`);
+      if (/[\n\r]|\$\{/.test(String(value)))
+        throw new TypeError(`variables.${name}: a value cannot contain a line break or \${...}`);
+      lines.push(` same => n,Set(${name}=${String(value)})`);
+    }
+    for (const arg of options.args ?? [])
+      if (/[,()\n]/.test(arg)) throw new TypeError(`args: '${arg}' cannot contain , ( ) or a line break`);
+    lines.push(` same => n,Stasis(${[app, ...(options.args ?? [])].join(',')})`, ' same => n,Hangup()');
+    parts.push(lines.join('\n'));
+  }
+  return `${parts.join('\n\n')}\n\n${extra ?? ''}\n`;
+}
+
+/** Calls that share extension, variables, arguments and application share a dialplan context. */
+function contextKey(options: ScenarioCallOptions, app: string, extension: string): string {
+  return JSON.stringify([extension, app, options.variables ?? {}, options.args ?? []]);
+}
+
+function planCalls(options: ScenarioOptions, mainApp: string): CallPlan[] {
+  const names = Object.keys(options.calls);
+  if (names.length === 0)
+    throw new TypeError('calls: give at least one call, e.g. { calls: { caller: {} } }');
+  const contexts = new Map<string, string>();
+  const ids = new Set<string>();
+  return names.map((name, i) => {
+    const call = options.calls[name]!;
+    if (call.flow !== undefined && options.flows?.[call.flow] === undefined)
+      throw new TypeError(
+        `calls.${name}.flow: no flow named "${call.flow}"; the scenario's flows are: ${Object.keys(options.flows ?? {}).join(', ') || 'none besides the main one'}`,
+      );
+    const channelId = call.channelId ?? `c${i + 1}`;
+    if (ids.has(channelId)) throw new TypeError(`calls.${name}.channelId: "${channelId}" is used twice`);
+    ids.add(channelId);
+    const app = call.flow ?? mainApp;
+    const extension = call.extension ?? '100';
+    const key = contextKey(call, app, extension);
+    if (!contexts.has(key))
+      contexts.set(key, contexts.size === 0 ? 'ringflow-test' : `ringflow-test-${contexts.size + 1}`);
+    return {
+      name,
+      channelId,
+      options: call,
+      app,
+      context: contexts.get(key)!,
+      extension,
+      atMs: call.at === undefined ? 0 : toMs(call.at, `calls.${name}.at`),
+    };
+  });
+}
+
+/**
+ * A flow's view of the server with each request made inside the storage's context of its call,
+ * so that the scenario can tell whose request reached the simulator (several calls run in one
+ * application and share its client).
+ */
+function labelledAri(ari: FlowAri, storage: AsyncLocalStorage<string>, call: string): FlowAri {
+  // Views over fresh targets: the runtime's resource APIs are frozen, and may be prototype getters.
+  const calls = (api: object) =>
+    new Proxy(
+      {},
+      {
+        get(_, key) {
+          const value = Reflect.get(api, key, api) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => storage.run(call, () => value.apply(api, args));
+        },
+      },
+    );
+  return new Proxy({} as FlowAri, {
+    get(_, resource) {
+      const api = Reflect.get(ari, resource, ari) as unknown;
+      return typeof api === 'object' && api !== null ? calls(api) : api;
+    },
+  });
+}
+
+/**
+ * One or several calls running flows on the in-process simulator, through the real runtime, in
+ * virtual time: the world of a flow test. Start it with {@link testCalls} (several callers) or
+ * `testFlow` (one). The test drives each caller through its {@link FlowTestCall} (`press`,
+ * `hangUp`, `talk`), lets time pass (`wait`), injects server events, and checks what the flows did
+ * to each call or to the room (`expectBridge`, `expectServer`, and any call's actions). A failing
+ * expectation throws a {@link FlowExpectationError} showing every call's timeline, interleaved.
+ */
+export class CallScenario {
+  readonly clock: VirtualClock;
+  readonly simulator: Simulator;
+  readonly app: Application;
+  private readonly mainFlow: Flow;
+  private readonly mainApp: string;
+  private readonly plans: readonly CallPlan[];
+  private readonly calls = new Map<string, FlowTestCall>();
+  private readonly entries: TimelineEntry[] = [];
+  private readonly deliverers: ((event: Record<string, unknown>) => void)[] = [];
+  private readonly whoseRequest = new AsyncLocalStorage<string>();
+  /** The call whose flow first named each resource id (a dialled channel, a playback...). */
+  private readonly resourceCalls = new Map<string, string>();
+  private readonly farEnds: Readonly<Record<string, FarEndBehaviour>>;
+  private t0 = 0;
+  private started = false;
+  private closed = false;
+  /** Calls placed so far to each endpoint: picks the behaviour of the next one from a list. */
+  private readonly callsTo = new Map<string, number>();
+
+  private constructor(flow: Flow, options: ScenarioOptions) {
+    this.mainFlow = flow;
+    const mainApp = options.app ?? DEFAULT_APP;
+    this.mainApp = mainApp;
+    for (const name of Object.keys(options.flows ?? {}))
+      if (name === mainApp) throw new TypeError(`flows: "${name}" is the main flow's application name`);
+    this.plans = planCalls(options, mainApp);
+    this.clock = new VirtualClock(startTime(options.startAt));
+    this.farEnds = options.farEnds ?? {};
+    this.simulator = createSimulator({
+      clock: this.clock,
+      dialplan: { text: testDialplan(this.plans, options.dialplan), file: 'flow-test.conf' },
+      endpoints: Object.keys(this.farEnds),
+      // The test decides how far ends behave (see onRinging).
+      answerOutboundAfterMs: null,
+    });
+    this.simulator.driver.onEvent((event) => {
+      if (event.type === 'Dial' && event.dialstatus === 'RINGING') this.onRinging(event);
+    });
+    const apps = [mainApp, ...Object.keys(options.flows ?? {})];
+    const sim = this.simulator;
+    const recorded = {
+      handle: async (request: Parameters<Simulator['handle']>[0]) => {
+        const action = this.started ? this.recordAction(request) : undefined;
+        const reply = await sim.handle(request);
+        if (action) action.status = reply.status;
+        return reply;
+      },
+      connectEvents: (
+        request: Parameters<Simulator['connectEvents']>[0],
+        deliver: (event: Record<string, unknown>) => void,
+      ) => {
+        const tap = (event: Record<string, unknown>) => {
+          if (this.started) this.recordEvent(event, false);
+          deliver(event);
+        };
+        if (request.apps.some((app) => apps.includes(app))) this.deliverers.push(deliver);
+        return sim.connectEvents(request, tap);
+      },
+    };
+    const machines = new Map<string, AnyStateMachine>();
+    machines.set(mainApp, this.machineFor(flow, options));
+    for (const [name, other] of Object.entries(options.flows ?? {}))
+      machines.set(name, this.machineFor(other, options));
+    let n = 0;
+    this.app = createApplication({
+      servers: [
+        {
+          url: 'http://simulator/ari',
+          username: 'flow',
+          password: 'test',
+          restTransport: inProcessRestTransport(recorded),
+          eventTransport: inProcessEventTransport(recorded),
+          eventStream: { pingIntervalMs: 0 },
+        },
+      ],
+      apps,
+      call: (info) => machines.get(info.app) ?? machines.get(mainApp)!,
+      clock: this.clock,
+      ids: () => String(++n),
+      logger: pino({ level: 'silent' }),
+    });
+    for (const plan of this.plans)
+      this.calls.set(
+        plan.name,
+        new FlowTestCall(this, plan.name, plan.channelId, flowOf(plan, flow, options)),
+      );
+  }
+
+  /** The machine of one flow: each call's inputs and channel variables, its requests labelled. */
+  private machineFor(flow: Flow, options: ScenarioOptions): AnyStateMachine {
+    return compileFlow(flow, {
+      adaptInput: (raw) => {
+        const { call } = raw as CallInput;
+        const info = callFromStasisStart(call.start);
+        const plan = this.plans.find((p) => p.channelId === info.channelId);
+        const host = hostFromCall(call, options.fetch ? { fetch: options.fetch } : {});
+        return {
+          host: plan ? labelled(host, labelledAri(host.ari, this.whoseRequest, plan.name)) : host,
+          call: { ...info, variables: { ...plan?.options.variables, ...info.variables } },
+          input: { ...options.inputs, ...plan?.options.inputs },
+        };
+      },
+    });
+  }
+
+  /** @internal Use {@link testCalls} or `testFlow`. */
+  static async start(flow: Flow, options: ScenarioOptions): Promise<CallScenario> {
+    const scenario = new CallScenario(flow, options);
+    await scenario.app.start();
+    scenario.app.calls$.subscribe((session) => {
+      const call = [...scenario.calls.values()].find((c) => c.channelId === session.channelId);
+      call?.watch(session);
+    });
+    scenario.t0 = scenario.clock.now();
+    scenario.started = true;
+    for (const plan of scenario.plans) {
+      if (plan.atMs === 0) scenario.place(plan);
+      else scenario.clock.setTimeout(() => scenario.place(plan), plan.atMs);
+    }
+    await scenario.clock.advance(0);
+    return scenario;
+  }
+
+  private place(plan: CallPlan): void {
+    const { options } = plan;
+    this.calls.get(plan.name)!.placed(this.elapsed());
+    this.simulator.driver.placeCall({
+      channelId: plan.channelId,
+      from: options.caller ?? '5551234',
+      ...(options.callerName !== undefined ? { callerName: options.callerName } : {}),
+      to: plan.extension,
+      context: plan.context,
+      ...(options.language !== undefined ? { language: options.language } : {}),
+    });
+  }
+
+  /** One caller, by its name in `calls`. */
+  call(name: string): FlowTestCall {
+    const call = this.calls.get(name);
+    if (!call)
+      throw new TypeError(
+        `no call named "${name}"; the scenario's calls are: ${[...this.calls.keys()].join(', ')}`,
+      );
+    return call;
+  }
+
+  /** Every caller, in the order they were given. */
+  get callers(): readonly FlowTestCall[] {
+    return [...this.calls.values()];
+  }
+
+  /** The main flow (the one calls enter unless they name another). */
+  get flow(): Flow {
+    return this.mainFlow;
+  }
+
+  /** Virtual milliseconds since the scenario started. */
+  elapsed(): number {
+    return this.clock.now() - this.t0;
+  }
+
+  /** @internal Adds an entry to the timeline (the calls record their states and notes here). */
+  record(entry: TimelineEntry): void {
+    this.entries.push(entry);
+  }
+
+  private callOfChannel(channelId: unknown): string | undefined {
+    if (typeof channelId !== 'string') return undefined;
+    return this.plans.find((p) => p.channelId === channelId)?.name;
+  }
+
+  private recordAction(request: {
+    method: string;
+    path: string;
+    query: Readonly<Record<string, string>>;
+    body?: unknown;
+  }): RecordedAction {
+    const recognised = operationOfRequest(request.method, request.path);
+    const body =
+      request.body !== null && typeof request.body === 'object'
+        ? (request.body as Record<string, unknown>)
+        : {};
+    const params = { ...recognised?.pathParams, ...request.query, ...body };
+    // A flow's request says whose it is; the runtime's own (a hangup of a dialled channel at the
+    // end of its call) is the call's whose flow named that resource first.
+    const labelled = this.whoseRequest.getStore();
+    const ids = RESOURCE_PARAMS.map((k) => params[k]).filter((v): v is string => typeof v === 'string');
+    if (labelled !== undefined)
+      for (const id of ids) if (!this.resourceCalls.has(id)) this.resourceCalls.set(id, labelled);
+    const call =
+      labelled ??
+      this.callOfChannel(params.channelId) ??
+      ids.map((id) => this.resourceCalls.get(id)).find((c) => c !== undefined);
+    const action: RecordedAction = {
+      kind: 'action',
+      at: this.elapsed(),
+      ...(call !== undefined ? { call } : {}),
+      method: request.method,
+      path: request.path,
+      ...(recognised ? { operation: recognised.operation } : {}),
+      params,
+      query: request.query,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    };
+    this.entries.push(action);
+    return action;
+  }
+
+  private recordEvent(event: Record<string, unknown>, injected: boolean): void {
+    const call = this.callOfChannel((event.channel as { id?: unknown } | undefined)?.id);
+    this.entries.push({
+      kind: 'event',
+      at: this.elapsed(),
+      ...(call !== undefined ? { call } : {}),
+      type: String(event.type),
+      event,
+      injected,
+    });
+  }
+
+  private onRinging(event: Readonly<Record<string, unknown>>): void {
+    const peer = event.peer as { id: string; name: string } | undefined;
+    if (!peer) return;
+    const endpoint = peer.name.replace(/-[^-/]*$/, '');
+    const attempt = this.callsTo.get(endpoint) ?? 0;
+    this.callsTo.set(endpoint, attempt + 1);
+    const behaviour = farEndFor(this.farEnds[endpoint], attempt);
+    const driver = this.simulator.driver;
+    const later = (ms: number, act: () => void) =>
+      this.clock.setTimeout(() => {
+        try {
+          act();
+        } catch {
+          // The dialled channel ended meanwhile (the flow gave up): nothing to do.
+        }
+      }, ms);
+    if (behaviour === 'noAnswer') return;
+    if (behaviour === 'busy') later(0, () => driver.reject(peer.id, 17));
+    else if (behaviour === 'unreachable') later(0, () => driver.reject(peer.id, 27));
+    else
+      later(behaviour === 'answer' ? DEFAULT_FAR_END_ANSWER_MS : behaviour.answerAfterMs, () =>
+        driver.answer(peer.id),
+      );
+  }
+
+  // --- Driving the world ----------------------------------------------------------------------
+
+  /**
+   * Lets virtual time pass (prompts play, timeouts fire, later callers arrive).
+   * @example await scenario.wait('6s');
+   */
+  async wait(duration: TestDuration): Promise<void> {
+    await this.clock.advance(toMs(duration, 'wait'));
+  }
+
+  /** @internal A note in the timeline (what a caller did). */
+  note(text: string, call?: string): void {
+    this.entries.push({ kind: 'caller', at: this.elapsed(), ...(call !== undefined ? { call } : {}), text });
+  }
+
+  /**
+   * Every live channel dialled to `endpoint` (`PJSIP/operator`) hangs up: the far end of a dial.
+   * @example await scenario.hangUpFarEnd('PJSIP/operator');
+   */
+  async hangUpFarEnd(endpoint: string): Promise<void> {
+    const channels = await this.list<{ id: string; name: string }>('/channels');
+    const theirs = channels.filter((c) => c.name.startsWith(`${endpoint}-`));
+    if (theirs.length === 0) {
+      this.fail(
+        `a live channel to ${endpoint} to hang up`,
+        `there is none (live channels: ${channels.map((c) => c.name).join(', ') || 'none'})`,
+      );
+    }
+    this.note(`${endpoint} hangs up`);
+    for (const c of theirs) this.simulator.driver.hangup(c.id);
+    await this.clock.advance(0);
+  }
+
+  /**
+   * Delivers an event to the flows' applications as if the server sent it. `application`,
+   * `timestamp` and `asterisk_id` are filled in; so is `channel` (the channel of `about`, as it is
+   * now) when the event type carries a channel and none is given.
+   *
+   * @example await scenario.inject({ type: 'ChannelUserevent', eventname: 'Escalate', userevent: {} });
+   */
+  async inject(
+    event: { readonly type: string } & Readonly<Record<string, unknown>>,
+    about?: FlowTestCall,
+  ): Promise<void> {
+    if (typeof event.type !== 'string' || event.type === '')
+      throw new TypeError(
+        'inject: the event needs a type, e.g. { type: "ChannelUserevent", eventname: "X" }',
+      );
+    const full: Record<string, unknown> = {
+      ...event,
+      application: this.mainApp,
+      timestamp: formatTimestamp(this.clock.now()),
+      asterisk_id: this.simulator.asteriskId,
+    };
+    const target = about ?? (this.calls.size === 1 ? this.callers[0] : undefined);
+    if (
+      full.channel === undefined &&
+      target !== undefined &&
+      findModel(event.type)?.properties.channel !== undefined
+    ) {
+      const reply = await this.simulator.handle({
+        method: 'GET',
+        path: `/channels/${encodeURIComponent(target.channelId)}`,
+        query: {},
+      });
+      full.channel = reply.status === 200 ? reply.body : { id: target.channelId };
+    }
+    this.recordEvent(full, true);
+    for (const deliver of this.deliverers) deliver(full);
+    await this.clock.advance(0);
+  }
+
+  /**
+   * Lets virtual time run until `done()` holds or `limit` (scenario time) passes; then lets the
+   * handlers due at that instant run.
+   */
+  async runUntil(done: () => boolean, limit: number): Promise<void> {
+    while (!done()) {
+      const due = this.clock.nextDue();
+      if (due === undefined || due > this.t0 + limit) {
+        if (this.elapsed() < limit && due !== undefined) await this.clock.advanceTo(this.t0 + limit);
+        break;
+      }
+      await this.clock.advanceTo(due);
+    }
+    await this.clock.advance(0);
+  }
+
+  // --- What happened --------------------------------------------------------------------------
+
+  /** The REST requests every flow made, oldest first (each with the `call` it was made for). */
+  actions(matcher?: ActionMatcher): RecordedAction[] {
+    const all = this.entries.filter((e): e is RecordedAction => e.kind === 'action');
+    if (matcher === undefined) return all;
+    const compiled = compileActionMatcher(matcher);
+    return all.filter((a) => compiled.matches(a));
+  }
+
+  /** The events the flows' applications received (injected ones included), oldest first. */
+  events(type?: string): RecordedEvent[] {
+    return this.entries.filter(
+      (e): e is RecordedEvent => e.kind === 'event' && (type === undefined || e.type === type),
+    );
+  }
+
+  /** Everything that happened to every call, oldest first, with virtual times from the scenario's start. */
+  timeline(): readonly TimelineEntry[] {
+    return [...this.entries].sort((a, b) => a.at - b.at);
+  }
+
+  /** The timeline as text, each line labelled with its call when there are several. */
+  formatTimeline(): string {
+    return formatTimeline(this.timeline());
+  }
+
+  // --- Expectations about the room and the server ----------------------------------------------
+
+  /** @internal Throws a FlowExpectationError with every call's timeline. */
+  fail(expected: string, happened: string): never {
+    throw new FlowExpectationError(expected, happened, this.timeline());
+  }
+
+  /**
+   * Checks that some flow made a REST action (by now), whichever call it was for; `times` asks for
+   * an exact count. Returns the matching actions.
+   * @example scenario.expectAction({ operation: 'bridges.play', params: { media: /conf-hasjoin/ } });
+   */
+  expectAction(matcher: ActionMatcher, options: { times?: number } = {}): RecordedAction[] {
+    return checkAction(this.actions(), matcher, options, (e, h) => this.fail(e, h));
+  }
+
+  /** Checks that no flow made such a REST action (by now). */
+  expectNoAction(matcher: ActionMatcher): void {
+    checkNoAction(this.actions(), matcher, (e, h) => this.fail(e, h));
+  }
+
+  /** Checks that some flow raised a user event, with these variables (partial). */
+  expectUserEvent(name: string, variables?: Readonly<Record<string, Expected>>): RecordedAction[] {
+    return checkUserEvent(this.actions(), name, variables, (e, h) => this.fail(e, h));
+  }
+
+  /**
+   * Checks a bridge on the server now: found by `id` (or by `name`), holding exactly these calls
+   * (by name or channel id, any order). `calls: []` asks for an empty bridge.
+   * @example await scenario.expectBridge({ id: 'ringflow-sales-weekly', calls: ['moderator', 'member'] });
+   */
+  async expectBridge(expected: {
+    readonly id?: string;
+    readonly name?: string;
+    readonly calls?: readonly string[];
+  }): Promise<void> {
+    const bridges = await this.list<{ id: string; name: string; channels: string[] }>('/bridges');
+    const wanted = expected.id ?? expected.name;
+    const describe = `a bridge ${expected.id !== undefined ? `with id ${expected.id}` : `named ${expected.name ?? '(any)'}`}`;
+    const bridge = bridges.find((b) =>
+      expected.id !== undefined
+        ? b.id === expected.id
+        : expected.name === undefined || b.name === expected.name,
+    );
+    const listing = bridges.map((b) => `${b.id} [${b.channels.map((c) => this.callName(c)).join(', ')}]`);
+    if (!bridge)
+      this.fail(
+        describe,
+        `there is none${wanted === undefined ? '' : ` by that ${expected.id !== undefined ? 'id' : 'name'}`} (bridges: ${listing.join('; ') || 'none'})`,
+      );
+    if (expected.calls === undefined) return;
+    const want = expected.calls.map((c) => this.channelOf(c)).sort();
+    const have = [...bridge.channels].sort();
+    if (want.length !== have.length || want.some((c, i) => c !== have[i]))
+      this.fail(
+        `${describe} holding ${expected.calls.length === 0 ? 'nobody' : expected.calls.join(', ')}`,
+        `it holds ${bridge.channels.map((c) => this.callName(c)).join(', ') || 'nobody'}`,
+      );
+  }
+
+  /**
+   * Checks what is left on the server now: numbers of channels, bridges and live recordings.
+   * @example await scenario.expectServer({ channels: 0, bridges: 0, liveRecordings: 0 });
+   */
+  async expectServer(expected: {
+    readonly channels?: number;
+    readonly bridges?: number;
+    readonly liveRecordings?: number;
+  }): Promise<void> {
+    const found = {
+      channels: await this.list<{ id: string; name: string }>('/channels'),
+      bridges: await this.list<{ id: string }>('/bridges'),
+      liveRecordings: this.simulator.liveRecordings,
+    };
+    const problems: string[] = [];
+    for (const key of ['channels', 'bridges', 'liveRecordings'] as const) {
+      const want = expected[key];
+      const list = found[key] as readonly unknown[];
+      if (want !== undefined && list.length !== want)
+        problems.push(`${list.length} ${key} (${list.map((x) => describeResource(x)).join(', ')})`);
+    }
+    if (problems.length > 0)
+      this.fail(
+        `on the server: ${Object.entries(expected)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}`,
+        `there are ${problems.join('; ')}`,
+      );
+  }
+
+  private async list<T>(path: string): Promise<T[]> {
+    const reply = await this.simulator.handle({ method: 'GET', path, query: {} });
+    return (reply.body as T[]) ?? [];
+  }
+
+  private callName(channelId: string): string {
+    return this.callOfChannel(channelId) ?? channelId;
+  }
+
+  private channelOf(nameOrChannel: string): string {
+    return this.calls.get(nameOrChannel)?.channelId ?? nameOrChannel;
+  }
+
+  /** Stops the application and the simulator. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const call of this.calls.values()) call.stopWatching();
+    await this.app.stop();
+    this.simulator.close();
+  }
+
+  /** For `await using scenario = await testCalls(...)`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function describeResource(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const r = value as { name?: string; id?: string };
+  return r.name ?? r.id ?? JSON.stringify(value);
+}
+
+function flowOf(plan: CallPlan, main: Flow, options: ScenarioOptions): Flow {
+  return plan.options.flow === undefined ? main : options.flows![plan.options.flow]!;
+}
+
+/** A host whose requests are labelled with their call (see {@link labelledAri}); the rest as is. */
+function labelled(host: FlowHost, ari: FlowAri): FlowHost {
+  return new Proxy({} as FlowHost, {
+    get(_, key) {
+      if (key === 'ari') return ari;
+      const value = Reflect.get(host, key, host) as unknown;
+      return typeof value === 'function' ? value.bind(host) : value;
+    },
+  });
+}
+
+/** Reads a YAML flow file for a test, with its errors as one readable message. */
+export async function loadFlowForTest(path: string): Promise<Flow> {
+  const { readFile } = await import('node:fs/promises');
+  const result = parseFlow(await readFile(path, 'utf8'), path);
+  if (!result.ok)
+    throw new TypeError(
+      `the flow ${path} has errors:\n${result.diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`,
+    );
+  return result.flow;
+}
+
+/**
+ * Starts a scenario with several calls running a flow on the in-process simulator, in virtual
+ * time: each caller arrives at its `at` (default at once) and is driven through
+ * `scenario.call(name)`. `flow` is a loaded flow or the path of a YAML flow file.
+ *
+ * @example
+ * const room = await testCalls('flows/conference.yaml', {
+ *   calls: { moderator: { caller: '5551000' }, member: { caller: '5552000', at: '2s' } },
+ * });
+ * await room.wait('3s');
+ * await room.call('member').press('5678');
+ * await room.call('moderator').press('1234');
+ * await room.wait('5s');
+ * await room.expectBridge({ id: 'ringflow-sales-weekly', calls: ['moderator', 'member'] });
+ * await room.close();
+ */
+export async function testCalls(flow: Flow | string, options: ScenarioOptions): Promise<CallScenario> {
+  const loaded = typeof flow === 'string' ? await loadFlowForTest(flow) : flow;
+  return CallScenario.start(loaded, options);
+}
