@@ -59,7 +59,7 @@ const conferenceParams = stepParams(
 
 /**
  * conference: creates a named room or joins it when it exists (race-safe: see {@link joinRoom}).
- * Outcomes: joined (`event.bridgeId`, `event.created`), failed.
+ * Outcomes: joined (`event.bridgeId`, `created`, `members`, `count`, `videoSource`), failed.
  */
 export const conferenceStep = defineStep({
   name: 'conference',
@@ -72,7 +72,13 @@ export const conferenceStep = defineStep({
       name: 'joined',
       kind: 'success',
       description: 'The call is in the room.',
-      data: { bridgeId: 'the bridge id', created: 'true when this call opened the room' },
+      data: {
+        bridgeId: 'the bridge id',
+        created: 'true when this call opened the room',
+        members: 'channel ids in the room once this call joined (this call included)',
+        count: 'how many are in the room, this call included',
+        videoSource: "the channel whose video everyone sees, '' when none was set",
+      },
     },
     FAILED,
   ],
@@ -105,8 +111,8 @@ export const conferenceStep = defineStep({
           ...build.exit(
             'joined',
             ({ event }) => {
-              const joined = event.output as RoomJoined;
-              return { bridgeId: joined.bridgeId, created: joined.created };
+              const { bridgeId, created, members, count, videoSource } = event.output as RoomJoined;
+              return { bridgeId, created, members, count, videoSource };
             },
             [
               setContext(({ event }) => {

@@ -16,11 +16,17 @@ export interface RoomRequest {
   readonly absorbDTMF?: boolean;
 }
 
-/** How the call got into the room. */
+/** How the call got into the room, and who it found there. */
 export interface RoomJoined {
   readonly bridgeId: string;
   /** This call created the room (it was not there yet). */
   readonly created: boolean;
+  /** Channel ids in the room once this call joined (this call's included). */
+  readonly members: readonly string[];
+  /** How many are in the room, this call included. */
+  readonly count: number;
+  /** The channel whose video everyone sees, when one was set (`videoSource`); '' otherwise. */
+  readonly videoSource: string;
 }
 
 function isStatus(error: unknown, status: number): boolean {
@@ -62,7 +68,7 @@ export async function joinRoom(host: FlowHost, room: RoomRequest): Promise<RoomJ
         ...(room.mute !== undefined ? { mute: room.mute } : {}),
         ...(room.absorbDTMF !== undefined ? { absorbDTMF: room.absorbDTMF } : {}),
       });
-      return { bridgeId: room.bridgeId, created };
+      return { bridgeId: room.bridgeId, created, ...(await whoIsIn(host, room)) };
     } catch (error) {
       // The room closed between our create (or its 409) and the join: open it again, once. A 404
       // about the call's own channel is the caller gone, and the session reports it as such.
@@ -70,6 +76,27 @@ export async function joinRoom(host: FlowHost, room: RoomRequest): Promise<RoomJ
         error instanceof HttpError && error.status === 404 && /bridge/i.test(error.serverMessage);
       if (!roomGone || attempt >= 2) throw error;
     }
+  }
+}
+
+/**
+ * Who is in the room just after this call joined: the flow decides from it (a member finding the
+ * moderator in already need not wait). Read once, after the join; later arrivals and departures
+ * come as roomEntered / roomLeft events.
+ */
+async function whoIsIn(
+  host: FlowHost,
+  room: RoomRequest,
+): Promise<Pick<RoomJoined, 'members' | 'count' | 'videoSource'>> {
+  try {
+    const bridge = await host.ari.bridges.get({ bridgeId: room.bridgeId });
+    const members = bridge.channels.includes(room.channel)
+      ? bridge.channels
+      : [...bridge.channels, room.channel];
+    return { members, count: members.length, videoSource: bridge.video_source_id ?? '' };
+  } catch {
+    // The join succeeded; the room closing this instant is told by its roomClosed event.
+    return { members: [room.channel], count: 1, videoSource: '' };
   }
 }
 
