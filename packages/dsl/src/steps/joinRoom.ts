@@ -117,6 +117,6 @@ async function warnAboutSettings(host: FlowHost, room: RoomRequest): Promise<voi
   if (differences.length === 0) return;
   host.log.warn(
     { bridge: room.bridgeId, notApplied: differences },
-    `conference: joined the existing room ${room.bridgeId}; this step's ${differences.join(' and ')} not applied`,
+    `conference: joined the existing room ${room.bridgeId}; this step's ${differences.join(' and ')} were not applied`,
   );
 }

@@ -264,11 +264,22 @@ describe('steps compiled and run on the simulator', () => {
       'POST /channels/callee/answer',
       'POST /bridges/ringflow-sales-room',
       'POST /bridges/ringflow-sales-room/addChannel',
+      'GET /bridges/ringflow-sales-room', // who is in the room, for the step's result
       'POST /bridges/ringflow-sales-room/play/playback-1',
       'POST /bridges/ringflow-sales-room/videoSource/callee',
       'POST /bridges/ringflow-sales-room/removeChannel',
       'DELETE /bridges/ringflow-sales-room',
       'DELETE /channels/callee',
     ]);
+    expect(run.output()?.vars.room).toEqual({
+      outcome: 'joined',
+      step: 'conference',
+      state: 'a',
+      bridgeId: 'ringflow-sales-room',
+      created: true,
+      members: ['callee'],
+      count: 1,
+      videoSource: '',
+    });
   });
 });

@@ -1,0 +1,174 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Flow, formatDiagnostic, parseFlow } from '@ringflow/dsl';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CallScenario, testCalls } from './CallScenario.ts';
+import { FlowExpectationError } from './FlowExpectationError.ts';
+import { loadScenarioFile } from './loadScenarioFile.ts';
+import { runScenarioFiles } from './runScenarioFiles.ts';
+
+function flowOf(text: string): Flow {
+  const result = parseFlow(text, 'room.yaml');
+  if (!result.ok) throw new Error(result.diagnostics.map(formatDiagnostic).join('\n'));
+  return result.flow;
+}
+
+/** Everyone joins one room; 1 leaves it; the room's members are told when someone enters. */
+const ROOM = `
+name: room
+start: join
+states:
+  join:
+    steps:
+      - answer
+      - conference: { name: huddle, as: room }
+    next: talking
+  talking:
+    on:
+      roomEntered: { goto: greeted, if: "event.channel.id != call.channelId" }
+      dtmf: { goto: out, if: "event.digit == '1'" }
+  greeted:
+    steps:
+      - userEvent: { name: Greeted, variables: { count: { expr: "string(vars.room.count)" } } }
+    next: talking
+  out:
+    steps: [leaveBridge, hangup]
+`;
+
+let scenario: CallScenario | undefined;
+afterEach(async () => {
+  await scenario?.close();
+  scenario = undefined;
+});
+
+describe('testCalls: several callers in one scenario', () => {
+  it('places each caller at its time; their requests and states are told apart', async () => {
+    scenario = await testCalls(flowOf(ROOM), {
+      calls: { alice: { caller: '5551000' }, bob: { caller: '5552000', at: '5s' } },
+    });
+    const alice = scenario.call('alice');
+    const bob = scenario.call('bob');
+    expect(bob.arrived).toBe(false);
+    await expect(bob.press('1')).rejects.toThrow('bob presses keys: the call has not arrived yet');
+    await scenario.wait('6s');
+    expect(bob.arrived).toBe(true);
+    expect(alice.channelId).toBe('c1');
+    expect(bob.channelId).toBe('c2');
+    alice.expectAction({ operation: 'bridges.createWithId', params: { bridgeId: 'ringflow-huddle' } });
+    bob.expectAction({ operation: 'bridges.addChannel', params: { channel: 'c2' }, times: 1 } as never);
+    bob.expectNoAction({ operation: 'bridges.addChannel', params: { channel: 'c1' } });
+    // Both tried to create the room; the second was told it exists, and joined.
+    scenario.expectAction({ operation: 'bridges.createWithId' }, { times: 2 });
+    expect(bob.actions({ operation: 'bridges.createWithId' })[0]?.status).toBe(409);
+    await scenario.expectBridge({ id: 'ringflow-huddle', calls: ['alice', 'bob'] });
+    // Alice's flow heard Bob come in; Bob's flow counted two in the room when it joined.
+    alice.expectVisited('greeted');
+    alice.expectUserEvent('Greeted', { count: '1' });
+    bob.expectNotVisited('greeted');
+    await bob.press('1');
+    await bob.expectEnd({ status: 'completed', by: 'flow', within: '10s' });
+    await scenario.expectBridge({ id: 'ringflow-huddle', calls: ['alice'] });
+    await alice.hangUp();
+    await alice.expectEnd({ status: 'hungUp', by: 'caller' });
+    // The last one out closed the room: nothing is left on the server.
+    await scenario.wait('1s');
+    await scenario.expectServer({ channels: 0, bridges: 0, liveRecordings: 0 });
+  });
+
+  it('shows a failure with every call of the scenario, interleaved and labelled', async () => {
+    scenario = await testCalls(flowOf(ROOM), {
+      calls: { alice: {}, bob: { at: '1s' } },
+    });
+    await scenario.wait('2s');
+    let error: unknown;
+    try {
+      await scenario.expectBridge({ id: 'ringflow-huddle', calls: ['alice'] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FlowExpectationError);
+    const message = (error as Error).message;
+    expect(message).toContain(
+      'expected a bridge with id ringflow-huddle holding alice\nbut it holds alice, bob',
+    );
+    expect(message).toContain('timeline of the calls:\n  +00:00.000  [alice]  ← StasisStart channel=c1');
+    expect(message).toMatch(/\+00:00\.000 {2}\[alice\] {2}→ POST \/bridges\/ringflow-huddle/);
+    expect(message).toMatch(/\+00:01\.000 {2}\[bob\] {4}← StasisStart channel=c2/);
+  });
+
+  it('refuses a caller of a flow it does not know, and a channel id given twice', async () => {
+    await expect(testCalls(flowOf(ROOM), { calls: { a: { flow: 'agent' } } })).rejects.toThrow(
+      'calls.a.flow: no flow named "agent"',
+    );
+    await expect(
+      testCalls(flowOf(ROOM), { calls: { a: { channelId: 'x' }, b: { channelId: 'x' } } }),
+    ).rejects.toThrow('calls.b.channelId: "x" is used twice');
+  });
+});
+
+describe('scenario files with several calls', () => {
+  async function files(content: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-calls-'));
+    for (const [name, text] of Object.entries(content)) await writeFile(join(dir, name), text);
+    return dir;
+  }
+
+  it('runs steps addressed to callers and checks the room', async () => {
+    const dir = await files({
+      'room.yaml': ROOM,
+      'room.test.yaml': `calls:
+  alice: { caller: "5551000" }
+  bob: { caller: "5552000", at: 2s }
+scenarios:
+  - name: two in the huddle, then bob leaves
+    steps:
+      - wait: 3s
+      - expect:
+          bridge: { id: ringflow-huddle, calls: [alice, bob] }
+          userEvent: { name: Greeted }
+      - alice: { expect: { visited: greeted } }
+      - bob: { press: "1" }
+      - bob: { expect: { end: { status: completed, by: flow } } }
+      - alice: hangup
+      - wait: 1s
+      - expect:
+          server: { channels: 0, bridges: 0 }
+`,
+    });
+    const run = await runScenarioFiles([join(dir, 'room.test.yaml')]);
+    expect(run.problems).toEqual([]);
+    expect(run.results.map((r) => [r.passed, r.failure?.message])).toEqual([[true, undefined]]);
+    expect(run.results[0]!.calls.map((c) => c.name)).toEqual(['alice', 'bob']);
+    // Coverage counts the states of both callers.
+    const report = run.coverage.get(join(dir, 'room.yaml'))!.report();
+    expect(
+      report.states
+        .filter((s) => s.visits > 0)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['greeted', 'join', 'out', 'talking']);
+  });
+
+  it('says which caller a step needs when there are several, at the line of the step', async () => {
+    const dir = await files({
+      'room.yaml': ROOM,
+      'room.test.yaml': `calls: { alice: {}, bob: {} }
+scenarios:
+  - name: unaddressed
+    steps:
+      - press: "1"
+      - expect: { state: talking }
+      - carol: hangup
+`,
+    });
+    const loaded = await loadScenarioFile(join(dir, 'room.test.yaml'));
+    expect(loaded.ok).toBe(false);
+    const messages = loaded.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`);
+    expect(messages).toEqual([
+      '5:9 press: this scenario has several callers (alice, bob); say whose: - alice: { press: ... }',
+      "6:19 state is about one caller's flow and this scenario has several (alice, bob); say whose: - alice: { expect: { state: ... } }",
+      '7:9 unknown step "carol" Steps: wait, press, hangup, talk, hangupFarEnd, inject, expect; callers: alice, bob',
+    ]);
+  });
+});
