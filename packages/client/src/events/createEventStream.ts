@@ -284,8 +284,7 @@ class EventStreamController implements EventStream {
           if (parsed.ok) {
             if (this.socketRest?.receive(parsed.event)) return;
             this.eventsSubject.next(parsed.event);
-          }
-          else this.report({ kind: 'malformed-frame', at: this.clock.now(), error: parsed.error });
+          } else this.report({ kind: 'malformed-frame', at: this.clock.now(), error: parsed.error });
         },
         pong: () => {
           if (!live() || link.pongTimer === undefined) return;
