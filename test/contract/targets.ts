@@ -94,6 +94,46 @@ export const wireTarget: ContractTarget = {
 };
 
 /**
+ * The wire simulator again, with every REST request carried over an event WebSocket as
+ * `RESTRequest` frames (`restOverSocket`), as an application does when the server dialled it.
+ * Only binary downloads (recording files) go over HTTP, which a socket cannot carry.
+ */
+export const restOverSocketTarget: ContractTarget = {
+  name: 'rest-over-socket',
+  simulated: true,
+  async start() {
+    const clock = new VirtualClock(START);
+    const sim = simulator(clock);
+    const server = new CountingServer(sim);
+    const wire = await startWireServer(server, { users: [USER], clock, asteriskId: sim.asteriskId });
+    // An application of its own carries the requests; nothing is ever sent to it.
+    const carrier = createEventStream({
+      url: wire.url,
+      apps: ['rest-carrier'],
+      ...USER,
+      restOverSocket: true,
+      restFallback: new UndiciTransport({ url: wire.url, ...USER }),
+    });
+    await carrier.whenOpen();
+    return createSession({
+      target: 'rest-over-socket',
+      url: wire.url,
+      ...USER,
+      transport: carrier.restTransport!,
+      pace: { kind: 'virtual', clock, maxVirtualMs: MAX_VIRTUAL_MS, arrivalTimeoutMs: ARRIVAL_TIMEOUT_MS },
+      idPrefix: '',
+      openStream: (apps, subscribeAll) => createEventStream({ url: wire.url, apps, subscribeAll, ...USER }),
+      claimCount: (apps) => server.claim(apps),
+      shutdown: async () => {
+        await carrier.close();
+        await wire.close();
+        sim.close();
+      },
+    });
+  },
+};
+
+/**
  * A real server, when `RINGFLOW_ARI_URL`, `RINGFLOW_ARI_USER` and `RINGFLOW_ARI_PASSWORD` are
  * set (see README.md for the dialplan it needs). Ids get a per-run prefix, as the server is
  * shared and outlives the run.
@@ -129,5 +169,5 @@ export function realServerTarget(env: NodeJS.ProcessEnv = process.env): Contract
 /** The targets of this run, decided when the suite loads. */
 export function contractTargets(): ContractTarget[] {
   const real = realServerTarget();
-  return [inProcessTarget, wireTarget, ...(real ? [real] : [])];
+  return [inProcessTarget, wireTarget, restOverSocketTarget, ...(real ? [real] : [])];
 }

@@ -1,5 +1,17 @@
 /**
  * Everything the CLI takes from `@ringflow/simulator`, in one place.
  */
-export { createSimulator, formatIssue, loadDialplanFile, startWireServer } from '@ringflow/simulator';
-export type { SimulatedServer, Simulator, WireServer, WireUser } from '@ringflow/simulator';
+export {
+  createSimulator,
+  formatIssue,
+  loadDialplanFile,
+  startOutboundWebSockets,
+  startWireServer,
+} from '@ringflow/simulator';
+export type {
+  OutboundConnectionConfig,
+  SimulatedServer,
+  Simulator,
+  WireServer,
+  WireUser,
+} from '@ringflow/simulator';

@@ -17,6 +17,7 @@ export { installShutdownHandlers } from './application/installShutdownHandlers.t
 export type { ShutdownOptions } from './application/installShutdownHandlers.ts';
 export { parseStasisAppData, type StasisAppData } from './application/parseStasisAppData.ts';
 export type { ServerOptions } from './application/ServerOptions.ts';
+export type { ListenOptions } from './application/ListenOptions.ts';
 export { BridgeSession, bridgeMachine } from './bridge/BridgeSession.ts';
 export type {
   BridgeContext,

@@ -81,6 +81,16 @@ export interface Simulator extends SimulatedServer {
     readonly message: string;
     readonly time: string;
   }[];
+  /**
+   * Serves `Stasis(app)` with one connection per call, as a real server's `per_call_config`
+   * outbound WebSocket does: `open` dials the application for the channel and resolves with the
+   * application name the connection registered (`app:<channel name>`), or undefined when it could
+   * not connect (then `Stasis()` fails and the dialplan goes on). Returns the remover.
+   */
+  servePerCall(
+    app: string,
+    open: (channel: { readonly id: string; readonly name: string }) => Promise<string | undefined>,
+  ): () => void;
   /** Shuts the server down: every channel is hung up and every event stream closed. */
   close(): void;
 }
@@ -237,6 +247,16 @@ class SimulatorImpl implements Simulator {
   ): EventConnection | SimResponse {
     if (this.closed) return { status: 503, body: { message: 'The simulator was closed' } };
     return this.bus.connect(request, deliver);
+  }
+
+  servePerCall(
+    app: string,
+    open: (channel: { readonly id: string; readonly name: string }) => Promise<string | undefined>,
+  ): () => void {
+    this.world.perCallApps.set(app, (ch) => open({ id: ch.id, name: ch.name }));
+    return () => {
+      if (this.world.perCallApps.get(app) !== undefined) this.world.perCallApps.delete(app);
+    };
   }
 
   close(): void {

@@ -27,3 +27,6 @@ export {
   parseDialplan,
 } from './dialplan/index.ts';
 export type { Dialplan, DialplanIssue } from './dialplan/index.ts';
+export { startOutboundWebSockets } from './outbound/startOutboundWebSockets.ts';
+export type { OutboundWebSockets, OutboundWebSocketsOptions } from './outbound/startOutboundWebSockets.ts';
+export type { OutboundConnectionConfig } from './outbound/OutboundConnectionConfig.ts';

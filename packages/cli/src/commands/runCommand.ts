@@ -7,6 +7,7 @@ import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
+import { parseListenAddress } from '../parseListenAddress.ts';
 import { type DemoCaller, demoCallersFromSuite, silentCaller } from '../run/demoCallers.ts';
 import { runDemo } from '../run/runDemo.ts';
 import { runOnServer } from '../run/runOnServer.ts';
@@ -20,7 +21,13 @@ Against a server (Asterisk or the simulator over the wire):
   The dialplan sends calls in with Stasis(<app>). Runs until SIGTERM or SIGINT (Ctrl-C), then drains:
   no new calls, calls in progress may finish until --drain, the rest are hung up, exit 0.
 
-Without --server, on the embedded simulator (in process, nothing to install), with simulated
+Waiting for servers to dial the application (outbound WebSockets, persistent or per call):
+  ringflow run flows/ivr.yaml --listen 127.0.0.1:8765 --app ow-call --listen-user appuser --listen-password apppass
+  Put uri = ws://127.0.0.1:8765/ in the server's websocket_client.conf (with the same username and
+  password) and apps = ow-call in its ari.conf outbound_websocket section. Every REST request goes
+  over the socket the call arrived on; with --server too, binary downloads use that HTTP address.
+
+Without --server or --listen, on the embedded simulator (in process, nothing to install), with simulated
 callers, in virtual time paced on the real clock; it ends by itself with a summary:
   ringflow run flows/ivr.yaml            one caller who listens and presses nothing
   ringflow run flows/ivr.yaml --demo     one caller per scenario of flows/ivr.test.yaml, side by
@@ -30,6 +37,9 @@ Options:
   --server <url>          the server's HTTP address (http://host:8088; /ari is added when missing)
   --user <name>           ARI user (ari.conf); with --server
   --password <password>   its password; with --server
+  --listen <host:port[/path]>  wait for servers to dial the application there (outbound WebSockets)
+  --listen-user <name>    with --listen: the username servers must send (websocket_client.conf)
+  --listen-password <pw>  with --listen: its password
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
   --input <name=value>    a flow input (input.<name>); repeat for more; values are text
   --drain <duration>      with --server: how long calls may finish after a stop signal (default 30s)
@@ -74,6 +84,9 @@ function parse(args: readonly string[]) {
     allowPositionals: true,
     options: {
       server: { type: 'string' },
+      listen: { type: 'string' },
+      'listen-user': { type: 'string' },
+      'listen-password': { type: 'string' },
       user: { type: 'string' },
       password: { type: 'string' },
       app: { type: 'string' },
@@ -126,13 +139,22 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     if (eq <= 0) throw new UsageError(`--input: expected name=value, got '${item}'`);
     inputs[item.slice(0, eq)] = item.slice(eq + 1);
   }
-  const onServer = values.server !== undefined;
-  if (onServer) {
+  const listen = values.listen === undefined ? undefined : parseListenAddress(values.listen);
+  if ((values['listen-user'] === undefined) !== (values['listen-password'] === undefined))
+    throw new UsageError('--listen-user and --listen-password go together');
+  if (values['listen-user'] !== undefined && listen === undefined)
+    throw new UsageError('--listen-user goes with --listen');
+  const onServer = values.server !== undefined || listen !== undefined;
+  if (values.server !== undefined) {
     if (values.user === undefined || values.password === undefined)
       throw new UsageError('--server needs --user and --password (an ARI user of ari.conf)');
     for (const option of ['demo', 'speed', 'limit'] as const)
       if (values[option] !== undefined)
         throw new UsageError(`--${option} is for the embedded simulator; drop it or drop --server`);
+  } else if (onServer) {
+    for (const option of ['demo', 'speed', 'limit'] as const)
+      if (values[option] !== undefined)
+        throw new UsageError(`--${option} is for the embedded simulator; drop it or drop --listen`);
   } else {
     for (const option of ['user', 'password', 'drain'] as const)
       if (values[option] !== undefined) throw new UsageError(`--${option} goes with --server`);
@@ -146,7 +168,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
   if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0 or max, got '${values.speed}'`);
   const limitMs = duration(values.limit, 300_000, '--limit');
   const drainMs = duration(values.drain, 30_000, '--drain');
-  const server = onServer ? serverUrl(values.server!) : undefined;
+  const server = values.server !== undefined ? serverUrl(values.server) : undefined;
 
   let flow: Flow;
   try {
@@ -162,12 +184,17 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     return ExitCode.FAILURE;
   }
   const waitForStop = io.waitForStop ?? waitForProcessStop;
-  if (server !== undefined) {
+  if (onServer) {
+    const account =
+      values['listen-user'] !== undefined
+        ? [{ username: values['listen-user'], password: values['listen-password']! }]
+        : [];
     return (await runOnServer({
       flow,
-      url: server,
-      username: values.user!,
-      password: values.password!,
+      ...(server !== undefined
+        ? { server: { url: server, username: values.user!, password: values.password! } }
+        : {}),
+      ...(listen ? { listen: { ...listen, accounts: account } } : {}),
       app: values.app ?? flow.document.name,
       inputs,
       drainMs,

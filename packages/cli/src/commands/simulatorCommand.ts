@@ -5,7 +5,14 @@ import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { parseAccount } from '../parseAccount.ts';
 import { parsePort } from '../parsePort.ts';
-import { type SimulatedServer, type WireUser, startWireServer } from '../simulatorPackage.ts';
+import {
+  type OutboundConnectionConfig,
+  type SimulatedServer,
+  type Simulator,
+  startOutboundWebSockets,
+  startWireServer,
+  type WireUser,
+} from '../simulatorPackage.ts';
 
 /** A simulator core the command can serve and then shut down. */
 export interface RunningCore extends SimulatedServer {
@@ -40,6 +47,12 @@ Options:
   --read-only-user <name:password>   an account that may only read (GET); repeat for more
   --dialplan <file>                  an extensions.conf to run channels through (default: the
                                      simulator's own, with the demo and traced contexts)
+  --outbound <ws-uri>                also dial an application there, as a real server's outbound
+                                     WebSocket does (websocket_client.conf uri)
+  --outbound-app <name>              with --outbound: an application it carries (ari.conf apps);
+                                     repeat for more
+  --outbound-mode <per_call|persistent>  one connection per call (default), or one for all
+  --outbound-user <name:password>    with --outbound: Basic credentials sent in the handshake
   -h, --help                         show this help
 
 Without any --user or --read-only-user, one account demo:demo (full access) is created.
@@ -114,6 +127,10 @@ function parse(args: readonly string[]) {
       user: { type: 'string', multiple: true },
       'read-only-user': { type: 'string', multiple: true },
       dialplan: { type: 'string' },
+      outbound: { type: 'string' },
+      'outbound-app': { type: 'string', multiple: true },
+      'outbound-mode': { type: 'string' },
+      'outbound-user': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -129,6 +146,7 @@ async function runSimulator(
     io.stdout(HELP);
     return ExitCode.OK;
   }
+  const outboundConfig = outboundConnection(args);
   // Listen for stop signals before anything starts: whoever saw the "listening" line may signal
   // at once, and a signal during start-up must still end in an orderly shutdown.
   let forced: (code: ExitCode) => void = () => {};
@@ -178,14 +196,67 @@ async function runSimulator(
     return fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
   }
 
+  let outbound: ReturnType<typeof startOutboundWebSockets> | undefined;
+  if (outboundConfig) {
+    if (!isSimulator(core)) {
+      await wire.close();
+      await core.close();
+      return fail('--outbound needs the full simulator core');
+    }
+    outbound = startOutboundWebSockets(core, {
+      connections: [outboundConfig],
+      log: (level, message) => io.stderr(`ringflow simulator: ${level}: ${message}\n`),
+    });
+    io.stderr(
+      `ringflow simulator: dialling ${outboundConfig.uri} (${outboundConfig.connectionType}) for ${outboundConfig.apps.join(',')}\n`,
+    );
+  }
   io.stdout(`listening on ${wire.url}\n`);
   await stopRequested;
   const closed = (async () => {
+    if (outbound) {
+      io.stderr(
+        `ringflow simulator: outbound connections opened: ${outbound.opened.perCall} per call, ${outbound.opened.persistent} persistent; calls that could not reach the application: ${outbound.failedCalls}\n`,
+      );
+      await outbound.close();
+    }
     await wire.close();
     await core.close();
     return ExitCode.OK;
   })();
   return Promise.race([closed, secondSignal]);
+}
+
+/** The outbound connection the command line asks for, or undefined without --outbound. */
+function outboundConnection(args: readonly string[]): OutboundConnectionConfig | undefined {
+  const { values } = parseCommandLine(() => parse(args));
+  if (values.outbound === undefined) {
+    for (const option of ['outbound-app', 'outbound-mode', 'outbound-user'] as const)
+      if (values[option] !== undefined) throw new UsageError(`--${option} goes with --outbound`);
+    return undefined;
+  }
+  if (!/^wss?:\/\//.test(values.outbound))
+    throw new UsageError(`--outbound: expected a ws:// or wss:// address, got '${values.outbound}'`);
+  const apps = values['outbound-app'] ?? [];
+  if (apps.length === 0)
+    throw new UsageError('--outbound needs --outbound-app <name> (the Stasis application)');
+  const mode = values['outbound-mode'] ?? 'per_call';
+  if (mode !== 'per_call' && mode !== 'persistent')
+    throw new UsageError(`--outbound-mode: expected per_call or persistent, got '${mode}'`);
+  const account =
+    values['outbound-user'] === undefined
+      ? undefined
+      : parseAccount(values['outbound-user'], '--outbound-user');
+  return {
+    connectionType: mode === 'per_call' ? 'per_call_config' : 'persistent',
+    uri: values.outbound,
+    apps,
+    ...(account ? { username: account.username, password: account.password } : {}),
+  };
+}
+
+function isSimulator(core: RunningCore): core is RunningCore & Simulator {
+  return typeof (core as Partial<Simulator>).servePerCall === 'function';
 }
 
 function describe(error: unknown): string {

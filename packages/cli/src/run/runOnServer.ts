@@ -1,6 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
-import { type CallSession, createApplication } from '@ringflow/runtime';
+import { type CallSession, createApplication, type ListenOptions } from '@ringflow/runtime';
 import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { CommandIo } from '../CommandIo.ts';
@@ -9,9 +9,10 @@ import type { OutputFormat } from '../OutputFormat.ts';
 
 export interface ServerRunOptions {
   readonly flow: Flow;
-  readonly url: string;
-  readonly username: string;
-  readonly password: string;
+  /** The server to dial (and, with `listen`, the HTTP address for binary downloads). */
+  readonly server?: { readonly url: string; readonly username: string; readonly password: string };
+  /** Where to wait for servers that dial the application (outbound WebSockets). */
+  readonly listen?: ListenOptions;
   readonly app: string;
   readonly inputs: Readonly<Record<string, unknown>>;
   /** How long calls may go on after SIGTERM/SIGINT before they are hung up. */
@@ -44,7 +45,10 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     ? pino({ level: 'warn' }, { write: (s: string) => io.stderr(s) })
     : pino({ level: 'info' }, { write: (s: string) => io.stdout(s) });
   const app = createApplication({
-    servers: [{ url: options.url, username: options.username, password: options.password }],
+    servers: options.server ? [options.server] : [],
+    ...(options.listen
+      ? { listen: { ...options.listen, ...(options.server ? { http: options.server } : {}) } }
+      : {}),
     apps: [options.app],
     call: createFlowCallMachine(options.flow, { inputs: { ...options.inputs } }),
     clock,
@@ -62,15 +66,21 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     await Promise.race([app.start(), stop.then(() => Promise.reject(new Error('stopped while connecting')))]);
   } catch (error) {
     say(
-      `ringflow run: cannot connect to ${options.url} as ${options.username}: ${(error as Error).message}\n` +
-        'Check the URL (it ends with /ari), the user and password (ari.conf), and that http.conf has enabled=yes.',
+      options.server
+        ? `ringflow run: cannot connect to ${options.server.url} as ${options.server.username}: ${(error as Error).message}\n` +
+            'Check the URL (it ends with /ari), the user and password (ari.conf), and that http.conf has enabled=yes.'
+        : `ringflow run: cannot listen on ${options.listen?.host}:${options.listen?.port}: ${(error as Error).message}`,
     );
     await app.stop().catch(() => {});
     return ExitCode.FAILURE;
   }
   if (text) {
+    const where = [
+      ...(options.server ? [`on ${options.server.url}`] : []),
+      ...(app.listening ? [`listening for servers on ${app.listening.url}`] : []),
+    ].join(', ');
     io.stdout(
-      `ringflow: flow "${options.flow.document.name}" is running as application "${options.app}" on ${options.url}\n` +
+      `ringflow: flow "${options.flow.document.name}" is running as application "${options.app}" ${where}\n` +
         `Send calls to it from the dialplan with Stasis(${options.app}). Ctrl-C drains calls (up to ${options.drainMs / 1000} s) and stops.\n`,
     );
     app.calls$.subscribe((session) => watch(session, options.flow.document.start, clock, io));
@@ -81,7 +91,12 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       `ringflow run: ${signal}: draining ${app.activeCalls().length} call(s), up to ${options.drainMs / 1000} s`,
     );
     await app.drain({ deadlineMs: options.drainMs });
+    const listener = app.listening;
     await app.stop();
+    if (listener)
+      say(
+        `ringflow run: servers opened ${listener.acceptedConnections} connection(s) to the application (${listener.refusedConnections} refused)`,
+      );
     say('ringflow run: stopped');
     return ExitCode.OK;
   })();

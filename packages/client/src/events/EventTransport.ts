@@ -66,6 +66,11 @@ export interface EventTransportHandlers {
 /** Control of one connection. */
 export interface EventTransportConnection {
   ping(): void;
+  /**
+   * Writes one text frame to the server (REST requests over the socket, `restOverSocket`).
+   * Optional: a transport without it cannot carry REST requests.
+   */
+  send?(frame: string): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
 }

@@ -101,6 +101,10 @@ export class WsTransport implements EventTransport {
       ping: () => {
         if (socket.readyState === WebSocket.OPEN) socket.ping();
       },
+      send: (frame: string) => {
+        if (socket.readyState !== WebSocket.OPEN) throw new Error('the WebSocket is not open');
+        socket.send(frame);
+      },
       close: (code = 1000, reason = '') => {
         if (socket.readyState !== WebSocket.CLOSED) socket.close(code, reason);
       },

@@ -14,6 +14,8 @@ import { parseEventFrame } from './parseEventFrame.ts';
 import type { StreamEvent } from './StreamEvent.ts';
 import { checkTlsOptions, type TlsOptions } from '../rest/TlsOptions.ts';
 import { WsTransport } from './WsTransport.ts';
+import { EventSocketRestTransport } from './EventSocketRestTransport.ts';
+import type { RestTransport } from '../rest/RestTransport.ts';
 
 /** Options of {@link createEventStream}. */
 export interface EventStreamOptions extends EventStreamTarget {
@@ -44,6 +46,17 @@ export interface EventStreamOptions extends EventStreamTarget {
   readonly tls?: TlsOptions;
   /** What carries the frames. Default: a {@link WsTransport}. */
   readonly transport?: EventTransport;
+  /**
+   * Carry REST requests on this socket too (servers since interface 2.0): the stream's
+   * `restTransport` sends `RESTRequest` frames on the open connection, and the `RESTResponse`
+   * frames are taken off `events$` to settle them. Give it to `createRestClient({ transport })`.
+   */
+  readonly restOverSocket?: boolean;
+  /**
+   * With `restOverSocket`: where the requests a socket cannot carry go (binary downloads,
+   * `recordings.getStoredFile`), e.g. an `UndiciTransport` to the server's HTTP address.
+   */
+  readonly restFallback?: RestTransport;
 }
 
 /** A live event stream; see {@link createEventStream}. */
@@ -58,6 +71,11 @@ export interface EventStream {
   readonly problems$: Observable<EventStreamProblem>;
   /** The current state. */
   readonly state: ConnectionState;
+  /**
+   * With `restOverSocket: true`, the REST transport that sends requests over this stream's socket
+   * (for `createRestClient({ transport })`); undefined otherwise.
+   */
+  readonly restTransport: RestTransport | undefined;
   /**
    * Resolves when the stream is open (at once if it is). Rejects with the
    * {@link HandshakeRejectedError} if the server refuses a handshake before that, or with a
@@ -96,6 +114,7 @@ class EventStreamController implements EventStream {
   private readonly pongTimeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly stopOnRejection: boolean;
+  private readonly socketRest: EventSocketRestTransport | undefined;
 
   private readonly eventsSubject = new Subject<StreamEvent>();
   private readonly stateSubject: BehaviorSubject<ConnectionState>;
@@ -133,6 +152,7 @@ class EventStreamController implements EventStream {
       'connectTimeoutMs',
     );
     this.stopOnRejection = options.stopOnRejection ?? false;
+    this.socketRest = options.restOverSocket ? new EventSocketRestTransport(options.restFallback) : undefined;
 
     this.stateSubject = new BehaviorSubject<ConnectionState>({
       kind: 'connecting',
@@ -152,6 +172,10 @@ class EventStreamController implements EventStream {
 
   get state(): ConnectionState {
     return this.stateSubject.value;
+  }
+
+  get restTransport(): RestTransport | undefined {
+    return this.socketRest;
   }
 
   whenOpen(): Promise<Extract<ConnectionState, { kind: 'open' }>> {
@@ -206,6 +230,7 @@ class EventStreamController implements EventStream {
       else this.endLink(link);
     }
     this.finish({ kind: 'closed', at: this.clock.now(), by: 'user' });
+    void this.socketRest?.close();
     this.closing = ended;
     return ended;
   }
@@ -256,8 +281,10 @@ class EventStreamController implements EventStream {
         message: (frame) => {
           if (!live()) return;
           const parsed = parseEventFrame(frame);
-          if (parsed.ok) this.eventsSubject.next(parsed.event);
-          else this.report({ kind: 'malformed-frame', at: this.clock.now(), error: parsed.error });
+          if (parsed.ok) {
+            if (this.socketRest?.receive(parsed.event)) return;
+            this.eventsSubject.next(parsed.event);
+          } else this.report({ kind: 'malformed-frame', at: this.clock.now(), error: parsed.error });
         },
         pong: () => {
           if (!live() || link.pongTimer === undefined) return;
@@ -305,6 +332,11 @@ class EventStreamController implements EventStream {
 
   private onOpen(link: Link): void {
     const now = this.clock.now();
+    // `open` may come from inside `connect`, before the connection handle is known: look it up late.
+    this.socketRest?.attach((frame) => {
+      if (!link.connection?.send) throw new Error('this event transport cannot send frames');
+      link.connection.send(frame);
+    });
     this.clock.clearTimeout(link.connectTimer);
     link.connectTimer = undefined;
     link.openedAt = now;
@@ -369,6 +401,7 @@ class EventStreamController implements EventStream {
   private endLink(link: Link): void {
     if (link.ended) return;
     link.ended = true;
+    if (link.openedAt !== undefined) this.socketRest?.detach('the event socket closed');
     this.clearLinkTimers(link);
     if (link.openedAt !== undefined && !this.finished) {
       const now = this.clock.now();

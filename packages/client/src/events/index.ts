@@ -38,3 +38,11 @@ export {
 export { fromServer } from './fromServer.ts';
 export { keyMatches, matchKey } from './matchKey.ts';
 export type { EventKey } from './matchKey.ts';
+export { listenForServers } from './listenForServers.ts';
+export type {
+  AcceptedServerSocket,
+  ListenAccount,
+  ListenForServersOptions,
+  ServerSocketListener,
+} from './listenForServers.ts';
+export { EventSocketRestTransport } from './EventSocketRestTransport.ts';

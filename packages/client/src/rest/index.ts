@@ -13,6 +13,8 @@ export type {
   TransportRequest,
   TransportResponse,
 } from './RestTransport.ts';
+export { SocketRestTransport } from './SocketRestTransport.ts';
+export type { SocketRestTransportOptions } from './SocketRestTransport.ts';
 export { UndiciTransport } from './UndiciTransport.ts';
 export type { RestAuth, UndiciTransportOptions } from './UndiciTransport.ts';
 export type { ServerSegment, ServerSegmentOption } from './ServerSegment.ts';

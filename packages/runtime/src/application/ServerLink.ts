@@ -6,6 +6,7 @@ import {
   type EventStream,
   type RestClient,
   type StreamEvent,
+  UndiciTransport,
 } from '@ringflow/client';
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
@@ -45,6 +46,17 @@ interface Leftover extends CleanupResource {
 
 function resourceKey(resource: CleanupResource): string {
   return `${resource.kind}\u0000${resource.id}`;
+}
+
+/** HTTP to the server's `url`, for what a socket cannot carry (binary downloads). */
+function httpTransport(options: ServerOptions): UndiciTransport {
+  return new UndiciTransport({
+    url: options.url,
+    username: options.username,
+    password: options.password,
+    ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.tls ? { tls: options.tls } : {}),
+  });
 }
 
 function defaultName(url: string): string {
@@ -89,19 +101,6 @@ export class ServerLink implements SessionHost {
     this.metrics = context.metrics;
     this.logger = context.logger.child({ server: this.name });
     this.info = { name: this.name, asteriskId: this.name };
-    this.client = createRestClient({
-      url: options.url,
-      username: options.username,
-      password: options.password,
-      clock: context.clock,
-      ...(options.auth ? { auth: options.auth } : {}),
-      ...(options.tls ? { tls: options.tls } : {}),
-      ...(options.restTransport ? { transport: options.restTransport } : {}),
-      ...(options.restTimeoutMs === undefined ? {} : { timeoutMs: options.restTimeoutMs }),
-      ...(options.restConnections === undefined ? {} : { connections: options.restConnections }),
-      onRequest: (record) =>
-        this.metrics.restRequestDone(record.operation, record.durationMs, record.status ?? 0),
-    });
     this.stream = createEventStream({
       url: options.url,
       apps: context.apps,
@@ -114,6 +113,23 @@ export class ServerLink implements SessionHost {
       ...(options.tls ? { tls: options.tls } : {}),
       ...options.eventStream,
       ...(options.eventTransport ? { transport: options.eventTransport } : {}),
+      ...(options.restOverSocket
+        ? { restOverSocket: true, restFallback: options.restTransport ?? httpTransport(options) }
+        : {}),
+    });
+    const restTransport = this.stream.restTransport ?? options.restTransport;
+    this.client = createRestClient({
+      url: options.url,
+      username: options.username,
+      password: options.password,
+      clock: context.clock,
+      ...(options.auth ? { auth: options.auth } : {}),
+      ...(options.tls ? { tls: options.tls } : {}),
+      ...(restTransport ? { transport: restTransport } : {}),
+      ...(options.restTimeoutMs === undefined ? {} : { timeoutMs: options.restTimeoutMs }),
+      ...(options.restConnections === undefined ? {} : { connections: options.restConnections }),
+      onRequest: (record) =>
+        this.metrics.restRequestDone(record.operation, record.durationMs, record.status ?? 0),
     });
     this.logger.debug({ url: safeUrl(options.url), apps: context.apps }, 'server configured');
   }
@@ -140,6 +156,28 @@ export class ServerLink implements SessionHost {
     );
     await this.stream.whenOpen();
     this.logger.info({ asteriskId: this.info.asteriskId }, 'connected');
+  }
+
+  /**
+   * Starts on a socket the server opened (outbound WebSockets): listens first, since the server
+   * sends at once (`ApplicationRegistered`, then the call), and learns the server's identity from
+   * the first event that carries it instead of asking. Resolves once the stream is open.
+   */
+  async startAccepted(): Promise<void> {
+    let identified = false;
+    this.subscriptions.push(
+      this.stream.events$.subscribe((event) => {
+        if (!identified && typeof event.asterisk_id === 'string' && event.asterisk_id !== '') {
+          identified = true;
+          this.info = { name: this.name, asteriskId: event.asterisk_id };
+        }
+        this.context.onEvent(this, event);
+      }),
+      this.stream.problems$.subscribe((problem) =>
+        this.logger.warn({ problem: problem.kind, err: problem.error }, 'event socket problem'),
+      ),
+    );
+    await this.stream.whenOpen();
   }
 
   pickId(kind: string): string {

@@ -29,6 +29,12 @@ export interface ServerOptions {
   readonly restTransport?: RestTransport;
   /** Replaces the WebSocket transport (in process: `inProcessEventTransport(simulator)`). */
   readonly eventTransport?: EventTransport;
+  /**
+   * Send REST requests over the event WebSocket (`RESTRequest` frames; servers since interface
+   * 2.0) instead of HTTP. Binary downloads still need HTTP: they go to `restTransport` if given,
+   * else to the server's `url`.
+   */
+  readonly restOverSocket?: boolean;
   /** Event stream tuning: backoff, ping interval, timeouts. */
   readonly eventStream?: Pick<
     EventStreamOptions,

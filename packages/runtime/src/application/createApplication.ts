@@ -3,9 +3,13 @@ import {
   type Channel,
   type ChannelsOriginateParams,
   type Clock,
+  type AcceptedServerSocket,
   ErrorCode,
   type EventGap,
+  listenForServers,
+  type RestTransport,
   RingflowError,
+  type ServerSocketListener,
   type StasisStart,
   type StreamEvent,
   systemClock,
@@ -24,7 +28,8 @@ import { TrackingClock } from '../session/TrackingClock.ts';
 import { CleanupRetry, type CleanupRetryOptions } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
 import { parseStasisAppData, type StasisAppData } from './parseStasisAppData.ts';
-import { ServerLink } from './ServerLink.ts';
+import type { ListenOptions } from './ListenOptions.ts';
+import { ServerLink, type ServerLinkContext } from './ServerLink.ts';
 import type { ServerOptions } from './ServerOptions.ts';
 
 /** What the machine factory learns about a new call. */
@@ -37,8 +42,15 @@ export interface CallInfo {
 }
 
 export interface ApplicationOptions {
-  /** The servers to serve; one event stream and one REST client each. */
+  /** The servers to dial; one event stream and one REST client each. May be empty with `listen`. */
   readonly servers: readonly ServerOptions[];
+  /**
+   * Also (or only) wait for servers to dial the application (outbound WebSockets, persistent or
+   * one connection per call): each accepted socket carries its events and its REST requests, and
+   * a call's actions go over the socket it arrived on. Per-call application names
+   * (`<app>:<channel name>`) count as `<app>`.
+   */
+  readonly listen?: ListenOptions;
   /** The application names channels enter with `Stasis(name)`. */
   readonly apps: string | readonly string[];
   /** The machine every call runs, or a function choosing one per call (by app, args...). */
@@ -149,12 +161,18 @@ export class Application {
   private readonly endedWhileListing = new Set<string>();
   private readonly sweeps = new Map<ServerLink, TimerHandle>();
   private readonly leftoverSweepMs: number;
+  private readonly linkContext: ServerLinkContext;
+  private listener: ServerSocketListener | undefined;
+  /** Links on sockets servers opened to the application, while open. */
+  private readonly acceptedLinks = new Set<ServerLink>();
+  /** The link of each session started on an accepted socket. */
+  private readonly sessionLinks = new WeakMap<CallSession, ServerLink>();
 
   constructor(options: ApplicationOptions) {
-    if (!options.servers || options.servers.length === 0) {
+    if ((!options.servers || options.servers.length === 0) && !options.listen) {
       throw new RingflowError(
         ErrorCode.CONFIG,
-        "options.servers is empty: give at least one server, e.g. servers: [{ url: 'http://127.0.0.1:8088/ari', username, password }].",
+        "options.servers is empty: give at least one server, e.g. servers: [{ url: 'http://127.0.0.1:8088/ari', username, password }], or listen for servers that dial the application (listen: { port: 8765 }).",
       );
     }
     this.apps = typeof options.apps === 'string' ? [options.apps] : [...options.apps];
@@ -183,21 +201,22 @@ export class Application {
     this.leftoverSweepMs = sweepMs;
     const cleanupRetry = new CleanupRetry(options.cleanupRetry);
     const names = new Set<string>();
+    this.linkContext = {
+      apps: this.apps,
+      subscribeAll: options.subscribeAll ?? false,
+      clock,
+      router: this.router,
+      metrics: this.metrics,
+      logger: this.logger,
+      pickId: (kind) => `${kind}-${this.ids()}`,
+      onEvent: (l, event) => this.onEvent(l, event),
+      onGap: (l, gap) => void this.reconcile(l, gap),
+      cleanupRetry,
+      leftoverRounds: LEFTOVER_ROUNDS,
+      onLeftover: (l) => this.scheduleSweep(l),
+    };
     this.links = options.servers.map((server, index) => {
-      const link = new ServerLink(server, {
-        apps: this.apps,
-        subscribeAll: options.subscribeAll ?? false,
-        clock,
-        router: this.router,
-        metrics: this.metrics,
-        logger: this.logger,
-        pickId: (kind) => `${kind}-${this.ids()}`,
-        onEvent: (l, event) => this.onEvent(l, event),
-        onGap: (l, gap) => void this.reconcile(l, gap),
-        cleanupRetry,
-        leftoverRounds: LEFTOVER_ROUNDS,
-        onLeftover: (l) => this.scheduleSweep(l),
-      });
+      const link = new ServerLink(server, this.linkContext);
       if (names.has(link.name)) {
         throw new RingflowError(
           ErrorCode.CONFIG,
@@ -215,12 +234,67 @@ export class Application {
       throw new RingflowError(ErrorCode.CONFIG, `start() called twice (state: ${this.state})`);
     this.state = 'starting';
     await Promise.all(this.links.map((link) => link.start()));
+    const listen = this.options.listen;
+    if (listen) {
+      this.listener = await listenForServers(listen, (socket) => this.acceptServer(listen, socket));
+      this.logger.info({ url: this.listener.url }, 'listening for servers');
+    }
     const ids = new Set(this.links.map((l) => l.server.asteriskId));
     if (ids.size !== this.links.length) {
       this.logger.warn('two servers report the same asterisk_id; events cannot be told apart by server');
     }
     this.state = 'running';
     this.logger.info({ apps: this.apps, servers: this.links.map((l) => l.name) }, 'application started');
+  }
+
+  /** Where servers dial the application (with `listen`), once started. */
+  get listening(): ServerSocketListener | undefined {
+    return this.listener;
+  }
+
+  /**
+   * A server dialled in: its socket becomes a link of its own (events and REST over the socket)
+   * until it closes. The server re-dials on a new socket; nothing reconnects from here.
+   */
+  private acceptServer(listen: ListenOptions, socket: AcceptedServerSocket): void {
+    const http = listen.http;
+    const link = new ServerLink(
+      {
+        url: http?.url ?? 'http://outbound-websocket.invalid/ari',
+        username: http?.username ?? '',
+        password: http?.password ?? '',
+        name: listen.name ?? 'listen',
+        ...(http?.tls ? { tls: http.tls } : {}),
+        eventTransport: socket.transport,
+        restOverSocket: true,
+        ...(http ? {} : { restTransport: noHttpTransport }),
+      },
+      this.linkContext,
+    );
+    this.acceptedLinks.add(link);
+    link.logger.debug({ path: socket.path, from: socket.remoteAddress }, 'server connected');
+    const ended = link.stream.state$.subscribe((state) => {
+      if (state.kind !== 'reconnecting' && state.kind !== 'closed') return;
+      queueMicrotask(() => ended.unsubscribe());
+      void this.releaseAccepted(link);
+    });
+    link.startAccepted().catch((error: unknown) => {
+      link.logger.warn({ err: error }, 'server connection could not start');
+    });
+  }
+
+  /** A server's socket closed: calls still on it cannot be reached any more and end. */
+  private async releaseAccepted(link: ServerLink): Promise<void> {
+    if (!this.acceptedLinks.delete(link)) return;
+    const stranded = [...this.sessions].filter((s) => this.sessionLinks.get(s) === link);
+    if (stranded.length > 0) {
+      link.logger.warn(
+        { calls: stranded.map((s) => s.channelId) },
+        'the server closed the socket with calls still on it; their sessions end (the server hangs them up if it cannot re-dial)',
+      );
+      for (const s of stranded) s.end('failed');
+    }
+    await link.close();
   }
 
   /** The call sessions in progress. */
@@ -252,7 +326,7 @@ export class Application {
   counters(): RuntimeCounters {
     let subscriptions = 0;
     let timers = this.clock.pendingTimers;
-    for (const l of this.links) timers += l.pendingTimers;
+    for (const l of this.allLinks()) timers += l.pendingTimers;
     let pendingRequests = 0;
     let digitWaiters = 0;
     for (const s of this.sessions) {
@@ -267,7 +341,7 @@ export class Application {
       subscriptions += c.subscriptions;
       pendingRequests += c.pendingRequests;
     }
-    for (const l of this.links) pendingRequests += l.pendingCleanups;
+    for (const l of this.allLinks()) pendingRequests += l.pendingCleanups;
     return {
       activeSessions: this.sessions.size,
       bridgeSessions: this.bridges.size,
@@ -279,8 +353,28 @@ export class Application {
     };
   }
 
+  private allLinks(): ServerLink[] {
+    return [...this.links, ...this.acceptedLinks];
+  }
+
+  /** The application a name given by the server belongs to: itself, or `<app>` of `<app>:<channel>`. */
+  private appOf(name: string): string | undefined {
+    if (this.apps.includes(name)) return name;
+    const colon = name.indexOf(':');
+    if (colon <= 0) return undefined;
+    const base = name.slice(0, colon);
+    return this.apps.includes(base) ? base : undefined;
+  }
+
   private link(name?: string): ServerLink {
-    if (name === undefined) return this.links[0]!;
+    if (name === undefined) {
+      const first = this.links[0];
+      if (first) return first;
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        'no server to dial: this application only listens; work outside calls needs a server in options.servers',
+      );
+    }
     const link = this.links.find((l) => l.name === name);
     if (!link) {
       throw new RingflowError(
@@ -313,6 +407,7 @@ export class Application {
       onEnded: this.onSessionEnded,
     });
     this.sessions.add(session);
+    if (this.acceptedLinks.has(link)) this.sessionLinks.set(session, link);
     this.metrics.callStarted(direction);
     this.callsSubject.next(session);
     return session;
@@ -329,7 +424,16 @@ export class Application {
     machine: AnyStateMachine | undefined,
   ): (start: StasisStart) => AnyStateMachine {
     const pick = (start: StasisStart) =>
-      this.machineFor({ app: start.application, args: start.args ?? [], direction, server, start }, machine);
+      this.machineFor(
+        {
+          app: this.appOf(start.application) ?? start.application,
+          args: start.args ?? [],
+          direction,
+          server,
+          start,
+        },
+        machine,
+      );
     if (machine) return pick;
     const key = `${server}\u0000${direction}`;
     let shared = this.machinePickers.get(key);
@@ -360,7 +464,7 @@ export class Application {
     this.metrics.eventReceived(link.name);
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
-    if (event.type === 'StasisStart' && this.apps.includes((event as StasisStart).application)) {
+    if (event.type === 'StasisStart' && this.appOf((event as StasisStart).application) !== undefined) {
       this.inbound(link, event as StasisStart);
       return;
     }
@@ -474,7 +578,9 @@ export class Application {
     this.sweeps.clear();
     for (const b of [...this.bridges]) b.destroy();
     this.clock.clearAll();
-    await Promise.all(this.links.map((l) => l.close()));
+    await this.listener?.close();
+    await Promise.all(this.allLinks().map((l) => l.close()));
+    this.acceptedLinks.clear();
     this.callsSubject.complete();
     this.gapsSubject.complete();
     this.callEndedSubject.complete();
@@ -621,6 +727,16 @@ export class Application {
     this.sweeps.set(link, timer);
   }
 }
+
+/** For links without the server's HTTP address: what the socket cannot carry cannot be had. */
+const noHttpTransport: RestTransport = {
+  send: async (request) => {
+    throw new RingflowError(
+      ErrorCode.CONFIG,
+      `${request.method} ${request.path} needs the server's HTTP interface (binary data cannot travel over the WebSocket): set listen.http (--http-url with the CLI).`,
+    );
+  },
+};
 
 /** How many rounds (reconciliations, sweeps) try to remove a leftover before it is given up. */
 const LEFTOVER_ROUNDS = 5;

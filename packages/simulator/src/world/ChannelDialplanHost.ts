@@ -136,6 +136,17 @@ export class ChannelDialplanHost implements DialplanHost {
 
   enterStasis(app: string, args: readonly string[]): Promise<StasisExit> {
     if (this.isHungUp()) return Promise.resolve({ kind: 'hungup' });
+    const openPerCall = this.world.perCallApps.get(app);
+    if (openPerCall) {
+      // The call's own connection is dialled first; without one the app does not exist (failed).
+      return openPerCall(this.ch).then((registered) =>
+        this.isHungUp() ? { kind: 'hungup' as const } : this.enterRegistered(registered ?? app, args),
+      );
+    }
+    return this.enterRegistered(app, args);
+  }
+
+  private enterRegistered(app: string, args: readonly string[]): Promise<StasisExit> {
     return new Promise((resolve) => {
       if (!enterStasis(this.world, this.ch, app, args)) resolve({ kind: 'failed' });
       else this.ch.stasisExit = resolve;

@@ -26,6 +26,12 @@ export class World {
   /** Live recordings by name. */
   readonly recordings = new Map<string, LiveRecording>();
   readonly globals = new Map<string, string>();
+  /**
+   * Applications served by one connection per call (outbound WebSockets, `per_call_config`): by
+   * the name `Stasis()` gives, what opens the call's connection and resolves with the name it
+   * registered (`app:<channel name>`), or undefined when no connection could be made.
+   */
+  readonly perCallApps = new Map<string, (ch: SimChannel) => Promise<string | undefined>>();
   /** Channels per device name, for the device states the real server derives from channels. */
   private readonly deviceUse = new Map<string, number>();
   private uniqueSeq = 0;

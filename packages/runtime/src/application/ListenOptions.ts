@@ -1,0 +1,25 @@
+import type { ListenForServersOptions, TlsOptions } from '@ringflow/client';
+
+/**
+ * How an application waits for servers to dial it (ARI outbound WebSockets) instead of dialling
+ * them: where it listens, the credentials servers must send, and optionally the server's HTTP
+ * address for what a socket cannot carry.
+ *
+ * @example
+ * createApplication({ apps: ['ow-call'], call: machine,
+ *   listen: { host: '0.0.0.0', port: 8765, path: '/ari-call', accounts: [{ username: 'appuser', password: 'apppass' }] } });
+ */
+export interface ListenOptions extends ListenForServersOptions {
+  /** The server name in logs, metrics and `session.server.name`. Default `listen`. */
+  readonly name?: string;
+  /**
+   * The server's HTTP interface, used only for binary downloads (`recordings.getStoredFile`),
+   * which REST over the socket cannot carry. Without it those requests fail with `CONFIG`.
+   */
+  readonly http?: {
+    readonly url: string;
+    readonly username: string;
+    readonly password: string;
+    readonly tls?: TlsOptions;
+  };
+}

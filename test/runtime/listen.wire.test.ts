@@ -1,0 +1,209 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import {
+  type Application,
+  type CallEnded,
+  type CallHandle,
+  type CallInput,
+  callActors,
+  createApplication,
+} from '@ringflow/runtime';
+import { createSimulator, type Simulator, startOutboundWebSockets } from '@ringflow/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setup } from 'xstate';
+
+const DIALPLAN = `
+[ow]
+exten => persistent,1,Stasis(ow-app,arg1)
+ same => n,Hangup()
+exten => percall,1,Stasis(ow-call,arg1)
+ same => n,Hangup()
+`;
+
+/** Answer, a beep, a user event naming the call's application, hang up: every action over the socket. */
+const beepAndHangUp = setup({
+  types: { input: {} as CallInput, context: {} as { call: CallHandle } },
+  actors: callActors,
+}).createMachine({
+  context: ({ input }) => ({ call: input.call }),
+  initial: 'answering',
+  states: {
+    answering: {
+      invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'beep' },
+    },
+    beep: {
+      invoke: {
+        src: 'play',
+        input: ({ context }) => ({ call: context.call, media: 'sound:beep' }),
+        onDone: 'telling',
+      },
+    },
+    telling: {
+      invoke: {
+        src: 'userEvent',
+        input: ({ context }) => ({ call: context.call, name: 'OwTest', variables: { k: 'v' } }),
+        onDone: 'leaving',
+      },
+    },
+    leaving: {
+      invoke: { src: 'hangup', input: ({ context }) => ({ call: context.call }), onDone: 'done' },
+    },
+    done: { type: 'final' },
+  },
+});
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function simulator(): Simulator {
+  const sim = createSimulator({ dialplan: { text: DIALPLAN } });
+  cleanups.push(() => sim.close());
+  return sim;
+}
+
+async function listeningApp(apps: string[], path: string): Promise<{ app: Application; ended: CallEnded[] }> {
+  const ended: CallEnded[] = [];
+  const app = createApplication({
+    servers: [],
+    apps,
+    call: beepAndHangUp,
+    logger: { level: 'silent' },
+    listen: { port: 0, path, accounts: [{ username: 'appuser', password: 'apppass' }] },
+    onCallEnded: (c) => ended.push(c),
+  });
+  await app.start();
+  cleanups.push(() => app.stop());
+  return { app, ended };
+}
+
+/** A TCP round robin in front of several ports: each new connection goes to the next one. */
+async function roundRobin(ports: readonly number[]): Promise<Server> {
+  let next = 0;
+  const proxy = createServer((client: Socket) => {
+    const upstream = connect(ports[next++ % ports.length]!, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+  return proxy;
+}
+
+describe('the application listens and the server dials it', () => {
+  it('persistent: calls run over the socket, with Basic credentials checked', async () => {
+    const { app, ended } = await listeningApp(['ow-app'], '/ari-app');
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'persistent',
+          uri: app.listening!.url,
+          apps: ['ow-app'],
+          username: 'appuser',
+          password: 'apppass',
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    await outbound.whenConnected();
+    const ids = [1, 2, 3].map(() => sim.driver.placeCall({ context: 'ow', to: 'persistent' }));
+    await until('three calls ended', () => ended.length === 3);
+    expect(ended.map((c) => c.outcome)).toEqual(['completed', 'completed', 'completed']);
+    expect(new Set(ended.map((c) => c.callId))).toEqual(new Set(ids));
+    expect(ended.every((c) => c.app === 'ow-app')).toBe(true);
+    expect(app.listening!.acceptedConnections).toBe(1);
+  });
+
+  it('refuses a server with wrong credentials', async () => {
+    const { app } = await listeningApp(['ow-app'], '/ari-app');
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'persistent',
+          uri: app.listening!.url,
+          apps: ['ow-app'],
+          username: 'appuser',
+          password: 'nope',
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    await until('a refusal', () => app.listening!.refusedConnections > 0);
+    expect(app.listening!.acceptedConnections).toBe(0);
+  });
+
+  it('per call: each call on its own connection, its app name mapped back to the flow app', async () => {
+    const { app, ended } = await listeningApp(['ow-call'], '/ari-call');
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: app.listening!.url,
+          apps: ['ow-call'],
+          username: 'appuser',
+          password: 'apppass',
+          closeAfterStasisEndMs: 10,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const userEvents: string[] = [];
+    sim.driver.onEvent((e) => {
+      if (e.type === 'ChannelUserevent') userEvents.push(String(e.eventname));
+    });
+    for (let i = 0; i < 5; i++) sim.driver.placeCall({ context: 'ow', to: 'percall' });
+    await until('five calls ended', () => ended.length === 5);
+    expect(ended.map((c) => c.outcome)).toEqual(Array(5).fill('completed'));
+    expect(ended.every((c) => c.app?.startsWith('ow-call:'))).toBe(true);
+    expect(userEvents).toEqual(Array(5).fill('OwTest'));
+    expect(outbound.opened.perCall).toBe(5);
+    await until('every connection closed', () => app.listening!.openConnections === 0);
+    expect(app.listening!.acceptedConnections).toBe(5);
+    expect(app.counters()).toMatchObject({ activeSessions: 0, routes: 0, pendingRequests: 0 });
+  });
+
+  it('200 concurrent calls on per-call connections to 3 applications behind a TCP round robin', async () => {
+    const processes = await Promise.all([1, 2, 3].map(() => listeningApp(['ow-call'], '/ari-call')));
+    const proxy = await roundRobin(processes.map((p) => p.app.listening!.port));
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: `ws://127.0.0.1:${(proxy.address() as AddressInfo).port}/ari-call`,
+          apps: ['ow-call'],
+          username: 'appuser',
+          password: 'apppass',
+          closeAfterStasisEndMs: 10,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const ids = Array.from({ length: 200 }, () => sim.driver.placeCall({ context: 'ow', to: 'percall' }));
+    const total = () => processes.reduce((n, p) => n + p.ended.length, 0);
+    await until('200 calls ended', () => total() === 200, 60_000);
+    const handled = processes.map((p) => p.ended);
+    // Each call ran, completed, on exactly one process: the one its connection landed on.
+    expect(handled.flat().every((c) => c.outcome === 'completed')).toBe(true);
+    expect(new Set(handled.flat().map((c) => c.callId))).toEqual(new Set(ids));
+    expect(handled.map((h) => h.length)).toEqual([67, 67, 66]);
+    expect(processes.map((p) => p.app.listening!.acceptedConnections)).toEqual([67, 67, 66]);
+    expect(outbound.opened.perCall).toBe(200);
+    expect(outbound.failedCalls).toBe(0);
+  }, 90_000);
+});
