@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { FlowValidationError } from './FlowValidationError.ts';
+import { diagnostic, type Path } from './validate/Diagnostic.ts';
 import { type Flow, type FlowResult, sortDiagnostics, validateFlow } from './validate/validateFlow.ts';
 import { parseYamlWithPositions } from './yaml/parseYamlWithPositions.ts';
 
@@ -17,8 +18,12 @@ export function parseFlow(text: string, file = '<flow>'): FlowResult {
     return { ok: false, diagnostics: sortDiagnostics(parsed.diagnostics) };
   const result = validateFlow(parsed.value, { source: file, locate: parsed.locate });
   const diagnostics = sortDiagnostics([...parsed.diagnostics, ...result.diagnostics]);
+  const where = (path: Path) => {
+    const d = parsed.locate(diagnostic('invalid-value', path, ''));
+    return d.line === undefined ? undefined : `${d.file ?? file}:${d.line}:${d.column ?? 1}`;
+  };
   return result.ok
-    ? { ok: true, flow: { ...result.flow, warnings: diagnostics }, diagnostics }
+    ? { ok: true, flow: { ...result.flow, warnings: diagnostics, where }, diagnostics }
     : { ok: false, diagnostics };
 }
 

@@ -38,6 +38,7 @@ export type {
   ServerInfo,
 } from './call/CallHandle.ts';
 export { nextEvent } from './call/nextEvent.ts';
+export type { StepFailure } from './call/StepFailure.ts';
 export type { OperationId, ParamsOf, ResultOf } from './call/OperationId.ts';
 export { withScope } from './call/withScope.ts';
 export { inProcessEventTransport } from './inProcess/inProcessEventTransport.ts';

@@ -14,6 +14,7 @@ import {
   type Application,
   type CallInput,
   createApplication,
+  type StepFailure,
   inProcessEventTransport,
   inProcessRestTransport,
 } from '@ringflow/runtime';
@@ -276,8 +277,18 @@ export class CallScenario {
         const info = callFromStasisStart(call.start);
         const plan = this.plans.find((p) => p.channelId === info.channelId);
         const host = hostFromCall(call, options.fetch ? { fetch: options.fetch } : {});
+        const report = (failure: StepFailure) => {
+          this.entries.push({
+            kind: 'failure',
+            at: this.elapsed(),
+            ...(plan ? { call: plan.name } : {}),
+            failure,
+          });
+          if (plan) this.calls.get(plan.name)?.failed(failure);
+          host.reportFailure?.(failure);
+        };
         return {
-          host: plan ? labelled(host, labelledAri(host.ari, this.whoseRequest, plan.name)) : host,
+          host: labelled(host, plan ? labelledAri(host.ari, this.whoseRequest, plan.name) : host.ari, report),
           call: { ...info, variables: { ...plan?.options.variables, ...info.variables } },
           input: { ...options.inputs, ...plan?.options.inputs },
         };
@@ -668,11 +679,15 @@ function flowOf(plan: CallPlan, main: Flow, options: ScenarioOptions): Flow {
   return plan.options.flow === undefined ? main : options.flows![plan.options.flow]!;
 }
 
-/** A host whose requests are labelled with their call (see {@link labelledAri}); the rest as is. */
-function labelled(host: FlowHost, ari: FlowAri): FlowHost {
+/**
+ * A host whose requests are labelled with their call (see {@link labelledAri}) and whose step
+ * failures reach the scenario's timeline first; the rest as is.
+ */
+function labelled(host: FlowHost, ari: FlowAri, reportFailure: (failure: StepFailure) => void): FlowHost {
   return new Proxy({} as FlowHost, {
     get(_, key) {
       if (key === 'ari') return ari;
+      if (key === 'reportFailure') return reportFailure;
       const value = Reflect.get(host, key, host) as unknown;
       return typeof value === 'function' ? value.bind(host) : value;
     },

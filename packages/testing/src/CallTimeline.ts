@@ -1,3 +1,5 @@
+import type { StepFailure } from '@ringflow/runtime';
+
 /** What every timeline entry has: when (virtual ms since the scenario started) and whose it is. */
 interface Entry {
   readonly at: number;
@@ -43,7 +45,25 @@ export interface RecordedNote extends Entry {
   readonly text: string;
 }
 
-export type TimelineEntry = RecordedAction | RecordedEvent | RecordedState | RecordedNote;
+/** A step of a call's flow failed (as the flow reported it to the runtime). */
+export interface RecordedFailure extends Entry {
+  readonly kind: 'failure';
+  readonly failure: StepFailure;
+}
+
+export type TimelineEntry = RecordedAction | RecordedEvent | RecordedState | RecordedNote | RecordedFailure;
+
+/**
+ * A step failure in one line: what failed where, what the server said, what the flow did next.
+ * @example formatFailure(f) // 'conference failed (moderator, step 2, flows/conference.yaml:112:9): bridges.createWithId answered 409 "Bridge ... exists" → the flow's on.error: apologise'
+ */
+export function formatFailure(f: StepFailure): string {
+  const what =
+    f.operation !== undefined && f.status !== undefined
+      ? `${f.operation} answered ${f.status}${f.serverMessage ? ` "${f.serverMessage}"` : ''}`
+      : f.message;
+  return `${f.step} failed (${f.state}, step ${f.index + 1}${f.at ? `, ${f.at}` : ''}): ${what} → ${f.then}`;
+}
 
 /**
  * Formats a virtual time offset as `+mm:ss.mmm`.
@@ -125,6 +145,8 @@ function describeEntry(e: TimelineEntry): string {
       return `☎ ${e.text}`;
     case 'end':
       return `■ ${e.text}`;
+    case 'failure':
+      return `✗ ${formatFailure(e.failure)}`;
     default:
       return assertNever(e);
   }

@@ -1,8 +1,14 @@
 import type { Flow, FlowOutput } from '@ringflow/dsl';
-import type { CallSession, SessionOutcome } from '@ringflow/runtime';
+import type { CallSession, SessionOutcome, StepFailure } from '@ringflow/runtime';
 import type { InspectionEvent } from 'xstate';
 import type { ActionMatcher } from './ActionMatcher.ts';
-import { formatOffset, type RecordedAction, type RecordedEvent, type TimelineEntry } from './CallTimeline.ts';
+import {
+  formatFailure,
+  formatOffset,
+  type RecordedAction,
+  type RecordedEvent,
+  type TimelineEntry,
+} from './CallTimeline.ts';
 import { checkAction, checkNoAction, checkUserEvent } from './actionChecks.ts';
 import type { CallScenario } from './CallScenario.ts';
 import { toMs } from './durations.ts';
@@ -24,6 +30,8 @@ export interface CallEnd {
   /** The flow's variables at the end (when the flow itself finished). */
   readonly vars?: Readonly<Record<string, unknown>>;
   readonly output?: Readonly<Record<string, unknown>>;
+  /** The failure behind a `failed` or `recovered` status (message, status, operation, step, state). */
+  readonly error?: Readonly<Record<string, unknown>>;
 }
 
 /** What `expectEnd` checks; every field is optional. */
@@ -70,6 +78,7 @@ export class FlowTestCall {
   private endedAt: number | undefined;
   private sessionOutcome: SessionOutcome | undefined;
   private stopInspecting: (() => void) | undefined;
+  private readonly stepFailures: StepFailure[] = [];
 
   /** @internal Made by its scenario. */
   constructor(scenario: CallScenario, name: string, channelId: string, flow: Flow) {
@@ -134,6 +143,16 @@ export class FlowTestCall {
         error: () => {},
       });
     });
+  }
+
+  /** @internal A step of this call's flow failed. */
+  failed(failure: StepFailure): void {
+    this.stepFailures.push(failure);
+  }
+
+  /** The step failures this call's flow reported, oldest first (each with its place and what followed). */
+  failures(): readonly StepFailure[] {
+    return [...this.stepFailures];
   }
 
   /** @internal */
@@ -286,6 +305,7 @@ export class FlowTestCall {
       session: this.sessionOutcome,
       ...(this.output ? { vars: this.output.vars } : {}),
       ...(this.output?.output ? { output: this.output.output } : {}),
+      ...(this.output?.error ? { error: this.output.error } : {}),
     };
   }
 
@@ -411,11 +431,13 @@ export class FlowTestCall {
       problems.push(`status ${end.status}`);
     if (expected.by !== undefined && end.by !== expected.by) problems.push(`ended by the ${end.by}`);
     if (end.at > within || end.at < after) problems.push(`ended at ${formatOffset(end.at)}`);
-    if (problems.length > 0)
+    if (problems.length > 0) {
+      const last = this.stepFailures[this.stepFailures.length - 1];
       this.fail(
         this.whose(`the call to end${wanted}`),
-        `it ended with ${problems.join(', ')} (status ${end.status}, by the ${end.by}, at ${formatOffset(end.at)})`,
+        `it ended with ${problems.join(', ')} (status ${end.status}, by the ${end.by}, at ${formatOffset(end.at)})${last ? `\nafter a step failure: ${formatFailure(last)}` : ''}`,
       );
+    }
     return end;
   }
 

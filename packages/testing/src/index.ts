@@ -21,10 +21,11 @@ export type { ActionMatcher } from './ActionMatcher.ts';
 export type { Expected } from './matchValue.ts';
 export { matchValue } from './matchValue.ts';
 export { FlowExpectationError } from './FlowExpectationError.ts';
-export { formatTimeline, formatOffset } from './CallTimeline.ts';
+export { formatTimeline, formatOffset, formatFailure } from './CallTimeline.ts';
 export type {
   RecordedAction,
   RecordedEvent,
+  RecordedFailure,
   RecordedNote,
   RecordedState,
   TimelineEntry,

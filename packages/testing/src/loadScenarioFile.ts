@@ -107,7 +107,7 @@ const EXPECT_KEYS = [
 const CALLER_EXPECTATIONS = ['visited', 'notVisited', 'states', 'state', 'end'];
 const CALL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const FAR_ENDS = ['answer', 'busy', 'noAnswer', 'unreachable'];
-const STATUSES = ['completed', 'hungUp', 'continued', 'failed'];
+const STATUSES = ['completed', 'recovered', 'hungUp', 'continued', 'failed'];
 const ENDED_BY = ['caller', 'flow', 'dialplan', 'server'];
 
 /** The flow a scenario file tests when it names none: `ivr.test.yaml` tests `ivr.yaml`. */

@@ -1,6 +1,7 @@
 import type { ExpressionScope } from '../expr/Expression.ts';
 import type { EffectRunner } from './EffectRunner.ts';
-import { evaluateCondition, evaluateExpression } from '../expr/Expression.ts';
+import { ErrorCode } from '@ringflow/client';
+import { evaluateCondition, evaluateExpression, ExpressionError } from '../expr/Expression.ts';
 import type { ExprValue, Value } from '../schema/s.ts';
 import type { CallInfo, FlowHost } from './FlowHost.ts';
 
@@ -93,9 +94,31 @@ export function safeCondition(condition: string | boolean, context: FlowContext,
   }
 }
 
-/** Pulls the HTTP status and a message out of a failed REST call or any other error. */
-export function describeFailure(error: unknown): { message: string; status?: number } {
-  const err = error as { message?: unknown; status?: unknown; statusCode?: unknown } | undefined;
+/** What a failed step's result says about the failure (`event` in `on.failed` / `on.error`). */
+export interface FailureFacts {
+  readonly message: string;
+  /** The HTTP status, when the server answered. */
+  readonly status?: number;
+  /** The operation that failed (`bridges.createWithId`), when it was a request. */
+  readonly operation?: string;
+  /** The server's own explanation, when it gave one. */
+  readonly serverMessage?: string;
+  /** refused (the server said no), timeout, network, expression, or other. */
+  readonly cause: 'refused' | 'timeout' | 'network' | 'expression' | 'other';
+}
+
+/** Pulls the facts out of a failed REST call, a time-out, an expression that failed, or any other error. */
+export function describeFailure(error: unknown): FailureFacts {
+  const err = error as
+    | {
+        message?: unknown;
+        status?: unknown;
+        statusCode?: unknown;
+        operation?: unknown;
+        serverMessage?: unknown;
+        code?: unknown;
+      }
+    | undefined;
   const status =
     typeof err?.status === 'number'
       ? err.status
@@ -103,5 +126,23 @@ export function describeFailure(error: unknown): { message: string; status?: num
         ? err.statusCode
         : undefined;
   const message = typeof err?.message === 'string' ? err.message : String(error);
-  return status === undefined ? { message } : { message, status };
+  const cause: FailureFacts['cause'] =
+    error instanceof ExpressionError
+      ? 'expression'
+      : err?.code === ErrorCode.TIMEOUT
+        ? 'timeout'
+        : err?.code === ErrorCode.NETWORK
+          ? 'network'
+          : status !== undefined && status > 0
+            ? 'refused'
+            : 'other';
+  return {
+    message,
+    ...(status !== undefined && status > 0 ? { status } : {}),
+    ...(typeof err?.operation === 'string' ? { operation: err.operation } : {}),
+    ...(typeof err?.serverMessage === 'string' && err.serverMessage !== ''
+      ? { serverMessage: err.serverMessage }
+      : {}),
+    cause,
+  };
 }

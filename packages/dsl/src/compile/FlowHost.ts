@@ -9,6 +9,7 @@ import type {
   PlaybacksApi,
   RecordingsApi,
 } from '@ringflow/client';
+import type { StepFailure } from '@ringflow/runtime';
 
 /**
  * The REST operations a compiled flow uses, shaped exactly like the resource APIs of
@@ -95,6 +96,11 @@ export interface FlowHost {
    * destroyed when this call ends, only when the last call in it does.
    */
   watch?(kind: 'recording' | 'bridge', id: string, options?: { readonly shared?: boolean }): void;
+  /**
+   * Where step failures go (the runtime logs and counts them, and keeps the last for the call's
+   * end): every failed step is reported with its place in the flow and what the flow did next.
+   */
+  reportFailure?(failure: StepFailure): void;
   /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */
   readonly fetch?: typeof fetch;
   /**
@@ -126,10 +132,17 @@ export interface FlowMachineInput {
   readonly input?: Readonly<Record<string, unknown>>;
 }
 
-/** How a run ended, the machine's output. */
+/**
+ * How a run ended, the machine's output. `status`:
+ * - completed: the flow ended by itself (a final state, or it hung up) with no failure along the way;
+ * - recovered: a step failed, the flow's error handler took over and the flow ended by itself;
+ * - failed: a step failed and nothing handled it (the call was hung up);
+ * - hungUp: the caller hung up (or the call left the application) first;
+ * - continued: the flow sent the call on in the dialplan.
+ * `error` is the failure behind `recovered` and `failed` (message, status, operation, step, state).
+ */
 export interface FlowOutput {
-  /** completed: a final state; hungUp: the caller left; continued: sent on in the dialplan; failed: an unhandled step failure. */
-  readonly status: 'completed' | 'hungUp' | 'continued' | 'failed';
+  readonly status: 'completed' | 'recovered' | 'hungUp' | 'continued' | 'failed';
   readonly output?: Readonly<Record<string, unknown>>;
   readonly vars: Readonly<Record<string, unknown>>;
   readonly error?: Readonly<Record<string, unknown>>;

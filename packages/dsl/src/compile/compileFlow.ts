@@ -5,10 +5,19 @@ import { type FlowTransitions, transitionList } from '../model/transition.ts';
 import { parseDuration } from '../schema/s.ts';
 import { stepDefinition } from '../steps/index.ts';
 import type { FlowCompileInfo, OutcomeKind, StepBuild } from '../steps/StepDefinition.ts';
-import type { Flow } from '../validate/validateFlow.ts';
+import type { StepFailure } from '@ringflow/runtime';
+import type { Path } from '../validate/Diagnostic.ts';
+import { type Flow, flowPlace } from '../validate/validateFlow.ts';
 import { EffectRunner } from './EffectRunner.ts';
 import { effect, setContext, setVars } from './effects.ts';
-import { type ActionArgs, type FlowContext, resolveValue, safeCondition, scopeOf } from './FlowContext.ts';
+import {
+  type ActionArgs,
+  type FailureFacts,
+  type FlowContext,
+  resolveValue,
+  safeCondition,
+  scopeOf,
+} from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
 import { lowerEffects } from './lowerEffects.ts';
 import type { Action, StateSpec, TransitionSpec } from './StateSpec.ts';
@@ -115,8 +124,48 @@ export function compileFlow(flow: Flow, options: CompileOptions = {}): AnyStateM
   const doc = flow.document;
   const subflows = new Map<string, AnyStateMachine>();
   for (const [name, sub] of Object.entries(doc.subflows ?? {}))
-    subflows.set(name, compileBody(sub, 'subflow', subflows, name));
-  return compileBody(doc, options.role ?? 'main', subflows, doc.name, options.adaptInput);
+    subflows.set(
+      name,
+      compileBody(sub, 'subflow', subflows, `${doc.name}/${name}`, (path) =>
+        flowPlace(flow, ['subflows', name, ...path]),
+      ),
+    );
+  return compileBody(
+    doc,
+    options.role ?? 'main',
+    subflows,
+    doc.name,
+    (path) => flowPlace(flow, path),
+    options.adaptInput,
+  );
+}
+
+/** Which step failed, known when the flow is compiled (the rest of a report comes at run time). */
+type StepSite = Pick<StepFailure, 'flow' | 'state' | 'step' | 'index' | 'at'>;
+
+/**
+ * The action that reports a step failure to the host (the runtime logs and counts it): the
+ * step's place, the failure's facts from the step result, and what the flow does next.
+ */
+function reportFailure(site: StepSite, then: string, unhandled: boolean): Action {
+  return ({ context }: ActionArgs) => {
+    const result = (context.result ?? {}) as Partial<FailureFacts>;
+    context.host.reportFailure?.({
+      ...site,
+      message: typeof result.message === 'string' ? result.message : 'the step failed',
+      ...(typeof result.status === 'number' ? { status: result.status } : {}),
+      ...(typeof result.operation === 'string' ? { operation: result.operation } : {}),
+      ...(typeof result.serverMessage === 'string' ? { serverMessage: result.serverMessage } : {}),
+      cause: result.cause ?? 'other',
+      then,
+      unhandled,
+    });
+  };
+}
+
+/** Where a transition of the flow goes, in words (`goto retry`, `next step`). */
+function describeRoute(t: { goto?: string } | undefined, fallthrough: string): string {
+  return t?.goto !== undefined ? t.goto : fallthrough;
 }
 
 function compileBody(
@@ -124,6 +173,7 @@ function compileBody(
   role: 'main' | 'subflow',
   subflows: Map<string, AnyStateMachine>,
   name: string,
+  place: (path: Path) => string,
   adaptInput?: (input: unknown) => FlowMachineInput,
 ): AnyStateMachine {
   const defaultLanguage = body.language ?? 'en';
@@ -146,18 +196,34 @@ function compileBody(
    * A failure in a state that an error handler led to ends the flow: handling it again could loop
    * without end (a failing step in the handler state itself would re-enter it in the same instant).
    */
-  const errorRoutes = (state: StateDocument | undefined): TransitionSpec[] => {
+  const errorRoutes = (state: StateDocument | undefined, site?: StepSite): TransitionSpec[] => {
     const record = setContext(({ context }) => ({ error: context.result, errorRouted: true }));
     const notInHandler = ({ context }: ActionArgs) => !context.inErrorHandler;
-    const routes = [
-      ...compileTransitions(state?.on?.error, stepResult),
-      ...compileTransitions(globalOn.error, stepResult),
-    ].map((t) => ({
-      ...t,
-      guard: combine(notInHandler, t.guard),
-      actions: [record, ...(t.actions ?? [])],
-    }));
-    return [...routes, { target: FINISH, actions: [record, setContext(() => ({ status: 'failed' }))] }];
+    const report = (then: string, unhandled: boolean) => (site ? [reportFailure(site, then, unhandled)] : []);
+    const handlers = (value: FlowTransitions | undefined, whose: string) => {
+      const list = transitionList(value);
+      return compileTransitions(value, stepResult).map((t, k) => ({
+        ...t,
+        guard: combine(notInHandler, t.guard),
+        actions: [
+          ...report(`${whose} on.error: ${describeRoute(list[k], 'stays in the state')}`, true),
+          record,
+          ...(t.actions ?? []),
+        ],
+      }));
+    };
+    return [
+      ...handlers(state?.on?.error, "the state's"),
+      ...handlers(globalOn.error, "the flow's"),
+      {
+        target: FINISH,
+        actions: [
+          ...report('nothing handled it: the flow ends with status failed and hangs up', true),
+          record,
+          setContext(() => ({ status: 'failed' })),
+        ],
+      },
+    ];
   };
   /** Where the caller's hangup goes: the flow's `on.hangup`, else the end. */
   const hangupRoutes = (
@@ -199,6 +265,13 @@ function compileBody(
       const on = (params.on ?? {}) as Record<string, FlowTransitions>;
       const as = typeof params.as === 'string' ? params.as : undefined;
       const storeResult: Action[] = as ? [setVars(({ context }) => ({ [as]: context.result }))] : [];
+      const site: StepSite = {
+        flow: name,
+        state: stateName,
+        step: stepName,
+        index: i,
+        at: place(['states', stateName, 'steps', i]),
+      };
       const routes = definition.routes?.(params as never, []) ?? [];
       for (const outcome of definition.outcomes) {
         const kind: OutcomeKind = outcome.kind;
@@ -210,9 +283,28 @@ function compileBody(
               guard: combine((a: ActionArgs) => r.matches(a.context.result ?? {}), t.guard),
             })),
           );
-        own.push(
-          ...compileTransitions(on[outcome.name], stepResult, kind === 'success' ? nextId : undefined),
+        const routed = compileTransitions(
+          on[outcome.name],
+          stepResult,
+          kind === 'success' ? nextId : undefined,
         );
+        if (kind === 'failure') {
+          // A failure the step routes itself is still reported (at its place), with where it went.
+          const list = transitionList(on[outcome.name]);
+          own.push(
+            ...routed.map((t, k) => ({
+              ...t,
+              actions: [
+                reportFailure(
+                  site,
+                  `the step's on.${outcome.name}: ${describeRoute(list[k], 'next step')}`,
+                  false,
+                ),
+                ...(t.actions ?? []),
+              ],
+            })),
+          );
+        } else own.push(...routed);
         const fallback: readonly TransitionSpec[] =
           kind === 'success'
             ? [{ target: nextId }]
@@ -226,7 +318,7 @@ function compileBody(
                       t.guard,
                     ),
                   })),
-                  ...errorRoutes(state),
+                  ...errorRoutes(state, site),
                 ]
               : kind === 'hangup'
                 ? hangupRoutes(state, stepResult)
@@ -442,13 +534,23 @@ function compileBody(
     states: lowerEffects(states),
     on: rootOn,
     output: ({ context }: { context: FlowContext }): FlowOutput => ({
-      status: context.status === 'running' ? 'completed' : context.status,
+      status: finalStatus(context),
       vars: context.vars,
       ...(context.output ? { output: context.output } : {}),
-      ...(context.status === 'failed' && context.error ? { error: context.error } : {}),
+      // The failure an error handler took over (recovered), or that ended the flow (failed).
+      ...(context.error ? { error: context.error } : {}),
     }),
   };
   return createMachine(config as never);
+}
+
+/**
+ * How the run ended, for its output: a flow that ended by itself after an error handler took over
+ * a failure is `recovered`, not `completed` (it is not a plain success).
+ */
+function finalStatus(context: FlowContext): FlowOutput['status'] {
+  const status = context.status === 'running' ? 'completed' : context.status;
+  return status === 'completed' && context.error !== undefined ? 'recovered' : status;
 }
 
 function combine(

@@ -25,7 +25,7 @@ export function effect(
 
 /** Result data of a failed effect: `{ message, status? }` from the error event. */
 export function failureData({ event }: ActionArgs): Record<string, unknown> {
-  if ('error' in event) return describeFailure(event.error);
+  if ('error' in event) return { ...describeFailure(event.error) };
   return { message: `${event.type} reported a failure` };
 }
 

@@ -1,4 +1,4 @@
-import type { CallHandle, CallInput } from '@ringflow/runtime';
+import type { CallHandle, CallInput, StepFailure } from '@ringflow/runtime';
 import type { AnyStateMachine } from 'xstate';
 import type { Clock } from '@ringflow/client';
 import { callFromStasisStart, type FlowAri, type FlowHost, type FlowLog } from '../compile/FlowHost.ts';
@@ -44,6 +44,10 @@ class CallFlowHost implements FlowHost {
 
   forget(kind: 'channel' | 'bridge', id: string): void {
     this.#call.disown(kind, id);
+  }
+
+  reportFailure(failure: StepFailure): void {
+    this.#call.reportFailure(failure);
   }
 
   watch(kind: 'recording' | 'bridge', id: string, options?: { readonly shared?: boolean }): void {

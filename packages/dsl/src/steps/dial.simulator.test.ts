@@ -324,7 +324,23 @@ describe('originate on the simulator', () => {
       on: { error: 'oops' },
     });
     call = await testFlow(flow, { dialplan: '[callbacks]\nexten => s,1(start),Wait(1)\n' });
-    await call.expectEnd({ status: 'completed', by: 'flow', within: '1s' });
+    // The flow's error handler took over the refused originate: not a plain success.
+    const end = await call.expectEnd({ status: 'recovered', by: 'flow', within: '1s' });
+    expect(end.error).toMatchObject({
+      step: 'originate',
+      status: 400,
+      operation: 'channels.originateWithId',
+    });
+    expect(call.failures()).toMatchObject([
+      {
+        step: 'originate',
+        state: 'a',
+        index: 2,
+        status: 400,
+        then: "the flow's on.error: oops",
+        unhandled: true,
+      },
+    ]);
     call.expectAction({
       operation: 'channels.originateWithId',
       params: { endpoint: 'PJSIP/200', app: 'other-app' },

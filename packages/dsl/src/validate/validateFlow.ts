@@ -2,7 +2,7 @@ import type { FlowDocument } from '../model/flowSchema.ts';
 import { flowSchema } from '../model/flowSchema.ts';
 import { checkValue } from '../schema/checkValue.ts';
 import { checkFlowSemantics } from './checkFlowSemantics.ts';
-import { type Diagnostic, diagnostic } from './Diagnostic.ts';
+import { type Diagnostic, diagnostic, formatPath, type Path } from './Diagnostic.ts';
 
 /** A flow that passed validation (it may carry warnings). */
 export interface Flow {
@@ -10,6 +10,16 @@ export interface Flow {
   /** Where it came from (a file path, or a name for builder flows). */
   readonly source: string;
   readonly warnings: readonly Diagnostic[];
+  /**
+   * Where a part of the document is written (`file:line:col`), when the flow came from a file:
+   * step failures at run time name the step this way. Without it, the source and the path.
+   */
+  readonly where?: (path: Path) => string | undefined;
+}
+
+/** Where a part of a flow is written: `file:line:col` when known, else the source and the path. */
+export function flowPlace(flow: Flow, path: Path): string {
+  return flow.where?.(path) ?? `${flow.source} ${formatPath(path)}`;
 }
 
 export type FlowResult =

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import type { DigitBuffer } from '../session/DigitBuffer.ts';
 import type { OperationId, ParamsOf, ResultOf } from './OperationId.ts';
+import type { StepFailure } from './StepFailure.ts';
 
 /** Which server a call lives on. */
 export interface ServerInfo {
@@ -112,6 +113,11 @@ export interface CallHandle {
   clearTimer(handle: TimerHandle | undefined): void;
   /** Sends an event to the call's machine (helpers report progress this way). */
   send(event: { readonly type: string; readonly [key: string]: unknown }): void;
+  /**
+   * Reports a step of the call's logic that failed: logged (`warn`), counted by flow, step and
+   * status, and kept for the call's end. Compiled flows report every step failure.
+   */
+  reportFailure(failure: StepFailure): void;
 }
 
 /** The input every call machine receives. */

@@ -58,6 +58,8 @@ export class RuntimeMetrics {
   readonly cleanupsFailed: Counter;
   readonly leftoversRemoved: Counter;
   readonly leftoversAbandoned: Counter;
+  readonly stepFailures: Counter;
+  readonly callResults: Counter;
   private readonly clock: Clock;
   /** Events counted per whole second of clock time; only the last window is kept. */
   private readonly perSecond = new Map<number, number>();
@@ -137,6 +139,21 @@ export class RuntimeMetrics {
       help: 'Channels and bridges the runtime gave up removing after its reconciliation rounds, by server',
       labelNames: ['server'],
     });
+    this.stepFailures = r.counter({
+      name: 'ringflow_step_failures_total',
+      help: 'Steps of call logic that failed, by flow, step and HTTP status (none: no reply, or not a request)',
+      labelNames: ['flow', 'step', 'status'],
+    });
+    this.callResults = r.counter({
+      name: 'ringflow_call_results_total',
+      help: "How calls' logic ended (completed, recovered, failed, hungUp, continued; none when the machine reports no status), by application",
+      labelNames: ['app', 'result'],
+    });
+  }
+
+  /** One step failure, as the call's logic reported it. */
+  stepFailed(flow: string, step: string, status: number | undefined): void {
+    this.stepFailures.inc({ flow, step, status: status === undefined ? 'none' : String(status) });
   }
 
   callStarted(direction: 'inbound' | 'outbound'): void {

@@ -1,4 +1,5 @@
 import type { StateValue } from 'xstate';
+import type { StepFailure } from '../call/StepFailure.ts';
 
 /** How a call session ended. */
 export type SessionOutcome =
@@ -43,6 +44,17 @@ export interface CallEnded {
   readonly output: unknown;
   /** The machine's state value at the end (`'done'`, `{ agent: 'talking' }`), undefined when none ran. */
   readonly snapshotValue: StateValue | undefined;
+  /**
+   * How the call's logic ended, when its machine says (a compiled flow's output `status`):
+   * `completed`, `recovered` (a step failed and the flow's error handler finished the call),
+   * `failed` (a step failed and nothing handled it), `hungUp` (the caller left first),
+   * `continued` (the call went on in the dialplan). Undefined when the machine reports none.
+   */
+  readonly result?: string;
+  /** The last step failure the call's logic reported (`call.reportFailure`), if any. */
+  readonly failure?: StepFailure;
+  /** How many step failures the call's logic reported. */
+  readonly failures: number;
   /** The hangup cause (Q.850) the server reported for the call's channel, when it did. */
   readonly cause?: number;
   readonly causeText?: string;

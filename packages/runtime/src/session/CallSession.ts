@@ -21,6 +21,7 @@ import type {
   ServerInfo,
 } from '../call/CallHandle.ts';
 import { isCallScoped } from '../call/callScopedSignal.ts';
+import type { StepFailure } from '../call/StepFailure.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
 import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
@@ -111,6 +112,12 @@ function ownedKey(kind: ResourceKind, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
+/** The `status` a machine's output reports (compiled flows do: completed, recovered, failed...). */
+function resultOf(output: unknown): string | undefined {
+  const status = (output as { status?: unknown } | null | undefined)?.status;
+  return typeof status === 'string' ? status : undefined;
+}
+
 function eventChannelId(event: StreamEvent): string | undefined {
   const channel = (event as { channel?: { id?: unknown } }).channel;
   return typeof channel?.id === 'string' ? channel.id : undefined;
@@ -181,6 +188,9 @@ export class CallSession implements HandleSession {
   private ending: CallEnded | undefined;
   private readonly startedAt: number;
   private cause: { cause?: number; causeText?: string } = {};
+  /** The last step failure the call's logic reported, and how many it reported. */
+  private lastFailure: StepFailure | undefined;
+  private failures = 0;
   private resolveDone!: (outcome: SessionOutcome) => void;
 
   constructor(host: SessionHost, options: CallSessionOptions) {
@@ -629,6 +639,20 @@ export class CallSession implements HandleSession {
     );
   }
 
+  /**
+   * A step of the call's logic failed (see {@link StepFailure}): a `warn` line with every fact of
+   * it, a count by flow, step and status, and the last one kept for the call's end.
+   */
+  reportFailure(failure: StepFailure): void {
+    if (this.ended) return;
+    this.failures++;
+    this.lastFailure = failure;
+    this.host.metrics.stepFailed(failure.flow, failure.step, failure.status);
+    this.log('warn', `step failed: ${failure.step} in ${failure.flow}/${failure.state}; ${failure.then}`, {
+      failure,
+    });
+  }
+
   private channelGone(channelId: string, operation: string): void {
     this.gone ??= new Set();
     if (this.gone.has(channelId)) return;
@@ -720,6 +744,8 @@ export class CallSession implements HandleSession {
     this.owned.clear();
     const endedAt = this.clock.now();
     const status = snapshot?.status;
+    const output = status === 'done' ? snapshot?.output : undefined;
+    const result = resultOf(output);
     this.ending = {
       callId: this.id,
       app: this.app,
@@ -727,14 +753,26 @@ export class CallSession implements HandleSession {
       direction: this.direction,
       outcome,
       machineStatus: status === 'done' || status === 'error' || status === 'active' ? status : 'none',
-      output: status === 'done' ? snapshot?.output : undefined,
+      output,
       snapshotValue: snapshot?.value,
+      ...(result !== undefined ? { result } : {}),
+      ...(this.lastFailure ? { failure: this.lastFailure } : {}),
+      failures: this.failures,
       ...this.cause,
       startedAt: this.startedAt,
       endedAt,
       durationMs: endedAt - this.startedAt,
     };
-    this.log('info', 'call ended', { outcome, machine: this.ending.machineStatus });
+    if (this.actor) this.host.metrics.callResults.inc({ app: this.app ?? '', result: result ?? 'none' });
+    // A call whose logic failed, or got through only by its error handler, is not a plain success.
+    const troubled = this.lastFailure !== undefined || result === 'failed' || outcome === 'failed';
+    this.log(troubled ? 'warn' : 'info', 'call ended', {
+      outcome,
+      machine: this.ending.machineStatus,
+      ...(result !== undefined ? { result } : {}),
+      ...(status === 'active' || status === 'done' ? { state: snapshot?.value } : {}),
+      ...(this.lastFailure ? { failures: this.failures, failure: this.lastFailure } : {}),
+    });
     this.options.onEnded(this, this.ending);
     this.resolveDone(outcome);
   }

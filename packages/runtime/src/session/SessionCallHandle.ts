@@ -14,6 +14,7 @@ import { bindHandle } from '../call/bindHandle.ts';
 import { bindResources } from '../call/bindResources.ts';
 import type { CallHandle, CallRequestOptions, ResourceCleanup, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
+import type { StepFailure } from '../call/StepFailure.ts';
 import type { DigitBuffer } from './DigitBuffer.ts';
 
 /** What a call handle needs from its session (implemented by `CallSession`). */
@@ -38,6 +39,7 @@ export interface HandleSession {
   own(kind: ResourceKind, id: string, cleanup: ResourceCleanup): void;
   disown(kind: ResourceKind, id: string): void;
   tell(event: { readonly type: string; readonly [key: string]: unknown }): void;
+  reportFailure(failure: StepFailure): void;
 }
 
 /**
@@ -140,5 +142,9 @@ export class SessionCallHandle implements CallHandle {
 
   send(event: { readonly type: string; readonly [key: string]: unknown }): void {
     this.#session.tell(event);
+  }
+
+  reportFailure(failure: StepFailure): void {
+    this.#session.reportFailure(failure);
   }
 }
