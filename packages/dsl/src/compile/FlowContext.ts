@@ -33,6 +33,8 @@ export interface FlowContext {
   readonly errorRouted: boolean;
   /** This state was entered through an error handler: a failure here ends the flow. */
   readonly inErrorHandler: boolean;
+  /** The flow state the call is in (or was last in, once the flow ended). */
+  readonly state: string;
   /** How the run is ending, set on the way to the end. */
   readonly status: 'running' | 'completed' | 'hungUp' | 'continued' | 'failed';
 }

@@ -143,6 +143,8 @@ export interface FlowMachineInput {
  */
 export interface FlowOutput {
   readonly status: 'completed' | 'recovered' | 'hungUp' | 'continued' | 'failed';
+  /** The flow state the run ended in (the last one entered). */
+  readonly state: string;
   readonly output?: Readonly<Record<string, unknown>>;
   readonly vars: Readonly<Record<string, unknown>>;
   readonly error?: Readonly<Record<string, unknown>>;

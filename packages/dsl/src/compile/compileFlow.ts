@@ -431,6 +431,7 @@ function compileBody(
           step: {},
           inErrorHandler: context.errorRouted,
           errorRouted: false,
+          state: stateName,
         })),
       ],
       states: children,
@@ -535,6 +536,7 @@ function compileBody(
     on: rootOn,
     output: ({ context }: { context: FlowContext }): FlowOutput => ({
       status: finalStatus(context),
+      state: context.state,
       vars: context.vars,
       ...(context.output ? { output: context.output } : {}),
       // The failure an error handler took over (recovered), or that ended the flow (failed).
@@ -585,6 +587,7 @@ function initialContext(body: Body, input: FlowMachineInput): FlowContext {
     errorRouted: false,
     inErrorHandler: false,
     status: 'running',
+    state: body.start,
   };
 }
 

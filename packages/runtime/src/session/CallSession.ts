@@ -118,6 +118,12 @@ function resultOf(output: unknown): string | undefined {
   return typeof status === 'string' ? status : undefined;
 }
 
+/** The state a machine's output says it ended in (compiled flows: their last flow state). */
+function finalState(output: unknown): string | undefined {
+  const state = (output as { state?: unknown } | null | undefined)?.state;
+  return typeof state === 'string' ? state : undefined;
+}
+
 function eventChannelId(event: StreamEvent): string | undefined {
   const channel = (event as { channel?: { id?: unknown } }).channel;
   return typeof channel?.id === 'string' ? channel.id : undefined;
@@ -770,7 +776,7 @@ export class CallSession implements HandleSession {
       outcome,
       machine: this.ending.machineStatus,
       ...(result !== undefined ? { result } : {}),
-      ...(status === 'active' || status === 'done' ? { state: snapshot?.value } : {}),
+      ...(status === 'active' || status === 'done' ? { state: finalState(output) ?? snapshot?.value } : {}),
       ...(this.lastFailure ? { failures: this.failures, failure: this.lastFailure } : {}),
     });
     this.options.onEnded(this, this.ending);
