@@ -85,6 +85,23 @@ describe('ringflow graph', () => {
 });
 
 describe('ringflow test', () => {
+  it('reports scenario inputs the flow does not declare, or of the wrong type, at their line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    await writeFile(join(dir, 'outbound.yaml'), await readFile(join(FLOWS, 'outbound.yaml'), 'utf8'));
+    await writeFile(
+      join(dir, 'outbound.test.yaml'),
+      'inputs: { maxAttempts: many, nmber: PJSIP/x }\nscenarios:\n  - name: one\n    steps: [{ wait: 1s }]\n',
+    );
+    const c = capture({ isTerminal: true });
+    expect(await main(['test', dir], c.io)).toBe(ExitCode.FAILURE);
+    expect(c.out()).toContain(
+      'outbound.test.yaml:1:24 error RF102 wrong-type: input "maxAttempts" is declared number: expected a number, got the text "many"',
+    );
+    expect(c.out()).toContain(
+      'outbound.test.yaml:1:30 error RF206 unknown-input: the flow has no input "nmber". Did you mean "number"?',
+    );
+  });
+
   it('runs the scenarios under a folder and ends with "N passed, M failed"', async () => {
     const c = capture({ isTerminal: true });
     expect(await main(['test', FLOWS, '--coverage'], c.io)).toBe(ExitCode.OK);
@@ -135,6 +152,23 @@ describe('ringflow test', () => {
 });
 
 describe('ringflow run', () => {
+  it('--input values are converted to the declared type; a misfit or an undeclared input exits 2', async () => {
+    const outbound = join(FLOWS, 'outbound.yaml');
+    const wrong = capture();
+    expect(await main(['run', outbound, '--input', 'maxAttempts=x'], wrong.io)).toBe(ExitCode.USAGE);
+    expect(wrong.err()).toContain(
+      'ringflow run: --input maxAttempts: input "maxAttempts" is declared number: expected a number, got the text "x". Declared inputs: number (string), maxAttempts (number).',
+    );
+    const unknown = capture();
+    expect(await main(['run', outbound, '--input', 'maxAttemps=2'], unknown.io)).toBe(ExitCode.USAGE);
+    expect(unknown.err()).toContain('the flow has no input "maxAttemps". Did you mean "maxAttempts"?');
+    const c = capture();
+    expect(
+      await main(['run', outbound, '--input', 'maxAttempts=1', '--speed', 'max', '--limit', '2m'], c.io),
+    ).toBe(ExitCode.OK);
+    expect(c.out()).toContain('"state":"dialing"');
+  });
+
   it('--demo plays the scenario callers side by side and ends with a summary', async () => {
     const c = capture({ isTerminal: true });
     expect(await main(['run', IVR, '--demo', '--speed', 'max'], c.io)).toBe(ExitCode.OK);

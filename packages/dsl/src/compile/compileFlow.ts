@@ -11,6 +11,7 @@ import { effect, setContext, setVars } from './effects.ts';
 import { type ActionArgs, type FlowContext, resolveValue, safeCondition, scopeOf } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
 import { lowerEffects } from './lowerEffects.ts';
+import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import type { Action, StateSpec, TransitionSpec } from './StateSpec.ts';
 
 type Body = SubflowDocument;
@@ -437,7 +438,7 @@ function compileBody(
     id: ROOT,
     description: name,
     context: ({ input }: { input: unknown }): FlowContext =>
-      initialContext(body, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
+      initialContext(body, name, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
     initial: body.start,
     states: lowerEffects(states),
     on: rootOn,
@@ -458,16 +459,10 @@ function combine(
   return b ? (args) => a(args) && b(args) : a;
 }
 
-/** Inputs with defaults applied, then the declared variables; a missing required input is an error at start. */
-function initialContext(body: Body, input: FlowMachineInput): FlowContext {
-  const given = input.input ?? {};
-  const inputs: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(body.inputs ?? {})) {
-    if (given[key] !== undefined) inputs[key] = given[key];
-    else if (spec.default !== undefined) inputs[key] = spec.default;
-    else if (spec.required)
-      throw new Error(`flow input "${key}" (${spec.type}) is required and was not given`);
-  }
+/** Inputs converted to their declared types with defaults applied (FlowInputError otherwise), then the declared variables; a missing required input is an error at start. */
+function initialContext(body: Body, name: string, input: FlowMachineInput): FlowContext {
+  // Converting again what a caller already converted changes nothing; it covers callers that did not.
+  const inputs = flowInputsOrThrow(name, body.inputs ?? {}, input.input ?? {});
   return {
     host: input.host,
     effects: new EffectRunner(),

@@ -14,6 +14,7 @@ import type { InspectionEvent } from 'xstate';
 import { callFromStasisStart, type FlowOutput } from '../compile/FlowHost.ts';
 import { compileFlow } from '../compile/compileFlow.ts';
 import { parseFlow } from '../parseFlow.ts';
+import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import { hostFromCall } from '../runtime/createFlowCallMachine.ts';
 import { parseDuration } from '../schema/s.ts';
 import { formatDiagnostic } from '../validate/Diagnostic.ts';
@@ -193,7 +194,7 @@ export class FlowTestCall {
         return sim.connectEvents(request, tap);
       },
     };
-    const inputs = options.inputs ?? {};
+    const inputs = flowInputsOrThrow(flow.document.name, flow.document.inputs ?? {}, options.inputs ?? {});
     const variables = options.variables ?? {};
     const machine = compileFlow(flow, {
       adaptInput: (raw) => {

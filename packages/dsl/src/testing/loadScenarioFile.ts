@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { convertFlowInputs, convertInputValue, type InputDeclaration } from '../inputs/convertFlowInputs.ts';
 import { parseFlow } from '../parseFlow.ts';
 import { parseDuration } from '../schema/s.ts';
 import { type Diagnostic, diagnostic, type Path } from '../validate/Diagnostic.ts';
@@ -122,6 +123,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   }
   if (!doc || !flow) return { ok: false, diagnostics: sortDiagnostics(reader.diagnostics) };
   reader.states = Object.keys(flow.document.states);
+  reader.declaredInputs = flow.document.inputs ?? {};
   const shared = reader.shared(doc, []);
   const scenarios: Scenario[] = [];
   const list = doc.scenarios;
@@ -157,6 +159,7 @@ type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan'> & { call:
 class ScenarioReader {
   readonly diagnostics: Diagnostic[] = [];
   states: readonly string[] = [];
+  declaredInputs: Readonly<Record<string, InputDeclaration>> = {};
 
   constructor(
     private readonly file: string,
@@ -228,10 +231,7 @@ class ScenarioReader {
     const inputs =
       doc.inputs === undefined
         ? base?.inputs
-        : {
-            ...base?.inputs,
-            ...this.map(doc.inputs, [...path, 'inputs'], Object.keys((doc.inputs as object) ?? {})),
-          };
+        : { ...base?.inputs, ...this.inputs(doc.inputs, [...path, 'inputs']) };
     const farEnds =
       doc.farEnds === undefined
         ? base?.farEnds
@@ -248,6 +248,30 @@ class ScenarioReader {
       ...(farEnds ? { farEnds } : {}),
       ...(dialplan ? { dialplan } : {}),
     };
+  }
+
+  /** Inputs converted to the types the flow declares; undeclared ones and misfits are reported at their key. */
+  inputs(value: unknown, path: Path): Record<string, unknown> | undefined {
+    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+    if (!map) return undefined;
+    const result = convertFlowInputs(this.declaredInputs, map);
+    if (result.ok) return Object.fromEntries(Object.keys(map).map((k) => [k, result.inputs[k]]));
+    for (const problem of result.problems) {
+      // A required input may come from the scenario itself; the call reports it if it never does.
+      if (problem.kind === 'missing') continue;
+      this.problem(
+        problem.kind === 'unknown' ? 'unknown-input' : 'wrong-type',
+        [...path, problem.name],
+        problem.message,
+        problem.kind === 'unknown' ? 'key' : 'value',
+      );
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(map)) {
+      const declared = this.declaredInputs[k];
+      if (declared) out[k] = convertInputValue(declared.type, v) ?? v;
+    }
+    return out;
   }
 
   call(value: unknown, path: Path): TestCallOptions {

@@ -1,10 +1,11 @@
 import { eventTypeNames } from '@ringflow/client';
 import { compileExpression } from '../expr/Expression.ts';
 import { isKnownTimeZone, parseOpeningHours } from '../expr/openingHours.ts';
+import { convertInputValue } from '../inputs/convertFlowInputs.ts';
 import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
 import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flowSchema.ts';
 import { type FlowTransitions, transitionList } from '../model/transition.ts';
-import type { FoundExpression } from '../schema/checkValue.ts';
+import { describeValue, type FoundExpression } from '../schema/checkValue.ts';
 import { stepDefinition } from '../steps/index.ts';
 import { type Diagnostic, diagnostic, type Path } from './Diagnostic.ts';
 import { didYouMean } from './suggest.ts';
@@ -369,15 +370,13 @@ function checkBody(
 }
 
 function checkInputs(body: FlowBody, base: Path, out: Diagnostic[]): void {
-  const typeOf = (v: unknown) =>
-    Array.isArray(v) ? 'list' : v !== null && typeof v === 'object' ? 'map' : typeof v;
   for (const [name, input] of Object.entries(body.inputs ?? {}))
-    if (input.default !== undefined && typeOf(input.default) !== input.type)
+    if (input.default !== undefined && convertInputValue(input.type, input.default) === undefined)
       out.push(
         diagnostic(
           'wrong-type',
           [...base, 'inputs', name, 'default'],
-          `The default of input "${name}" must be a ${input.type}, found ${typeOf(input.default)}.`,
+          `The default of input "${name}" must be a ${input.type}, found ${describeValue(input.default)}.`,
         ),
       );
 }
