@@ -15,7 +15,10 @@ export const FAILED: OutcomeSpec = {
   name: 'failed',
   kind: 'failure',
   description: 'The request failed.',
-  data: { message: 'what went wrong', status: 'the HTTP status, when the server answered' },
+  data: {
+    message: ['string', 'what went wrong'],
+    status: ['int', 'the HTTP status, when the server answered'],
+  },
 };
 
 /**

@@ -29,6 +29,8 @@ export const DiagnosticCode = {
   'expression-type': 'RF301',
   'expression-too-complex': 'RF302',
   'unknown-variable': 'RF303',
+  'unknown-property': 'RF304',
+  'unknowable-event': 'RF305',
   'unknown-prompt': 'RF310',
   'unknown-language': 'RF311',
   'prompt-missing-in-language': 'RF312',

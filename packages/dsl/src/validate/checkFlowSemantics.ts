@@ -1,6 +1,4 @@
 import { eventTypeNames } from '@ringflow/client';
-import { compileExpression } from '../expr/Expression.ts';
-import { isKnownTimeZone, parseOpeningHours } from '../expr/openingHours.ts';
 import { convertInputValue } from '../inputs/convertFlowInputs.ts';
 import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
 import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flowSchema.ts';
@@ -8,6 +6,7 @@ import { type FlowTransitions, transitionList } from '../model/transition.ts';
 import { describeValue, type FoundExpression } from '../schema/checkValue.ts';
 import { stepDefinition } from '../steps/index.ts';
 import { type Diagnostic, diagnostic, type Path } from './Diagnostic.ts';
+import { checkExpressions } from './checkExpressions.ts';
 import { didYouMean } from './suggest.ts';
 
 type FlowBody = SubflowDocument;
@@ -422,105 +421,4 @@ function checkSubflowCall(
           { target: 'key' },
         ),
       );
-}
-
-/** Variables a flow body declares, assigns or stores results in. */
-function knownVariables(body: FlowBody): Set<string> {
-  const names = new Set(Object.keys(body.vars ?? {}));
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const v of value) visit(v);
-    } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === 'as' && typeof v === 'string') names.add(v);
-        // A `set` step names variables by its keys; an empty or malformed one (`- set:`) names none
-        // and is reported by the schema check, so it must not stop this pass.
-        if (k === 'set' && v && typeof v === 'object' && !Array.isArray(v)) {
-          for (const name of Object.keys(v)) names.add(name);
-        }
-        visit(v);
-      }
-    }
-  };
-  visit(body.states);
-  return names;
-}
-
-function checkExpressions(
-  doc: FlowDocument,
-  expressions: readonly FoundExpression[],
-  out: Diagnostic[],
-): void {
-  const bodies = new Map<string, { vars: Set<string>; inputs: string[] }>();
-  const scopeFor = (path: Path) => {
-    const key = path[0] === 'subflows' && typeof path[1] === 'string' ? path[1] : '';
-    let scope = bodies.get(key);
-    if (!scope) {
-      const body: FlowBody | undefined = key === '' ? doc : doc.subflows?.[key];
-      scope = { vars: body ? knownVariables(body) : new Set(), inputs: Object.keys(body?.inputs ?? {}) };
-      bodies.set(key, scope);
-    }
-    return scope;
-  };
-  for (const found of expressions) {
-    const result = compileExpression(found.source, found.role);
-    if (!result.ok) {
-      out.push(
-        diagnostic(
-          result.problem.kind,
-          found.path,
-          `In expression "${found.source}": ${result.problem.message}.`,
-          { offset: result.problem.offset },
-        ),
-      );
-      continue;
-    }
-    const scope = scopeFor(found.path);
-    for (const ref of result.expression.references.get('vars') ?? [])
-      if (!scope.vars.has(ref.name))
-        out.push(
-          diagnostic(
-            'unknown-variable',
-            found.path,
-            `"vars.${ref.name}" is never declared or assigned.${didYouMean(ref.name, scope.vars) || ' Declare it under vars with an initial value.'}`,
-            {
-              severity: 'warning',
-              offset: ref.offset,
-            },
-          ),
-        );
-    for (const ref of result.expression.references.get('input') ?? [])
-      if (!scope.inputs.includes(ref.name))
-        out.push(
-          diagnostic(
-            'unknown-variable',
-            found.path,
-            `"input.${ref.name}" is not a declared input.${didYouMean(ref.name, scope.inputs) || ' Declare it under inputs.'}`,
-            { offset: ref.offset },
-          ),
-        );
-    for (const call of result.expression.literalCalls) {
-      if (call.fn !== 'isOpen') continue;
-      const hours = call.args[1];
-      const zone = call.args[2];
-      if (hours !== undefined) {
-        const parsed = parseOpeningHours(hours);
-        if (!parsed.ok)
-          out.push(
-            diagnostic('invalid-hours', found.path, `Opening hours "${hours}": ${parsed.problem}.`, {
-              offset: call.offset,
-            }),
-          );
-      }
-      if (zone !== undefined && !isKnownTimeZone(zone))
-        out.push(
-          diagnostic(
-            'invalid-hours',
-            found.path,
-            `Unknown time zone "${zone}"; use an IANA name such as "Europe/Paris".`,
-            { offset: call.offset },
-          ),
-        );
-    }
-  }
 }
