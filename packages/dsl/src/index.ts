@@ -7,6 +7,10 @@ export { defineFlow, expr } from './defineFlow.ts';
 export { validateFlow, sortDiagnostics } from './validate/validateFlow.ts';
 export type { Flow, FlowResult } from './validate/validateFlow.ts';
 export { FlowValidationError } from './FlowValidationError.ts';
+export { toSarif } from './validate/toSarif.ts';
+export { describeFileError } from './files/describeFileError.ts';
+export { findFiles } from './files/findFiles.ts';
+export type { FoundFiles } from './files/findFiles.ts';
 export { convertFlowInputs, convertInputValue, INPUT_TYPES } from './inputs/convertFlowInputs.ts';
 export type {
   InputConversion,

@@ -43,7 +43,7 @@ describe('ringflow validate', () => {
       `${file}:6:9 error RF101 unknown-step: Unknown step "plya". Did you mean "play"?`,
       expect.stringMatching(new RegExp(`^${file}:7:11 error RF200 unknown-target: .*nowhere`)),
     ]);
-    expect(c.err()).toBe('2 file(s) checked: 2 error(s), 1 warning(s)\n');
+    expect(c.err()).toBe('2 files checked: 2 errors, 1 warning\n');
   });
 
   it('exits 0 for a valid flow, prints JSON lines with --format json, and 2 without a file', async () => {
@@ -58,11 +58,80 @@ describe('ringflow validate', () => {
       code: 'RF101',
       severity: 'error',
     });
-    const none = capture();
-    expect(await main(['validate'], none.io)).toBe(ExitCode.USAGE);
+    const wrongFormat = capture();
+    expect(await main(['validate', '--format', 'xml', IVR], wrongFormat.io)).toBe(ExitCode.USAGE);
     const missing = capture();
-    expect(await main(['validate', '/nonexistent.yaml'], missing.io)).toBe(ExitCode.FAILURE);
-    expect(missing.err()).toContain('cannot read /nonexistent.yaml: ENOENT');
+    expect(await main(['validate', 'bad/nope.yaml'], missing.io)).toBe(ExitCode.FAILURE);
+    expect(missing.err()).toContain('ringflow validate: cannot read bad/nope.yaml: no such file\n');
+  });
+
+  it('takes folders and globs, and checks *.test.yaml as scenario files with their flow', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    await writeFile(join(dir, 'ivr.yaml'), await readFile(IVR, 'utf8'));
+    await writeFile(
+      join(dir, 'ivr.test.yaml'),
+      'scenarios:\n  - name: s\n    steps:\n      - pres: "1"\n      - expect: { visited: [nowhere] }\n',
+    );
+    await writeFile(join(dir, 'notes.txt'), 'not a flow');
+    for (const paths of [[dir], [join(dir, '*.yaml')], [join(dir, '**', '*.y?ml')]]) {
+      const c = capture();
+      expect(await main(['validate', ...paths], c.io)).toBe(ExitCode.FAILURE);
+      expect(c.out()).toMatch(
+        /ivr\.test\.yaml:4:9 error RF101 unknown-step: unknown step "pres"\. Did you mean "press"\?/,
+      );
+      expect(c.out()).toMatch(/ivr\.test\.yaml:5:29 error RF200 unknown-target: unknown state "nowhere"/);
+      expect(c.out()).not.toContain('Missing required field "states"');
+      expect(c.err()).toMatch(/^2 files checked: 2 errors, 0 warnings\n$/);
+    }
+    const none = capture();
+    expect(await main(['validate', join(dir, '*.json')], none.io)).toBe(ExitCode.FAILURE);
+    expect(none.err()).toContain(`cannot read ${join(dir, '*.json')}: no such file`);
+    // The help's examples work as written (from the repository root, where they are meant).
+    const help = capture();
+    await main(['validate', '--help'], help.io);
+    const root = new URL('../../../../', import.meta.url).pathname;
+    for (const example of help.out().matchAll(/^ {2}ringflow validate (.+)$/gm)) {
+      const args = example[1]!
+        .split(' > ')[0]!
+        .split(' ')
+        .map((a) => a.replace(/^'|'$/g, ''))
+        .map((a) => (a.includes('/') ? join(root, a) : a));
+      const c = capture();
+      expect(await main(['validate', ...args], c.io), example[0]).toBe(ExitCode.OK);
+      expect(c.err(), example[0]).toMatch(/^8 files checked: 0 errors, 0 warnings\n$/);
+    }
+  });
+
+  it('--format sarif prints one SARIF 2.1.0 log with a rule per code and a result per problem', async () => {
+    const file = await broken();
+    const c = capture();
+    expect(await main(['validate', '--format', 'sarif', file], c.io)).toBe(ExitCode.FAILURE);
+    const log = JSON.parse(c.out()) as {
+      version: string;
+      runs: {
+        tool: { driver: { name: string; rules: { id: string }[] } };
+        results: Record<string, unknown>[];
+      }[];
+    };
+    expect(log.version).toBe('2.1.0');
+    const run = log.runs[0]!;
+    expect(run.tool.driver.name).toBe('ringflow');
+    expect(run.tool.driver.rules.map((r) => r.id)).toContain('RF101');
+    expect(run.results).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'RF101',
+        level: 'error',
+        message: { text: 'Unknown step "plya". Did you mean "play"?' },
+        locations: [
+          expect.objectContaining({
+            physicalLocation: {
+              artifactLocation: { uri: expect.stringMatching(/broken\.yaml$/) },
+              region: { startLine: 6, startColumn: 9 },
+            },
+          }),
+        ],
+      }),
+    );
   });
 });
 

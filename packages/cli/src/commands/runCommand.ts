@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '@ringflow/client';
 import {
   convertFlowInputs,
   convertInputValue,
+  describeFileError,
   type Flow,
   FlowValidationError,
   formatDiagnostic,
@@ -164,9 +165,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
       io.stderr(`ringflow run: ${error.message}\n`);
       return ExitCode.FAILURE;
     }
-    io.stderr(
-      `ringflow run: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
-    );
+    io.stderr(`ringflow run: cannot read ${file}: ${describeFileError(error)}\n`);
     return ExitCode.FAILURE;
   }
   // Typed before anything starts: `--input maxAttempts=3` must be the number 3, not the text "3".

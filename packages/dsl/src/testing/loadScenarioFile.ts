@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { convertFlowInputs, convertInputValue, type InputDeclaration } from '../inputs/convertFlowInputs.ts';
+import { describeFileError } from '../files/describeFileError.ts';
 import { parseFlow } from '../parseFlow.ts';
 import { parseDuration } from '../schema/s.ts';
 import { type Diagnostic, diagnostic, type Path } from '../validate/Diagnostic.ts';
@@ -92,7 +93,11 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
       ok: false,
       diagnostics: [
         {
-          ...diagnostic('missing-field', [], `cannot read the scenario file: ${(error as Error).message}`),
+          ...diagnostic(
+            'missing-field',
+            [],
+            `cannot read the scenario file ${file}: ${describeFileError(error)}`,
+          ),
           file,
           line: 1,
           column: 1,
@@ -118,7 +123,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
     reader.problem(
       'missing-field',
       doc?.flow !== undefined ? ['flow'] : [],
-      `cannot read the flow ${flowFile}: ${(error as Error).message}. Name it with flow: <file>, relative to this file`,
+      `cannot read the flow ${flowFile}: ${describeFileError(error)}. Name it with flow: <file>, relative to this file`,
     );
   }
   if (!doc || !flow) return { ok: false, diagnostics: sortDiagnostics(reader.diagnostics) };

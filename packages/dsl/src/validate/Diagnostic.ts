@@ -25,6 +25,8 @@ export const DiagnosticCode = {
   'missing-input': 'RF207',
   'unknown-event': 'RF208',
   'unknown-outcome': 'RF209',
+  'unanswered-menu-key': 'RF210',
+  'wait-without-timeout': 'RF211',
   'expression-syntax': 'RF300',
   'expression-type': 'RF301',
   'expression-too-complex': 'RF302',
