@@ -74,6 +74,8 @@ export interface StepDefinition<P = Record<string, unknown>> {
   compile(params: P, build: StepBuild): StateSpec;
   /** Routes chosen by the parameters (e.g. menu choices to states). */
   routes?(params: P, path: Path): StepRoute[];
+  /** The outcomes this use of the step can have, when the parameters rule some out (dial's bridge). */
+  possibleOutcomes?(params: P): readonly string[];
   /** Short text for diagrams. */
   label?(params: P): string;
 }

@@ -112,6 +112,10 @@ export const dialStep = defineStep({
     },
     { ...FAILED, data: { ...FAILED.data, cause: ['int', 'hangup cause when the called channel ended'] } },
   ],
+  possibleOutcomes: (p) =>
+    p.bridge === false
+      ? ['answered', 'busy', 'noAnswer', 'failed']
+      : ['completed', 'busy', 'noAnswer', 'failed'],
   label: (p) => `dial ${typeof p.endpoint === 'string' ? p.endpoint : 'expr'}`,
   compile: (p, build) => {
     const timeoutMs = parseDuration(p.timeout ?? '30s') ?? 30_000;

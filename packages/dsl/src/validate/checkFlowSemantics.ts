@@ -177,6 +177,8 @@ function checkBody(
 
   const terminal = new Set<string>();
   const instant = new Set<string>();
+  /** States that may wait forever, reported when reachable. */
+  const waiting: Diagnostic[] = [];
   for (const [name, state] of Object.entries(states) as [string, StateDocument][]) {
     const sp: Path = [...base, 'states', name];
     if (state.next !== undefined && state.choose !== undefined)
@@ -281,6 +283,7 @@ function checkBody(
           useLanguage(announce.language, [...stepPath, 'announce', 'language']);
       }
       if (stepName === 'subflow') checkSubflowCall(params, stepPath, subflows, out);
+      if (stepName === 'menu') checkMenuChoices(params, stepPath, out);
     });
     if (!state.steps || state.steps.length === 0) allInstant = true;
     if (allInstant && (state.next !== undefined || state.choose !== undefined)) instant.add(name);
@@ -291,6 +294,22 @@ function checkBody(
     checkEvents(state.on, [...sp, 'on'], name);
     for (const [delay, value] of Object.entries(state.after ?? {}))
       transitions(value, [...sp, 'after', delay], name, false);
+    const waits =
+      state.next === undefined &&
+      state.choose === undefined &&
+      !terminal.has(name) &&
+      stepsCanFinish(state.steps ?? [], sp);
+    if (waits && Object.keys(state.after ?? {}).length === 0) {
+      const events = Object.keys(state.on ?? {});
+      waiting.push(
+        diagnostic(
+          'wait-without-timeout',
+          events.length > 0 ? [...sp, 'on'] : sp,
+          `State "${name}" waits ${events.length > 0 ? `for ${events.join(', ')}` : 'for an event'} with no timer: if none comes, the call stays here until the caller hangs up. Add a limit, e.g. after: { 5m: goodbye }.`,
+          { severity: 'warning', target: 'key' },
+        ),
+      );
+    }
   }
 
   // Reachability from start; flow-level handlers can fire from any reachable state.
@@ -317,6 +336,8 @@ function checkBody(
           },
         ),
       );
+
+  for (const d of waiting) if (reachable.has(String(d.path[base.length + 1]))) out.push(d);
 
   // A path to an end (hangup, continue or final) from every reachable state.
   const canEnd = new Set(terminal);
@@ -376,6 +397,62 @@ function checkInputs(body: FlowBody, base: Path, out: Diagnostic[]): void {
           'wrong-type',
           [...base, 'inputs', name, 'default'],
           `The default of input "${name}" must be a ${input.type}, found ${describeValue(input.default)}.`,
+        ),
+      );
+}
+
+/** Whether a transition always leaves for a state (its first entry has a goto and no condition). */
+function alwaysLeaves(value: FlowTransitions | undefined): boolean {
+  if (value === undefined || value === null) return false;
+  const first = transitionList(value)[0];
+  return first !== undefined && first.goto !== undefined && first.if === undefined;
+}
+
+/**
+ * Whether the steps of a state can all run to the end (and the state then waits for its events):
+ * false when the last step leaves the state whatever happens, every success outcome it can have
+ * being routed to a state (failures go to the error handler).
+ */
+function stepsCanFinish(steps: readonly unknown[], statePath: Path): boolean {
+  const entry = stepEntries(steps[steps.length - 1]);
+  if (!entry) return true;
+  const [stepName, params] = entry;
+  const definition = stepDefinition(stepName);
+  if (!definition || params.if !== undefined) return true;
+  const on = (params.on ?? {}) as Record<string, FlowTransitions>;
+  const possible = definition.possibleOutcomes?.(params as never);
+  const routes =
+    definition.routes?.(params as never, [...statePath, 'steps', steps.length - 1, stepName]) ?? [];
+  return definition.outcomes.some((outcome) => {
+    if (outcome.kind !== 'success' || (possible && !possible.includes(outcome.name))) return false;
+    if (alwaysLeaves(on[outcome.name])) return false;
+    const routed = routes.filter((r) => r.outcome === outcome.name);
+    return routed.length === 0 || !routed.every((r) => alwaysLeaves(r.transitions));
+  });
+}
+
+/** Menu keys that lead nowhere: no choice at all, or a key whose transitions name no state. */
+function checkMenuChoices(params: Record<string, unknown>, path: Path, out: Diagnostic[]): void {
+  const choices = params.choices;
+  if (typeof choices !== 'object' || choices === null || Array.isArray(choices)) return;
+  const keys = Object.keys(choices);
+  if (keys.length === 0)
+    out.push(
+      diagnostic(
+        'unanswered-menu-key',
+        [...path, 'choices'],
+        'The menu has no choice: every key is a no-match and the menu can only end exhausted. Add choices ("1": a-state).',
+        { severity: 'warning' },
+      ),
+    );
+  for (const [key, value] of Object.entries(choices as Record<string, FlowTransitions>))
+    if (value !== null && value !== undefined && transitionList(value).every((t) => t.goto === undefined))
+      out.push(
+        diagnostic(
+          'unanswered-menu-key',
+          [...path, 'choices', key],
+          `Key "${key}" has no choice: its transition names no state, so pressing it goes on with the next step as if the menu were done. Give it a goto, or remove it so that it counts as a no-match.`,
+          { severity: 'warning', target: 'key' },
         ),
       );
 }

@@ -169,3 +169,47 @@ describe('defineFlow (TypeScript builder)', () => {
     }
   });
 });
+
+describe('checks people ask of call flows', () => {
+  it('a menu key with no choice, a state that can wait forever', () => {
+    const found = problems(
+      minimal(
+        `  a:
+    steps:
+      - menu: { media: sound:x, choices: { "1": b, "2": { set: { x: 1 } } }, on: { exhausted: c } }
+  b:
+    on: { dtmf: c }
+  c:
+    steps: [hangup]
+  d:
+    steps:
+      - dial: { endpoint: PJSIP/x, on: { completed: c, busy: c, noAnswer: c } }
+  e:
+    steps:
+      - dial: { endpoint: PJSIP/x, bridge: false, on: { answered: c, busy: c, noAnswer: c } }
+`,
+        'on: { userEvent: d, userEvent:E: e }\n',
+      ),
+    );
+    // Key 2 goes on past the menu, so state a can then wait for ever too; d and e leave on every outcome.
+    expect(found).toEqual([
+      expect.objectContaining({
+        at: '5:3',
+        code: 'RF211',
+        message: expect.stringContaining('State "a" waits'),
+      }),
+      expect.objectContaining({
+        at: '7:52',
+        code: 'RF210',
+        severity: 'warning',
+        message: expect.stringContaining('Key "2" has no choice'),
+      }),
+      expect.objectContaining({
+        at: '9:5',
+        code: 'RF211',
+        severity: 'warning',
+        message: expect.stringContaining('State "b" waits for dtmf with no timer'),
+      }),
+    ]);
+  });
+});
