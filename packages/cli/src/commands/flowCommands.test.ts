@@ -249,6 +249,13 @@ describe('ringflow run', () => {
     expect(out).toContain('greet → main-menu → sales-menu → voicemail → goodbye');
   });
 
+  it('speaks of one call in the singular, and of time as fast as possible without "at"', async () => {
+    const c = capture({ isTerminal: true });
+    expect(await main(['run', IVR, '--speed', 'max', '--limit', '20s'], c.io)).toBe(ExitCode.OK);
+    expect(c.out()).toContain('1 simulated caller, virtual time as fast as possible.');
+    expect(c.out()).toContain('Summary: 1 call (1 hungUp)');
+  });
+
   it('without --demo, one silent caller, hung up at --limit; JSON lines off a terminal', async () => {
     const c = capture();
     expect(await main(['run', IVR, '--speed', 'max', '--limit', '20s'], c.io)).toBe(ExitCode.OK);
@@ -298,7 +305,7 @@ describe('ringflow run', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     stop('SIGTERM');
-    while (!c.err().includes('draining 1 call(s)')) await new Promise((r) => setTimeout(r, 5));
+    while (!c.err().includes('draining 1 call,')) await new Promise((r) => setTimeout(r, 5));
     await clock.advance(5_000); // the drain deadline: the call is hung up
     expect(await exit).toBe(ExitCode.OK);
     expect(c.out()).toContain('w1  ■ call ended: drained');

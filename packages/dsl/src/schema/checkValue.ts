@@ -197,7 +197,7 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
           diagnostic(
             'invalid-value',
             path,
-            `Expected at least ${node.minItems} item(s), found ${value.length}.`,
+            `Expected at least ${node.minItems} item${node.minItems === 1 ? '' : 's'}, found ${value.length}.`,
           ),
         );
       value.forEach((item, i) => {

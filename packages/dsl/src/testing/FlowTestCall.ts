@@ -530,11 +530,11 @@ export class FlowTestCall {
     const expected =
       options.times === undefined
         ? compiled.description
-        : `${compiled.description}, ${options.times} time(s)`;
+        : `${compiled.description}, ${options.times} time${options.times === 1 ? '' : 's'}`;
     const similar = all.filter((a) => compiled.sameKind(a));
     const happened =
       found.length > 0
-        ? `it was made ${found.length} time(s)`
+        ? `it was made ${found.length} time${found.length === 1 ? '' : 's'}`
         : similar.length > 0
           ? `the parameters differ; the actions of that kind were:\n${similar.map((a) => `  ${formatTimeline([a])}`).join('\n')}`
           : `no such action was made (${all.length} actions in all, marked → below)`;
@@ -694,9 +694,18 @@ function describeEnd(e: EndExpectation): string {
   const parts: string[] = [];
   if (e.status !== undefined) parts.push(`with status ${e.status}`);
   if (e.by !== undefined) parts.push(`by the ${e.by}`);
-  if (e.after !== undefined) parts.push(`after ${e.after}`);
-  if (e.within !== undefined) parts.push(`within ${e.within}`);
+  if (e.after !== undefined) parts.push(`after ${durationText(e.after)}`);
+  if (e.within !== undefined) parts.push(`within ${durationText(e.within)}`);
   return parts.length === 0 ? '' : ` ${parts.join(', ')}`;
+}
+
+/** A test duration as people write it: `5 min`, `90 s`, `1.5 s` (text is kept as written). */
+function durationText(d: TestDuration): string {
+  if (typeof d === 'string') return d;
+  if (d >= 3_600_000 && d % 3_600_000 === 0) return `${d / 3_600_000} h`;
+  if (d >= 60_000 && d % 60_000 === 0) return `${d / 60_000} min`;
+  if (d >= 1000) return `${d / 1000} s`;
+  return `${d} ms`;
 }
 
 /**

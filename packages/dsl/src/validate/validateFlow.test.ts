@@ -213,3 +213,16 @@ describe('checks people ask of call flows', () => {
     ]);
   });
 });
+
+describe('YAML keys', () => {
+  it('reports a list used as a key at its place, instead of a warning from the YAML library', () => {
+    expect(problems('name: t\nstart: a\nstates:\n  [a]: { steps: [hangup] }\n')).toEqual([
+      expect.objectContaining({
+        at: '4:3',
+        code: 'RF001',
+        severity: 'error',
+        message: expect.stringContaining('keys are names'),
+      }),
+    ]);
+  });
+});

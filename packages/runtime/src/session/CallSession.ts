@@ -195,11 +195,15 @@ export class CallSession implements HandleSession {
    * child per call was a visible share of the memory per call.
    */
   get callLogger(): Logger {
-    this.childLogger ??= this.host.logger.child(
-      this.logApp === undefined
-        ? { call: this.channelId, server: this.server.name }
-        : { call: this.channelId, server: this.server.name, app: this.logApp },
-    );
+    if (this.childLogger === undefined) {
+      // A server link's logger already carries `server`: binding it again would write the key twice.
+      const bound = 'server' in this.host.logger.bindings();
+      this.childLogger = this.host.logger.child({
+        call: this.channelId,
+        ...(bound ? {} : { server: this.server.name }),
+        ...(this.logApp === undefined ? {} : { app: this.logApp }),
+      });
+    }
     return this.childLogger;
   }
 
