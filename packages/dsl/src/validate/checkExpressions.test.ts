@@ -87,22 +87,25 @@ describe('expression types', () => {
     ]);
   });
 
-  it('warns where event cannot be known, and lets dyn values pass', () => {
+  it('types what as stores (the step result), warns where event cannot be known, lets dyn pass', () => {
     expect(
       lines(
         flow(`  a:
     steps:
       - gather: { as: pin }
+      - http: { url: http://crm/x, as: crm }
     choose:
       - { when: "event.digit == '1'", goto: b }
-      - { when: "vars.pin.digits == '12' && vars.pin.anything > 3", goto: b }
+      - { when: "vars.pin.digits == '12' && vars.crm.body.anything > 3", goto: b }
+      - { when: "vars.pin.digts == '12'", goto: b }
       - { goto: b }
 `),
       ),
     ).toEqual([
       expect.stringMatching(
-        /^t\.yaml:11:18 warning RF305 unknowable-event: .*"event" here is whatever the flow handled last/,
+        /^t\.yaml:12:18 warning RF305 unknowable-event: .*"event" here is whatever the flow handled last/,
       ),
+      't.yaml:14:27 error RF304 unknown-property: In expression "vars.pin.digts == \'12\'": "vars.pin.digts": the gather step\'s result has no field "digts". Did you mean "digits"?',
     ]);
   });
 });

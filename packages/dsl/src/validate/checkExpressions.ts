@@ -44,20 +44,33 @@ function inputShape(input: InputDeclaration): TypeShape {
   }
 }
 
-/** Variables a flow body declares (typed by their initial value), assigns or stores results in. */
+/** What `as` stores: the step's result, whichever outcome it had. */
+function storedResultShape(step: string): TypeShape {
+  const definition = stepDefinition(step);
+  if (!definition) return 'dyn';
+  const shapes = definition.outcomes
+    .map((o) => resultShape(step, definition, o.name))
+    .filter((s): s is TypeShape => s !== undefined);
+  return unionShape(`the ${step} step's result`, shapes);
+}
+
+/**
+ * Variables a flow body declares (typed by their initial value), assigns or stores results in
+ * (`as`: the step's result). A variable given values of different types is `dyn`.
+ */
 function variableShapes(body: FlowBody): Record<string, TypeShape> {
   const shapes: Record<string, TypeShape> = {};
   for (const [name, value] of Object.entries(body.vars ?? {})) shapes[name] = shapeOfValue(value);
   const assign = (name: string, shape: TypeShape) => {
-    if (shapes[name] === undefined || shapes[name] !== shape)
-      shapes[name] = shapes[name] === undefined ? shape : 'dyn';
+    const known = shapes[name];
+    shapes[name] = known === undefined || JSON.stringify(known) === JSON.stringify(shape) ? shape : 'dyn';
   };
-  const visit = (value: unknown): void => {
+  const visit = (value: unknown, parentKey?: string): void => {
     if (Array.isArray(value)) {
       for (const v of value) visit(v);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
-        if (k === 'as' && typeof v === 'string') assign(v, 'dyn');
+        if (k === 'as' && typeof v === 'string') assign(v, parentKey ? storedResultShape(parentKey) : 'dyn');
         // A `set` step names variables by its keys; an empty or malformed one (`- set:`) names none
         // and is reported by the schema check, so it must not stop this pass.
         if (k === 'set' && v && typeof v === 'object' && !Array.isArray(v)) {
@@ -67,7 +80,7 @@ function variableShapes(body: FlowBody): Record<string, TypeShape> {
             assign(name, computed ? (shapes[name] ?? 'dyn') : shapeOfValue(assigned));
           }
         }
-        visit(v);
+        visit(v, k);
       }
     }
   };

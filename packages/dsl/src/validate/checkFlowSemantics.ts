@@ -478,6 +478,18 @@ function checkSubflowCall(
   }
   const declared = sub.inputs ?? {};
   const given = (params.inputs ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(given)) {
+    const input = Object.hasOwn(declared, key) ? declared[key] : undefined;
+    const literal = !(value !== null && typeof value === 'object' && 'expr' in value);
+    if (input && literal && convertInputValue(input.type, value) === undefined)
+      out.push(
+        diagnostic(
+          'wrong-type',
+          [...path, 'inputs', key],
+          `Input "${key}" of subflow "${name}" is declared ${input.type}, found ${describeValue(value)}.`,
+        ),
+      );
+  }
   for (const key of Object.keys(given))
     if (!Object.hasOwn(declared, key))
       out.push(

@@ -226,3 +226,21 @@ describe('YAML keys', () => {
     ]);
   });
 });
+
+describe('subflow inputs', () => {
+  it('a literal given to a subflow input must fit its declared type', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    steps:\n      - subflow: { flow: pin, inputs: { max: many, vip: { expr: "1 + 1" } } }\n      - hangup\n',
+        'subflows:\n  pin:\n    inputs: { max: { type: number }, vip: { type: boolean } }\n    start: s\n    states: { s: { final: true } }\n',
+      ),
+    );
+    expect(found).toEqual([
+      expect.objectContaining({
+        at: '11:46',
+        code: 'RF102',
+        message: 'Input "max" of subflow "pin" is declared number, found the text "many".',
+      }),
+    ]);
+  });
+});
