@@ -313,6 +313,15 @@ describe('ringflow run', () => {
     sim.close();
   });
 
+  it('says in words why a flow file cannot be read', async () => {
+    const folder = capture();
+    expect(await main(['run', FLOWS], folder.io)).toBe(ExitCode.FAILURE);
+    expect(folder.err()).toBe(`ringflow run: cannot read ${FLOWS}: it is a folder, not a file\n`);
+    const missing = capture();
+    expect(await main(['graph', 'bad/nope.yaml'], missing.io)).toBe(ExitCode.FAILURE);
+    expect(missing.err()).toBe('ringflow graph: cannot read bad/nope.yaml: no such file\n');
+  });
+
   it('refuses a wrong command line before doing anything', async () => {
     for (const [args, message] of [
       [['run'], 'give a flow file'],
