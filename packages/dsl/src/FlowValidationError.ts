@@ -13,7 +13,7 @@ export class FlowValidationError extends RingflowError {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     super(
       ErrorCode.CONFIG,
-      `${source}: ${errors} problem(s) to fix:\n${diagnostics.map(formatDiagnostic).join('\n')}`,
+      `${source}: ${errors} problem${errors === 1 ? '' : 's'} to fix:\n${diagnostics.map(formatDiagnostic).join('\n')}`,
     );
     this.diagnostics = diagnostics;
   }

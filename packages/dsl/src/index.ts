@@ -7,6 +7,18 @@ export { defineFlow, expr } from './defineFlow.ts';
 export { validateFlow, sortDiagnostics } from './validate/validateFlow.ts';
 export type { Flow, FlowResult } from './validate/validateFlow.ts';
 export { FlowValidationError } from './FlowValidationError.ts';
+export { toSarif } from './validate/toSarif.ts';
+export { describeFileError } from './files/describeFileError.ts';
+export { findFiles } from './files/findFiles.ts';
+export type { FoundFiles } from './files/findFiles.ts';
+export { convertFlowInputs, convertInputValue, INPUT_TYPES } from './inputs/convertFlowInputs.ts';
+export type {
+  InputConversion,
+  InputDeclaration,
+  InputProblem,
+  InputType,
+} from './inputs/convertFlowInputs.ts';
+export { FlowInputError, flowInputsOrThrow } from './inputs/FlowInputError.ts';
 export { DiagnosticCode, formatDiagnostic, formatPath } from './validate/Diagnostic.ts';
 export type { Diagnostic, DiagnosticName, Path } from './validate/Diagnostic.ts';
 export { compileFlow } from './compile/compileFlow.ts';

@@ -6,6 +6,7 @@ import {
   type Flow,
   type FlowAri,
   type FlowHost,
+  flowInputsOrThrow,
   formatDiagnostic,
   hostFromCall,
   parseFlow,
@@ -76,6 +77,8 @@ interface CallPlan {
   readonly context: string;
   readonly extension: string;
   readonly atMs: number;
+  /** The flow inputs of the call (the scenario's, then its own), converted to their declared types. */
+  readonly inputs: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -114,7 +117,7 @@ function contextKey(options: ScenarioCallOptions, app: string, extension: string
   return JSON.stringify([extension, app, options.variables ?? {}, options.args ?? []]);
 }
 
-function planCalls(options: ScenarioOptions, mainApp: string): CallPlan[] {
+function planCalls(flow: Flow, options: ScenarioOptions, mainApp: string): CallPlan[] {
   const names = Object.keys(options.calls);
   if (names.length === 0)
     throw new TypeError('calls: give at least one call, e.g. { calls: { caller: {} } }');
@@ -126,6 +129,7 @@ function planCalls(options: ScenarioOptions, mainApp: string): CallPlan[] {
       throw new TypeError(
         `calls.${name}.flow: no flow named "${call.flow}"; the scenario's flows are: ${Object.keys(options.flows ?? {}).join(', ') || 'none besides the main one'}`,
       );
+    const entered = call.flow === undefined ? flow : options.flows![call.flow]!;
     const channelId = call.channelId ?? `c${i + 1}`;
     if (ids.has(channelId)) throw new TypeError(`calls.${name}.channelId: "${channelId}" is used twice`);
     ids.add(channelId);
@@ -142,6 +146,11 @@ function planCalls(options: ScenarioOptions, mainApp: string): CallPlan[] {
       context: contexts.get(key)!,
       extension,
       atMs: call.at === undefined ? 0 : toMs(call.at, `calls.${name}.at`),
+      // Typed before the call starts: `maxAttempts: "3"` is the number 3, a misfit an error now.
+      inputs: flowInputsOrThrow(entered.document.name, entered.document.inputs ?? {}, {
+        ...options.inputs,
+        ...call.inputs,
+      }),
     };
   });
 }
@@ -206,7 +215,7 @@ export class CallScenario {
     this.mainApp = mainApp;
     for (const name of Object.keys(options.flows ?? {}))
       if (name === mainApp) throw new TypeError(`flows: "${name}" is the main flow's application name`);
-    this.plans = planCalls(options, mainApp);
+    this.plans = planCalls(flow, options, mainApp);
     this.clock = new VirtualClock(startTime(options.startAt));
     this.farEnds = options.farEnds ?? {};
     this.simulator = createSimulator({
@@ -290,7 +299,7 @@ export class CallScenario {
         return {
           host: labelled(host, plan ? labelledAri(host.ari, this.whoseRequest, plan.name) : host.ari, report),
           call: { ...info, variables: { ...plan?.options.variables, ...info.variables } },
-          input: { ...options.inputs, ...plan?.options.inputs },
+          input: plan?.inputs ?? options.inputs ?? {},
         };
       },
     });

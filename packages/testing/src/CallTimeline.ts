@@ -62,7 +62,7 @@ export function formatFailure(f: StepFailure): string {
     f.operation !== undefined && f.status !== undefined
       ? `${f.operation} answered ${f.status}${f.serverMessage ? ` "${f.serverMessage}"` : ''}`
       : f.message;
-  return `${f.step} failed (${f.state}, step ${f.index + 1}${f.at ? `, ${f.at}` : ''}): ${what} → ${f.then}`;
+  return `${f.step} failed (${f.state}, step ${f.index + 1}${f.at ? `, ${f.at}` : ''}): ${what} → ${f.next}`;
 }
 
 /**

@@ -456,7 +456,16 @@ function describeEnd(e: EndExpectation): string {
   const parts: string[] = [];
   if (e.status !== undefined) parts.push(`with status ${e.status}`);
   if (e.by !== undefined) parts.push(`by the ${e.by}`);
-  if (e.after !== undefined) parts.push(`after ${e.after}`);
-  if (e.within !== undefined) parts.push(`within ${e.within}`);
+  if (e.after !== undefined) parts.push(`after ${durationText(e.after)}`);
+  if (e.within !== undefined) parts.push(`within ${durationText(e.within)}`);
   return parts.length === 0 ? '' : ` ${parts.join(', ')}`;
+}
+
+/** A test duration as people write it: `5 min`, `90 s`, `1.5 s` (text is kept as written). */
+function durationText(d: TestDuration): string {
+  if (typeof d === 'string') return d;
+  if (d >= 3_600_000 && d % 3_600_000 === 0) return `${d / 3_600_000} h`;
+  if (d >= 60_000 && d % 60_000 === 0) return `${d / 60_000} min`;
+  if (d >= 1000) return `${d / 1000} s`;
+  return `${d} ms`;
 }

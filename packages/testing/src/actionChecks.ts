@@ -16,11 +16,13 @@ export function checkAction(
   const ok = options.times === undefined ? found.length > 0 : found.length === options.times;
   if (ok) return found;
   const expected =
-    options.times === undefined ? compiled.description : `${compiled.description}, ${options.times} time(s)`;
+    options.times === undefined
+      ? compiled.description
+      : `${compiled.description}, ${options.times} time${options.times === 1 ? '' : 's'}`;
   const similar = all.filter((a) => compiled.sameKind(a));
   const happened =
     found.length > 0
-      ? `it was made ${found.length} time(s)`
+      ? `it was made ${found.length} time${found.length === 1 ? '' : 's'}`
       : similar.length > 0
         ? `the parameters differ; the actions of that kind were:\n${similar.map((a) => `  ${formatTimeline([a])}`).join('\n')}`
         : `no such action was made (${all.length} actions in all, marked → below)`;

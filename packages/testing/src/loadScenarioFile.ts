@@ -1,10 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { parseFlow } from '@ringflow/dsl';
-import { parseDuration } from '@ringflow/dsl';
-import { type Diagnostic, diagnostic, type Path } from '@ringflow/dsl';
-import { type Flow, sortDiagnostics } from '@ringflow/dsl';
-import { parseYamlWithPositions } from '@ringflow/dsl';
+import {
+  convertFlowInputs,
+  convertInputValue,
+  describeFileError,
+  type Diagnostic,
+  diagnostic,
+  type Flow,
+  type InputDeclaration,
+  type Path,
+  parseDuration,
+  parseFlow,
+  parseYamlWithPositions,
+  sortDiagnostics,
+} from '@ringflow/dsl';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';
@@ -133,7 +142,11 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
       ok: false,
       diagnostics: [
         {
-          ...diagnostic('missing-field', [], `cannot read the scenario file: ${(error as Error).message}`),
+          ...diagnostic(
+            'missing-field',
+            [],
+            `cannot read the scenario file ${file}: ${describeFileError(error)}`,
+          ),
           file,
           line: 1,
           column: 1,
@@ -159,7 +172,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
     reader.problem(
       'missing-field',
       doc?.flow !== undefined ? ['flow'] : [],
-      `cannot read the flow ${flowFile}: ${(error as Error).message}. Name it with flow: <file>, relative to this file`,
+      `cannot read the flow ${flowFile}: ${describeFileError(error)}. Name it with flow: <file>, relative to this file`,
     );
   }
   if (!doc || !flow) return { ok: false, diagnostics: sortDiagnostics(reader.diagnostics) };
@@ -167,6 +180,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   const flows = await loadOtherFlows(doc.flows, file, reader);
   for (const [name, other] of Object.entries(flows))
     reader.flowStates.set(name, Object.keys(other.document.states));
+  reader.declaredInputs = flow.document.inputs ?? {};
   const shared = reader.shared(doc, []);
   const scenarios: Scenario[] = [];
   const list = doc.scenarios;
@@ -240,6 +254,7 @@ class ScenarioReader {
   states: readonly string[] = [];
   /** The states of the other flows calls may enter, by flow name. */
   flowStates = new Map<string, readonly string[]>();
+  declaredInputs: Readonly<Record<string, InputDeclaration>> = {};
 
   constructor(
     private readonly file: string,
@@ -311,10 +326,7 @@ class ScenarioReader {
     const inputs =
       doc.inputs === undefined
         ? base?.inputs
-        : {
-            ...base?.inputs,
-            ...this.map(doc.inputs, [...path, 'inputs'], Object.keys((doc.inputs as object) ?? {})),
-          };
+        : { ...base?.inputs, ...this.inputs(doc.inputs, [...path, 'inputs']) };
     const farEnds =
       doc.farEnds === undefined
         ? base?.farEnds
@@ -371,9 +383,37 @@ class ScenarioReader {
             `flow: expected the name of a flow under flows: (${[...this.flowStates.keys()].join(', ') || 'none declared'})`,
           );
       }
+      // Converted to the main flow's declared types here; a caller of another flow is checked by it at start.
       if (inputs !== undefined)
-        call.inputs = this.map(inputs, [...p, 'inputs'], Object.keys((inputs as object) ?? {}));
+        call.inputs =
+          call.flow === undefined
+            ? this.inputs(inputs, [...p, 'inputs'])
+            : this.map(inputs, [...p, 'inputs'], Object.keys((inputs as object) ?? {}));
       out[name] = call as ScenarioCallOptions;
+    }
+    return out;
+  }
+
+  /** Inputs converted to the types the flow declares; undeclared ones and misfits are reported at their key. */
+  inputs(value: unknown, path: Path): Record<string, unknown> | undefined {
+    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+    if (!map) return undefined;
+    const result = convertFlowInputs(this.declaredInputs, map);
+    if (result.ok) return Object.fromEntries(Object.keys(map).map((k) => [k, result.inputs[k]]));
+    for (const problem of result.problems) {
+      // A required input may come from the scenario itself; the call reports it if it never does.
+      if (problem.kind === 'missing') continue;
+      this.problem(
+        problem.kind === 'unknown' ? 'unknown-input' : 'wrong-type',
+        [...path, problem.name],
+        problem.message,
+        problem.kind === 'unknown' ? 'key' : 'value',
+      );
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(map)) {
+      const declared = this.declaredInputs[k];
+      if (declared) out[k] = convertInputValue(declared.type, v) ?? v;
     }
     return out;
   }

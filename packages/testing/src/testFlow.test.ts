@@ -56,6 +56,14 @@ afterEach(async () => {
 });
 
 describe('testFlow', () => {
+  it('says durations as people write them when the end comes too late', async () => {
+    call = await testFlow(flowOf(FLOW));
+    const failure = await call.expectEnd({ status: 'completed', within: 10_000 }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(FlowExpectationError);
+    expect((failure as Error).message).toContain('within 10 s');
+    expect((failure as Error).message).not.toContain('10000');
+  });
+
   it('places the call with caller, extension, language and channel variables', async () => {
     call = await testFlow(flowOf(FLOW), {
       caller: '5550001',

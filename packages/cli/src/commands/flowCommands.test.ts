@@ -43,7 +43,7 @@ describe('ringflow validate', () => {
       `${file}:6:9 error RF101 unknown-step: Unknown step "plya". Did you mean "play"?`,
       expect.stringMatching(new RegExp(`^${file}:7:11 error RF200 unknown-target: .*nowhere`)),
     ]);
-    expect(c.err()).toBe('2 file(s) checked: 2 error(s), 1 warning(s)\n');
+    expect(c.err()).toBe('2 files checked: 2 errors, 1 warning\n');
   });
 
   it('exits 0 for a valid flow, prints JSON lines with --format json, and 2 without a file', async () => {
@@ -58,11 +58,80 @@ describe('ringflow validate', () => {
       code: 'RF101',
       severity: 'error',
     });
-    const none = capture();
-    expect(await main(['validate'], none.io)).toBe(ExitCode.USAGE);
+    const wrongFormat = capture();
+    expect(await main(['validate', '--format', 'xml', IVR], wrongFormat.io)).toBe(ExitCode.USAGE);
     const missing = capture();
-    expect(await main(['validate', '/nonexistent.yaml'], missing.io)).toBe(ExitCode.FAILURE);
-    expect(missing.err()).toContain('cannot read /nonexistent.yaml: ENOENT');
+    expect(await main(['validate', 'bad/nope.yaml'], missing.io)).toBe(ExitCode.FAILURE);
+    expect(missing.err()).toContain('ringflow validate: cannot read bad/nope.yaml: no such file\n');
+  });
+
+  it('takes folders and globs, and checks *.test.yaml as scenario files with their flow', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    await writeFile(join(dir, 'ivr.yaml'), await readFile(IVR, 'utf8'));
+    await writeFile(
+      join(dir, 'ivr.test.yaml'),
+      'scenarios:\n  - name: s\n    steps:\n      - pres: "1"\n      - expect: { visited: [nowhere] }\n',
+    );
+    await writeFile(join(dir, 'notes.txt'), 'not a flow');
+    for (const paths of [[dir], [join(dir, '*.yaml')], [join(dir, '**', '*.y?ml')]]) {
+      const c = capture();
+      expect(await main(['validate', ...paths], c.io)).toBe(ExitCode.FAILURE);
+      expect(c.out()).toMatch(
+        /ivr\.test\.yaml:4:9 error RF101 unknown-step: unknown step "pres"\. Did you mean "press"\?/,
+      );
+      expect(c.out()).toMatch(/ivr\.test\.yaml:5:29 error RF200 unknown-target: unknown state "nowhere"/);
+      expect(c.out()).not.toContain('Missing required field "states"');
+      expect(c.err()).toMatch(/^2 files checked: 2 errors, 0 warnings\n$/);
+    }
+    const none = capture();
+    expect(await main(['validate', join(dir, '*.json')], none.io)).toBe(ExitCode.FAILURE);
+    expect(none.err()).toContain(`cannot read ${join(dir, '*.json')}: no such file`);
+    // The help's examples work as written (from the repository root, where they are meant).
+    const help = capture();
+    await main(['validate', '--help'], help.io);
+    const root = new URL('../../../../', import.meta.url).pathname;
+    for (const example of help.out().matchAll(/^ {2}ringflow validate (.+)$/gm)) {
+      const args = example[1]!
+        .split(' > ')[0]!
+        .split(' ')
+        .map((a) => a.replace(/^'|'$/g, ''))
+        .map((a) => (a.includes('/') ? join(root, a) : a));
+      const c = capture();
+      expect(await main(['validate', ...args], c.io), example[0]).toBe(ExitCode.OK);
+      expect(c.err(), example[0]).toMatch(/^8 files checked: 0 errors, 0 warnings\n$/);
+    }
+  });
+
+  it('--format sarif prints one SARIF 2.1.0 log with a rule per code and a result per problem', async () => {
+    const file = await broken();
+    const c = capture();
+    expect(await main(['validate', '--format', 'sarif', file], c.io)).toBe(ExitCode.FAILURE);
+    const log = JSON.parse(c.out()) as {
+      version: string;
+      runs: {
+        tool: { driver: { name: string; rules: { id: string }[] } };
+        results: Record<string, unknown>[];
+      }[];
+    };
+    expect(log.version).toBe('2.1.0');
+    const run = log.runs[0]!;
+    expect(run.tool.driver.name).toBe('ringflow');
+    expect(run.tool.driver.rules.map((r) => r.id)).toContain('RF101');
+    expect(run.results).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'RF101',
+        level: 'error',
+        message: { text: 'Unknown step "plya". Did you mean "play"?' },
+        locations: [
+          expect.objectContaining({
+            physicalLocation: {
+              artifactLocation: { uri: expect.stringMatching(/broken\.yaml$/) },
+              region: { startLine: 6, startColumn: 9 },
+            },
+          }),
+        ],
+      }),
+    );
   });
 });
 
@@ -85,6 +154,23 @@ describe('ringflow graph', () => {
 });
 
 describe('ringflow test', () => {
+  it('reports scenario inputs the flow does not declare, or of the wrong type, at their line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    await writeFile(join(dir, 'outbound.yaml'), await readFile(join(FLOWS, 'outbound.yaml'), 'utf8'));
+    await writeFile(
+      join(dir, 'outbound.test.yaml'),
+      'inputs: { maxAttempts: many, nmber: PJSIP/x }\nscenarios:\n  - name: one\n    steps: [{ wait: 1s }]\n',
+    );
+    const c = capture({ isTerminal: true });
+    expect(await main(['test', dir], c.io)).toBe(ExitCode.FAILURE);
+    expect(c.out()).toContain(
+      'outbound.test.yaml:1:24 error RF102 wrong-type: input "maxAttempts" is declared number: expected a number, got the text "many"',
+    );
+    expect(c.out()).toContain(
+      'outbound.test.yaml:1:30 error RF206 unknown-input: the flow has no input "nmber". Did you mean "number"?',
+    );
+  });
+
   it('runs the scenarios under a folder and ends with "N passed, M failed"', async () => {
     const c = capture({ isTerminal: true });
     expect(await main(['test', FLOWS, '--coverage'], c.io)).toBe(ExitCode.OK);
@@ -135,6 +221,23 @@ describe('ringflow test', () => {
 });
 
 describe('ringflow run', () => {
+  it('--input values are converted to the declared type; a misfit or an undeclared input exits 2', async () => {
+    const outbound = join(FLOWS, 'outbound.yaml');
+    const wrong = capture();
+    expect(await main(['run', outbound, '--input', 'maxAttempts=x'], wrong.io)).toBe(ExitCode.USAGE);
+    expect(wrong.err()).toContain(
+      'ringflow run: --input maxAttempts: input "maxAttempts" is declared number: expected a number, got the text "x". Declared inputs: number (string), maxAttempts (number).',
+    );
+    const unknown = capture();
+    expect(await main(['run', outbound, '--input', 'maxAttemps=2'], unknown.io)).toBe(ExitCode.USAGE);
+    expect(unknown.err()).toContain('the flow has no input "maxAttemps". Did you mean "maxAttempts"?');
+    const c = capture();
+    expect(
+      await main(['run', outbound, '--input', 'maxAttempts=1', '--speed', 'max', '--limit', '2m'], c.io),
+    ).toBe(ExitCode.OK);
+    expect(c.out()).toContain('"state":"dialing"');
+  });
+
   it('--demo plays the scenario callers side by side and ends with a summary', async () => {
     const c = capture({ isTerminal: true });
     expect(await main(['run', IVR, '--demo', '--speed', 'max'], c.io)).toBe(ExitCode.OK);
@@ -144,6 +247,13 @@ describe('ringflow run', () => {
     expect(out).toMatch(/#1 {6}→ record voicemail\/c1/);
     expect(out).toMatch(/Summary: 8 calls \(6 completed, 1 continued, 1 hungUp\)/);
     expect(out).toContain('greet → main-menu → sales-menu → voicemail → goodbye');
+  });
+
+  it('speaks of one call in the singular, and of time as fast as possible without "at"', async () => {
+    const c = capture({ isTerminal: true });
+    expect(await main(['run', IVR, '--speed', 'max', '--limit', '20s'], c.io)).toBe(ExitCode.OK);
+    expect(c.out()).toContain('1 simulated caller, virtual time as fast as possible.');
+    expect(c.out()).toContain('Summary: 1 call (1 hungUp)');
   });
 
   it('without --demo, one silent caller, hung up at --limit; JSON lines off a terminal', async () => {
@@ -195,12 +305,21 @@ describe('ringflow run', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     stop('SIGTERM');
-    while (!c.err().includes('draining 1 call(s)')) await new Promise((r) => setTimeout(r, 5));
+    while (!c.err().includes('draining 1 call,')) await new Promise((r) => setTimeout(r, 5));
     await clock.advance(5_000); // the drain deadline: the call is hung up
     expect(await exit).toBe(ExitCode.OK);
     expect(c.out()).toContain('w1  ■ call ended: drained');
     await wire.close();
     sim.close();
+  });
+
+  it('says in words why a flow file cannot be read', async () => {
+    const folder = capture();
+    expect(await main(['run', FLOWS], folder.io)).toBe(ExitCode.FAILURE);
+    expect(folder.err()).toBe(`ringflow run: cannot read ${FLOWS}: it is a folder, not a file\n`);
+    const missing = capture();
+    expect(await main(['graph', 'bad/nope.yaml'], missing.io)).toBe(ExitCode.FAILURE);
+    expect(missing.err()).toBe('ringflow graph: cannot read bad/nope.yaml: no such file\n');
   });
 
   it('refuses a wrong command line before doing anything', async () => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FlowValidationError, loadFlowFile, toMermaid } from '@ringflow/dsl';
+import { describeFileError, FlowValidationError, loadFlowFile, toMermaid } from '@ringflow/dsl';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
 
@@ -59,7 +59,7 @@ export const graphCommand: Command = {
       }
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-        io.stderr(`ringflow graph: cannot read ${file}: ${code}\n`);
+        io.stderr(`ringflow graph: cannot read ${file}: ${describeFileError(error)}\n`);
         return ExitCode.FAILURE;
       }
       throw error;

@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Clock, systemClock } from '@ringflow/client';
-import { type Flow, FlowValidationError, formatDiagnostic, loadFlowFile } from '@ringflow/dsl';
+import {
+  convertFlowInputs,
+  convertInputValue,
+  describeFileError,
+  type Flow,
+  FlowValidationError,
+  formatDiagnostic,
+  loadFlowFile,
+} from '@ringflow/dsl';
 import { loadScenarioFile, toMs } from '@ringflow/testing';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
@@ -41,7 +49,8 @@ Options:
   --listen-user <name>    with --listen: the username servers must send (websocket_client.conf)
   --listen-password <pw>  with --listen: its password
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
-  --input <name=value>    a flow input (input.<name>); repeat for more; values are text
+  --input <name=value>    a flow input (input.<name>); repeat for more; the value is converted
+                          to the declared type (number, boolean, duration, list: a,b or JSON)
   --drain <duration>      with --server: how long calls may finish after a stop signal (default 30s)
   --demo                  embedded: callers from the flow's scenario file (<flow>.test.yaml)
   --speed <n|max>         embedded: virtual seconds per real second (default 20; max: no waiting)
@@ -53,7 +62,7 @@ Options:
 Exit codes:
   0  the demo ended, or the application drained and stopped after SIGTERM/SIGINT
   1  the flow has errors, the server could not be reached, or a second stop signal
-  2  wrong command line
+  2  wrong command line (an --input the flow does not declare, or that does not fit its type)
 `;
 
 /** What `run` needs from the outside, passed in so tests can run it in process. */
@@ -178,11 +187,23 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
       io.stderr(`ringflow run: ${error.message}\n`);
       return ExitCode.FAILURE;
     }
-    io.stderr(
-      `ringflow run: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
-    );
+    io.stderr(`ringflow run: cannot read ${file}: ${describeFileError(error)}\n`);
     return ExitCode.FAILURE;
   }
+  // Typed before anything starts: `--input maxAttempts=3` must be the number 3, not the text "3".
+  // With --demo, the scenario file may give the required inputs the command line leaves out.
+  const declared = flow.document.inputs ?? {};
+  const check = convertFlowInputs(declared, inputs);
+  const problems = check.ok ? [] : check.problems.filter((p) => !(values.demo && p.kind === 'missing'));
+  if (problems.length > 0)
+    throw new UsageError(
+      problems
+        .map((p) => (p.kind === 'missing' ? `--input: ${p.message}` : `--input ${p.name}: ${p.message}`))
+        .join('\n'),
+    );
+  const typedInputs = Object.fromEntries(
+    Object.entries(inputs).map(([name, value]) => [name, convertInputValue(declared[name]!.type, value)]),
+  );
   const waitForStop = io.waitForStop ?? waitForProcessStop;
   if (onServer) {
     const account =
@@ -196,7 +217,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
         : {}),
       ...(listen ? { listen: { ...listen, accounts: account } } : {}),
       app: values.app ?? flow.document.name,
-      inputs,
+      inputs: typedInputs,
       drainMs,
       format,
       io,
@@ -223,11 +244,11 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     }
     callers = demoCallersFromSuite(loaded.suite).map((c) => ({
       ...c,
-      options: { ...c.options, inputs: { ...c.options.inputs, ...inputs } },
+      options: { ...c.options, inputs: { ...c.options.inputs, ...typedInputs } },
     }));
   } else {
     const caller = silentCaller(limitMs);
-    callers = [{ ...caller, options: { ...caller.options, inputs } }];
+    callers = [{ ...caller, options: { ...caller.options, inputs: typedInputs } }];
   }
   let stopSignal: (signal: string) => void = () => {};
   const stop = new Promise<string>((resolve) => {

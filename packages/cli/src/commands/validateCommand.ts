@@ -1,41 +1,64 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type Diagnostic, formatDiagnostic, parseFlow } from '@ringflow/dsl';
+import {
+  type Diagnostic,
+  describeFileError,
+  findFiles,
+  formatDiagnostic,
+  parseFlow,
+  toSarif,
+} from '@ringflow/dsl';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
 
-const HELP = `Usage: ringflow validate <flow.yaml>... [options]
+const HELP = `Usage: ringflow validate [paths...] [options]
 
-Checks flow files and prints every problem, one per line, in the form editors and terminals link:
+Checks flow files, and scenario files (*.test.yaml) with the flow each one tests, and prints
+every problem, one per line, in the form editors and terminals link:
 
   flows/ivr.yaml:12:9 error RF101 unknown-step: Unknown step "plya". Did you mean "play"?
 
-Each problem has a stable code (listed in packages/dsl/README.md). A summary goes to stderr.
+Paths are files, folders (searched for *.yaml and *.yml; node_modules, .git, dist skipped) or
+globs ('flows/*.yaml', 'flows/**/*.yaml': quote them to let ringflow expand them); default: the
+current folder. Each problem has a stable code (listed in packages/dsl/README.md). A summary
+goes to stderr.
 
 Options:
-  --format <text|json>   text (default): the lines above; json: one JSON object per problem
-                         ({ file, line, column, severity, code, name, message, path })
-  --strict               treat warnings as errors (exit 1 when there is any warning)
-  -h, --help             show this help
+  --format <text|json|sarif>  text (default): the lines above; json: one JSON object per problem
+                              ({ file, line, column, severity, code, name, message, path });
+                              sarif: one SARIF 2.1.0 log, for code scanning in CI (GitHub:
+                              github/codeql-action/upload-sarif)
+  --strict                    treat warnings as errors (exit 1 when there is any warning)
+  -h, --help                  show this help
 
 Exit codes:
   0  no errors (warnings alone are fine)
   1  at least one error, or a file could not be read
-  2  wrong command line (no file given, unknown option)
+  2  wrong command line (unknown option or format)
 
-Example:
-  ringflow validate flows/*.yaml
+Examples:
+  ringflow validate flows/
+  ringflow validate flows/*.yaml --strict
+  ringflow validate 'flows/**/*.yaml' --format sarif > ringflow.sarif
 `;
 
+const YAML_FILE = /\.ya?ml$/;
+const SCENARIO_FILE = /\.test\.ya?ml$/;
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /**
- * `ringflow validate`: checks flow files and prints every diagnostic at file:line:col.
+ * `ringflow validate`: checks flow and scenario files and prints every diagnostic at
+ * file:line:col (or as JSON lines, or as one SARIF log).
  *
  * @example
- * await validateCommand.run(['flows/ivr.yaml'], io); // ExitCode.OK
+ * await validateCommand.run(['flows/'], io); // ExitCode.OK
  */
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'check flow files; print every problem at file:line:col',
+  summary: 'check flow and scenario files; print every problem at file:line:col',
   help: HELP,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(() => parse(args));
@@ -44,39 +67,71 @@ export const validateCommand: Command = {
       return ExitCode.OK;
     }
     const format = values.format ?? 'text';
-    if (format !== 'text' && format !== 'json')
-      throw new UsageError(`--format: expected text or json, got '${format}'`);
-    if (positionals.length === 0)
-      throw new UsageError('give at least one flow file, e.g. ringflow validate flows/ivr.yaml');
-    let errors = 0;
-    let warnings = 0;
-    let unreadable = 0;
-    for (const file of positionals) {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
+    if (format !== 'text' && format !== 'json' && format !== 'sarif')
+      throw new UsageError(`--format: expected text, json or sarif, got '${format}'`);
+    const { files, missing } = await findFiles(positionals.length > 0 ? positionals : ['.'], (file) =>
+      YAML_FILE.test(file),
+    );
+    for (const path of missing) io.stderr(`ringflow validate: cannot read ${path}: no such file\n`);
+    if (files.length === 0 && missing.length === 0) {
+      io.stderr(`ringflow validate: no .yaml file under ${positionals.join(' ') || '.'}\n`);
+      return ExitCode.FAILURE;
+    }
+    const all: Diagnostic[] = [];
+    const seen = new Set<string>();
+    let unreadable = missing.length;
+    for (const file of files) {
+      const diagnostics = SCENARIO_FILE.test(file)
+        ? await checkScenarioFile(file)
+        : await checkFlowFile(file);
+      if (typeof diagnostics === 'string') {
         unreadable++;
-        io.stderr(
-          `ringflow validate: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
-        );
+        io.stderr(`ringflow validate: cannot read ${file}: ${diagnostics}\n`);
         continue;
       }
-      const result = parseFlow(text, file);
-      for (const d of result.diagnostics) {
-        if (d.severity === 'error') errors++;
-        else warnings++;
-        io.stdout(format === 'json' ? `${JSON.stringify(asJson(d))}\n` : `${formatDiagnostic(d)}\n`);
+      for (const d of diagnostics) {
+        // A scenario file reports its flow's errors too: once is enough when both are checked.
+        const line = formatDiagnostic(d);
+        if (seen.has(line)) continue;
+        seen.add(line);
+        all.push(d);
+        if (format === 'text') io.stdout(`${line}\n`);
+        else if (format === 'json') io.stdout(`${JSON.stringify(asJson(d))}\n`);
       }
     }
-    const files = positionals.length - unreadable;
+    if (format === 'sarif') io.stdout(`${JSON.stringify(toSarif(all), null, 2)}\n`);
+    const errors = all.filter((d) => d.severity === 'error').length;
+    const warnings = all.length - errors;
     io.stderr(
-      `${files} file(s) checked: ${errors} error(s), ${warnings} warning(s)${unreadable ? `, ${unreadable} unreadable` : ''}\n`,
+      `${plural(files.length - (unreadable - missing.length), 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${unreadable ? `, ${unreadable} unreadable` : ''}\n`,
     );
     const failed = errors > 0 || unreadable > 0 || (values.strict === true && warnings > 0);
     return failed ? ExitCode.FAILURE : ExitCode.OK;
   },
 };
+
+/** The diagnostics of a flow file, or why it cannot be read. */
+async function checkFlowFile(file: string): Promise<readonly Diagnostic[] | string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return describeFileError(error);
+  }
+  return parseFlow(text, file).diagnostics;
+}
+
+/** The diagnostics of a scenario file and of the flow it tests, or why it cannot be read. */
+async function checkScenarioFile(file: string): Promise<readonly Diagnostic[] | string> {
+  try {
+    await readFile(file, 'utf8');
+  } catch (error) {
+    return describeFileError(error);
+  }
+  // Loaded only when a scenario file is checked: the testing package brings the simulator.
+  const { loadScenarioFile } = await import('@ringflow/testing');
+  return (await loadScenarioFile(file)).diagnostics;
+}
 
 function parse(args: readonly string[]) {
   return parseArgs({

@@ -60,7 +60,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
   const { io, callers, format } = options;
   const line = (value: Record<string, unknown>, text: string) =>
     io.stdout(format === 'json' ? `${JSON.stringify(value)}\n` : `${text}\n`);
-  const pace = Number.isFinite(options.speed) ? `${options.speed}x` : 'as fast as possible';
+  const pace = Number.isFinite(options.speed) ? `at ${options.speed}x` : 'as fast as possible';
   line(
     {
       event: 'demo',
@@ -70,7 +70,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
       speed: options.speed,
     },
     `ringflow: running flow "${options.flow.document.name}" (${options.flowFile}) on the embedded simulator\n` +
-      `${callers.length} simulated caller${callers.length === 1 ? '' : 's'}, virtual time at ${pace}. Ctrl-C stops.\n`,
+      `${callers.length} simulated caller${callers.length === 1 ? '' : 's'}, virtual time ${pace}. Ctrl-C stops.\n`,
   );
   const running: Running[] = [];
   for (const [i, caller] of callers.entries()) {
@@ -222,6 +222,6 @@ function summary(
   });
   line(
     {},
-    `\nSummary: ${results.length} calls (${outcomeText}), ${seconds(callMs)} of calls in ${seconds(realMs)} of real time\n${rows.join('\n')}`,
+    `\nSummary: ${results.length} call${results.length === 1 ? '' : 's'} (${outcomeText}), ${seconds(callMs)} of calls in ${seconds(realMs)} of real time\n${rows.join('\n')}`,
   );
 }

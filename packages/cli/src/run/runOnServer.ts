@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
+import { formatLogLine } from './formatLogLine.ts';
 import type { OutputFormat } from '../OutputFormat.ts';
 
 export interface ServerRunOptions {
@@ -42,7 +43,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   const text = options.format === 'text';
   const say = (line: string) => io.stderr(`${line}\n`);
   const logger = text
-    ? pino({ level: 'warn' }, { write: (s: string) => io.stderr(s) })
+    ? pino({ level: 'warn' }, { write: (s: string) => io.stderr(formatLogLine(s)) })
     : pino({ level: 'info' }, { write: (s: string) => io.stdout(s) });
   const app = createApplication({
     servers: options.server ? [options.server] : [],
@@ -87,8 +88,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   }
   const signal = await stop;
   const drained = (async () => {
+    const active = app.activeCalls().length;
     say(
-      `ringflow run: ${signal}: draining ${app.activeCalls().length} call(s), up to ${options.drainMs / 1000} s`,
+      `ringflow run: ${signal}: draining ${active} call${active === 1 ? '' : 's'}, up to ${options.drainMs / 1000} s`,
     );
     await app.drain({ deadlineMs: options.drainMs });
     const listener = app.listening;

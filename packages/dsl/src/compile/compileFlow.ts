@@ -20,6 +20,7 @@ import {
 } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
 import { lowerEffects } from './lowerEffects.ts';
+import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import type { Action, StateSpec, TransitionSpec } from './StateSpec.ts';
 
 type Body = SubflowDocument;
@@ -147,7 +148,7 @@ type StepSite = Pick<StepFailure, 'flow' | 'state' | 'step' | 'index' | 'at'>;
  * The action that reports a step failure to the host (the runtime logs and counts it): the
  * step's place, the failure's facts from the step result, and what the flow does next.
  */
-function reportFailure(site: StepSite, then: string, unhandled: boolean): Action {
+function reportFailure(site: StepSite, next: string, unhandled: boolean): Action {
   return ({ context }: ActionArgs) => {
     const result = (context.result ?? {}) as Partial<FailureFacts>;
     context.host.reportFailure?.({
@@ -157,7 +158,7 @@ function reportFailure(site: StepSite, then: string, unhandled: boolean): Action
       ...(typeof result.operation === 'string' ? { operation: result.operation } : {}),
       ...(typeof result.serverMessage === 'string' ? { serverMessage: result.serverMessage } : {}),
       cause: result.cause ?? 'other',
-      then,
+      next,
       unhandled,
     });
   };
@@ -199,7 +200,7 @@ function compileBody(
   const errorRoutes = (state: StateDocument | undefined, site?: StepSite): TransitionSpec[] => {
     const record = setContext(({ context }) => ({ error: context.result, errorRouted: true }));
     const notInHandler = ({ context }: ActionArgs) => !context.inErrorHandler;
-    const report = (then: string, unhandled: boolean) => (site ? [reportFailure(site, then, unhandled)] : []);
+    const report = (next: string, unhandled: boolean) => (site ? [reportFailure(site, next, unhandled)] : []);
     const handlers = (value: FlowTransitions | undefined, whose: string) => {
       const list = transitionList(value);
       return compileTransitions(value, stepResult).map((t, k) => ({
@@ -530,7 +531,7 @@ function compileBody(
     id: ROOT,
     description: name,
     context: ({ input }: { input: unknown }): FlowContext =>
-      initialContext(body, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
+      initialContext(body, name, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
     initial: body.start,
     states: lowerEffects(states),
     on: rootOn,
@@ -562,16 +563,10 @@ function combine(
   return b ? (args) => a(args) && b(args) : a;
 }
 
-/** Inputs with defaults applied, then the declared variables; a missing required input is an error at start. */
-function initialContext(body: Body, input: FlowMachineInput): FlowContext {
-  const given = input.input ?? {};
-  const inputs: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(body.inputs ?? {})) {
-    if (given[key] !== undefined) inputs[key] = given[key];
-    else if (spec.default !== undefined) inputs[key] = spec.default;
-    else if (spec.required)
-      throw new Error(`flow input "${key}" (${spec.type}) is required and was not given`);
-  }
+/** Inputs converted to their declared types with defaults applied (FlowInputError otherwise), then the declared variables; a missing required input is an error at start. */
+function initialContext(body: Body, name: string, input: FlowMachineInput): FlowContext {
+  // Converting again what a caller already converted changes nothing; it covers callers that did not.
+  const inputs = flowInputsOrThrow(name, body.inputs ?? {}, input.input ?? {});
   return {
     host: input.host,
     effects: new EffectRunner(),

@@ -62,8 +62,11 @@ function zoneOrThrow(zone: string): string {
 
 const TS = 'google.protobuf.Timestamp';
 
-/** One shared environment: building one is costly, and it holds no per-call state. */
-const environment = new Environment({
+/**
+ * The language without its roots: limits and functions. The runtime adds the roots untyped
+ * (below); the validator adds them with the types it knows (`checkExpressionTypes`).
+ */
+export const baseEnvironment = new Environment({
   unlistedVariablesAreDyn: false,
   homogeneousAggregateLiterals: false,
   limits: {
@@ -74,19 +77,23 @@ const environment = new Environment({
     maxCallArguments: EXPRESSION_LIMITS.maxCallArguments,
   },
 })
-  .registerVariable('input', 'map', { description: 'The flow inputs, with defaults applied.' })
-  .registerVariable('vars', 'map', { description: 'The flow variables.' })
-  .registerVariable('call', 'map', {
-    description: 'The call: channelId, caller, extension, language, variables.',
-  })
-  .registerVariable('event', 'dyn', { description: 'The event or step result being handled.' })
-  .registerVariable('now', TS, { description: 'The current time, from the runtime clock.' })
   .registerFunction(`isOpen(${TS}, string, string): bool`, (t: Date, spec: string, zone: string) =>
     isOpenAt(t.getTime(), openingHoursOrThrow(spec), zoneOrThrow(zone)),
   )
   .registerFunction(`isOpen(${TS}, string): bool`, (t: Date, spec: string) =>
     isOpenAt(t.getTime(), openingHoursOrThrow(spec), 'UTC'),
   );
+
+/** One shared environment: building one is costly, and it holds no per-call state. */
+const environment = baseEnvironment
+  .clone()
+  .registerVariable('input', 'map', { description: 'The flow inputs, with defaults applied.' })
+  .registerVariable('vars', 'map', { description: 'The flow variables.' })
+  .registerVariable('call', 'map', {
+    description: 'The call: channelId, caller, extension, language, variables.',
+  })
+  .registerVariable('event', 'dyn', { description: 'The event or step result being handled.' })
+  .registerVariable('now', TS, { description: 'The current time, from the runtime clock.' });
 
 type CelNode = { op: string; args: unknown; start?: number; pos?: number };
 

@@ -1,3 +1,4 @@
+import { INPUT_TYPES } from '../inputs/convertFlowInputs.ts';
 import { steps } from '../steps/index.ts';
 import { type Infer, s } from '../schema/s.ts';
 import { mediaListSchema } from './media.ts';
@@ -86,7 +87,10 @@ export const stateSchema = s.named('State', () =>
 
 const inputSchema = s.object(
   {
-    type: s.enum(['string', 'number', 'boolean', 'list', 'map'], { description: 'The input type.' }),
+    type: s.enum(INPUT_TYPES, {
+      description:
+        'The input type; given values are converted to it (a duration becomes a number of seconds).',
+    }),
     default: s.optional(s.any({ description: 'Used when the input is not given.' })),
     required: s.optional(
       s.boolean({ default: false, description: 'Fail at start when it is missing and has no default.' }),

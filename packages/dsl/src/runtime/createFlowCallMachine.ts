@@ -3,6 +3,7 @@ import type { AnyStateMachine } from 'xstate';
 import type { Clock } from '@ringflow/client';
 import { callFromStasisStart, type FlowAri, type FlowHost, type FlowLog } from '../compile/FlowHost.ts';
 import { compileFlow } from '../compile/compileFlow.ts';
+import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import type { Flow } from '../validate/validateFlow.ts';
 
 /**
@@ -75,7 +76,8 @@ export function hostFromCall(call: CallHandle, options: { fetch?: typeof fetch }
 
 /**
  * Compiles a flow into the machine `createApplication({ call })` runs for each call: its input
- * is the runtime's `{ call }`, and the flow inputs come from `inputs` (or a function of the call).
+ * is the runtime's `{ call }`, and the flow inputs come from `inputs` (or a function of the call),
+ * converted to their declared types: a fixed `inputs` that does not fit throws `FlowInputError` here.
  *
  * @example
  * const app = createApplication({ servers, apps: ['ivr'], call: createFlowCallMachine(await loadFlowFile('flows/ivr.yaml')) });
@@ -87,10 +89,19 @@ export function createFlowCallMachine(
     fetch?: typeof fetch;
   } = {},
 ): AnyStateMachine {
+  const declared = flow.document.inputs ?? {};
+  // Fixed inputs are checked now, so a wrong one stops the application before any call arrives.
+  const fixed =
+    typeof options.inputs === 'function'
+      ? undefined
+      : flowInputsOrThrow(flow.document.name, declared, options.inputs ?? {});
   return compileFlow(flow, {
     adaptInput: (raw) => {
       const { call } = raw as CallInput;
-      const inputs = typeof options.inputs === 'function' ? options.inputs(call) : (options.inputs ?? {});
+      const inputs =
+        typeof options.inputs === 'function'
+          ? flowInputsOrThrow(flow.document.name, declared, options.inputs(call))
+          : fixed;
       return { host: hostFromCall(call, options), call: callFromStasisStart(call.start), input: inputs };
     },
   });

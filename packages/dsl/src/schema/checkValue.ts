@@ -8,6 +8,8 @@ export interface FoundExpression {
   readonly source: string;
   /** `condition` must yield a boolean; `value` any value of the field. */
   readonly role: 'condition' | 'value';
+  /** For a value: what the field takes when written literally. */
+  readonly expected?: SchemaNode;
 }
 
 export interface CheckResult {
@@ -195,7 +197,7 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
           diagnostic(
             'invalid-value',
             path,
-            `Expected at least ${node.minItems} item(s), found ${value.length}.`,
+            `Expected at least ${node.minItems} item${node.minItems === 1 ? '' : 's'}, found ${value.length}.`,
           ),
         );
       value.forEach((item, i) => {
@@ -299,7 +301,13 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
               `Expected the expression as text, found ${describeValue(value.expr)}.`,
             ),
           );
-        else out.expressions.push({ path: [...path, 'expr'], source: value.expr, role: 'value' });
+        else
+          out.expressions.push({
+            path: [...path, 'expr'],
+            source: value.expr,
+            role: 'value',
+            expected: node.inner,
+          });
         return;
       }
       walk(node.inner, value, path, out);

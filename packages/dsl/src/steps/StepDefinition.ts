@@ -14,12 +14,18 @@ import type { Path } from '../validate/Diagnostic.ts';
  */
 export type OutcomeKind = 'success' | 'failure' | 'hangup' | 'ended' | 'continued';
 
+/** The CEL type of a result field, as the validator checks expressions that read it. */
+export type ResultFieldType = 'string' | 'int' | 'bool' | 'map' | 'dyn';
+
 export interface OutcomeSpec {
   readonly name: string;
   readonly kind: OutcomeKind;
   readonly description: string;
-  /** Fields of the result (`event.<field>` while routing, and `vars.<as>` when `as` is set). */
-  readonly data?: Readonly<Record<string, string>>;
+  /**
+   * Fields of the result (`event.<field>` while routing, and `vars.<as>` when `as` is set): each
+   * its type and what it holds. Every result also has `outcome`, `step` and `state` (text).
+   */
+  readonly data?: Readonly<Record<string, readonly [type: ResultFieldType, description: string]>>;
 }
 
 /** Compile-time facts a step needs about its flow. */
@@ -68,6 +74,8 @@ export interface StepDefinition<P = Record<string, unknown>> {
   compile(params: P, build: StepBuild): StateSpec;
   /** Routes chosen by the parameters (e.g. menu choices to states). */
   routes?(params: P, path: Path): StepRoute[];
+  /** The outcomes this use of the step can have, when the parameters rule some out (dial's bridge). */
+  possibleOutcomes?(params: P): readonly string[];
   /** Short text for diagrams. */
   label?(params: P): string;
 }

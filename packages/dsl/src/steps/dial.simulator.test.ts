@@ -337,7 +337,7 @@ describe('originate on the simulator', () => {
         state: 'a',
         index: 2,
         status: 400,
-        then: "the flow's on.error: oops",
+        next: "the flow's on.error: oops",
         unhandled: true,
       },
     ]);

@@ -90,28 +90,32 @@ export const dialStep = defineStep({
       name: 'completed',
       kind: 'success',
       description: 'They talked; the called party hung up.',
-      data: { channelId: 'the called channel', bridgeId: 'the bridge used' },
+      data: { channelId: ['string', 'the called channel'], bridgeId: ['string', 'the bridge used'] },
     },
     {
       name: 'answered',
       kind: 'success',
       description: 'With bridge: false, the call was answered (the flow decides what next).',
-      data: { channelId: 'the called channel' },
+      data: { channelId: ['string', 'the called channel'] },
     },
     {
       name: 'busy',
       kind: 'success',
       description: 'The called party was busy.',
-      data: { cause: 'hangup cause' },
+      data: { cause: ['int', 'hangup cause'] },
     },
     {
       name: 'noAnswer',
       kind: 'success',
       description: 'Nobody answered in time.',
-      data: { cause: 'hangup cause when the server gave one' },
+      data: { cause: ['int', 'hangup cause when the server gave one'] },
     },
-    { ...FAILED, data: { ...FAILED.data, cause: 'hangup cause when the called channel ended' } },
+    { ...FAILED, data: { ...FAILED.data, cause: ['int', 'hangup cause when the called channel ended'] } },
   ],
+  possibleOutcomes: (p) =>
+    p.bridge === false
+      ? ['answered', 'busy', 'noAnswer', 'failed']
+      : ['completed', 'busy', 'noAnswer', 'failed'],
   label: (p) => `dial ${typeof p.endpoint === 'string' ? p.endpoint : 'expr'}`,
   compile: (p, build) => {
     const timeoutMs = parseDuration(p.timeout ?? '30s') ?? 30_000;

@@ -34,7 +34,7 @@ export const playStep = defineStep({
       name: 'interrupted',
       kind: 'success',
       description: 'The caller pressed a key (bargeIn: true); the playback was stopped.',
-      data: { digit: 'the key pressed' },
+      data: { digit: ['string', 'the key pressed'] },
     },
     FAILED,
   ],

@@ -15,7 +15,13 @@ export const FAILED: OutcomeSpec = {
   name: 'failed',
   kind: 'failure',
   description: 'The request failed.',
-  data: { message: 'what went wrong', status: 'the HTTP status, when the server answered' },
+  data: {
+    message: ['string', 'what went wrong'],
+    status: ['int', 'the HTTP status, when the server answered'],
+    operation: ['string', 'the operation that failed (bridges.createWithId), when it was a request'],
+    serverMessage: ['string', "the server's own explanation, when it gave one"],
+    cause: ['string', 'refused, timeout, network, expression or other'],
+  },
 };
 
 /**

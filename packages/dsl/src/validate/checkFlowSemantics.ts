@@ -1,12 +1,12 @@
 import { eventTypeNames } from '@ringflow/client';
-import { compileExpression } from '../expr/Expression.ts';
-import { isKnownTimeZone, parseOpeningHours } from '../expr/openingHours.ts';
+import { convertInputValue } from '../inputs/convertFlowInputs.ts';
 import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
 import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flowSchema.ts';
 import { type FlowTransitions, transitionList } from '../model/transition.ts';
-import type { FoundExpression } from '../schema/checkValue.ts';
+import { describeValue, type FoundExpression } from '../schema/checkValue.ts';
 import { stepDefinition } from '../steps/index.ts';
 import { type Diagnostic, diagnostic, type Path } from './Diagnostic.ts';
+import { checkExpressions } from './checkExpressions.ts';
 import { didYouMean } from './suggest.ts';
 
 type FlowBody = SubflowDocument;
@@ -177,6 +177,8 @@ function checkBody(
 
   const terminal = new Set<string>();
   const instant = new Set<string>();
+  /** States that may wait forever, reported when reachable. */
+  const waiting: Diagnostic[] = [];
   for (const [name, state] of Object.entries(states) as [string, StateDocument][]) {
     const sp: Path = [...base, 'states', name];
     if (state.next !== undefined && state.choose !== undefined)
@@ -281,6 +283,7 @@ function checkBody(
           useLanguage(announce.language, [...stepPath, 'announce', 'language']);
       }
       if (stepName === 'subflow') checkSubflowCall(params, stepPath, subflows, out);
+      if (stepName === 'menu') checkMenuChoices(params, stepPath, out);
     });
     if (!state.steps || state.steps.length === 0) allInstant = true;
     if (allInstant && (state.next !== undefined || state.choose !== undefined)) instant.add(name);
@@ -291,6 +294,22 @@ function checkBody(
     checkEvents(state.on, [...sp, 'on'], name);
     for (const [delay, value] of Object.entries(state.after ?? {}))
       transitions(value, [...sp, 'after', delay], name, false);
+    const waits =
+      state.next === undefined &&
+      state.choose === undefined &&
+      !terminal.has(name) &&
+      stepsCanFinish(state.steps ?? [], sp);
+    if (waits && Object.keys(state.after ?? {}).length === 0) {
+      const events = Object.keys(state.on ?? {});
+      waiting.push(
+        diagnostic(
+          'wait-without-timeout',
+          events.length > 0 ? [...sp, 'on'] : sp,
+          `State "${name}" waits ${events.length > 0 ? `for ${events.join(', ')}` : 'for an event'} with no timer: if none comes, the call stays here until the caller hangs up. Add a limit, e.g. after: { 5m: goodbye }.`,
+          { severity: 'warning', target: 'key' },
+        ),
+      );
+    }
   }
 
   // Reachability from start; flow-level handlers can fire from any reachable state.
@@ -317,6 +336,8 @@ function checkBody(
           },
         ),
       );
+
+  for (const d of waiting) if (reachable.has(String(d.path[base.length + 1]))) out.push(d);
 
   // A path to an end (hangup, continue or final) from every reachable state.
   const canEnd = new Set(terminal);
@@ -369,15 +390,69 @@ function checkBody(
 }
 
 function checkInputs(body: FlowBody, base: Path, out: Diagnostic[]): void {
-  const typeOf = (v: unknown) =>
-    Array.isArray(v) ? 'list' : v !== null && typeof v === 'object' ? 'map' : typeof v;
   for (const [name, input] of Object.entries(body.inputs ?? {}))
-    if (input.default !== undefined && typeOf(input.default) !== input.type)
+    if (input.default !== undefined && convertInputValue(input.type, input.default) === undefined)
       out.push(
         diagnostic(
           'wrong-type',
           [...base, 'inputs', name, 'default'],
-          `The default of input "${name}" must be a ${input.type}, found ${typeOf(input.default)}.`,
+          `The default of input "${name}" must be a ${input.type}, found ${describeValue(input.default)}.`,
+        ),
+      );
+}
+
+/** Whether a transition always leaves for a state (its first entry has a goto and no condition). */
+function alwaysLeaves(value: FlowTransitions | undefined): boolean {
+  if (value === undefined || value === null) return false;
+  const first = transitionList(value)[0];
+  return first !== undefined && first.goto !== undefined && first.if === undefined;
+}
+
+/**
+ * Whether the steps of a state can all run to the end (and the state then waits for its events):
+ * false when the last step leaves the state whatever happens, every success outcome it can have
+ * being routed to a state (failures go to the error handler).
+ */
+function stepsCanFinish(steps: readonly unknown[], statePath: Path): boolean {
+  const entry = stepEntries(steps[steps.length - 1]);
+  if (!entry) return true;
+  const [stepName, params] = entry;
+  const definition = stepDefinition(stepName);
+  if (!definition || params.if !== undefined) return true;
+  const on = (params.on ?? {}) as Record<string, FlowTransitions>;
+  const possible = definition.possibleOutcomes?.(params as never);
+  const routes =
+    definition.routes?.(params as never, [...statePath, 'steps', steps.length - 1, stepName]) ?? [];
+  return definition.outcomes.some((outcome) => {
+    if (outcome.kind !== 'success' || (possible && !possible.includes(outcome.name))) return false;
+    if (alwaysLeaves(on[outcome.name])) return false;
+    const routed = routes.filter((r) => r.outcome === outcome.name);
+    return routed.length === 0 || !routed.every((r) => alwaysLeaves(r.transitions));
+  });
+}
+
+/** Menu keys that lead nowhere: no choice at all, or a key whose transitions name no state. */
+function checkMenuChoices(params: Record<string, unknown>, path: Path, out: Diagnostic[]): void {
+  const choices = params.choices;
+  if (typeof choices !== 'object' || choices === null || Array.isArray(choices)) return;
+  const keys = Object.keys(choices);
+  if (keys.length === 0)
+    out.push(
+      diagnostic(
+        'unanswered-menu-key',
+        [...path, 'choices'],
+        'The menu has no choice: every key is a no-match and the menu can only end exhausted. Add choices ("1": a-state).',
+        { severity: 'warning' },
+      ),
+    );
+  for (const [key, value] of Object.entries(choices as Record<string, FlowTransitions>))
+    if (value !== null && value !== undefined && transitionList(value).every((t) => t.goto === undefined))
+      out.push(
+        diagnostic(
+          'unanswered-menu-key',
+          [...path, 'choices', key],
+          `Key "${key}" has no choice: its transition names no state, so pressing it goes on with the next step as if the menu were done. Give it a goto, or remove it so that it counts as a no-match.`,
+          { severity: 'warning', target: 'key' },
         ),
       );
 }
@@ -403,6 +478,18 @@ function checkSubflowCall(
   }
   const declared = sub.inputs ?? {};
   const given = (params.inputs ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(given)) {
+    const input = Object.hasOwn(declared, key) ? declared[key] : undefined;
+    const literal = !(value !== null && typeof value === 'object' && 'expr' in value);
+    if (input && literal && convertInputValue(input.type, value) === undefined)
+      out.push(
+        diagnostic(
+          'wrong-type',
+          [...path, 'inputs', key],
+          `Input "${key}" of subflow "${name}" is declared ${input.type}, found ${describeValue(value)}.`,
+        ),
+      );
+  }
   for (const key of Object.keys(given))
     if (!Object.hasOwn(declared, key))
       out.push(
@@ -423,105 +510,4 @@ function checkSubflowCall(
           { target: 'key' },
         ),
       );
-}
-
-/** Variables a flow body declares, assigns or stores results in. */
-function knownVariables(body: FlowBody): Set<string> {
-  const names = new Set(Object.keys(body.vars ?? {}));
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const v of value) visit(v);
-    } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === 'as' && typeof v === 'string') names.add(v);
-        // A `set` step names variables by its keys; an empty or malformed one (`- set:`) names none
-        // and is reported by the schema check, so it must not stop this pass.
-        if (k === 'set' && v && typeof v === 'object' && !Array.isArray(v)) {
-          for (const name of Object.keys(v)) names.add(name);
-        }
-        visit(v);
-      }
-    }
-  };
-  visit(body.states);
-  return names;
-}
-
-function checkExpressions(
-  doc: FlowDocument,
-  expressions: readonly FoundExpression[],
-  out: Diagnostic[],
-): void {
-  const bodies = new Map<string, { vars: Set<string>; inputs: string[] }>();
-  const scopeFor = (path: Path) => {
-    const key = path[0] === 'subflows' && typeof path[1] === 'string' ? path[1] : '';
-    let scope = bodies.get(key);
-    if (!scope) {
-      const body: FlowBody | undefined = key === '' ? doc : doc.subflows?.[key];
-      scope = { vars: body ? knownVariables(body) : new Set(), inputs: Object.keys(body?.inputs ?? {}) };
-      bodies.set(key, scope);
-    }
-    return scope;
-  };
-  for (const found of expressions) {
-    const result = compileExpression(found.source, found.role);
-    if (!result.ok) {
-      out.push(
-        diagnostic(
-          result.problem.kind,
-          found.path,
-          `In expression "${found.source}": ${result.problem.message}.`,
-          { offset: result.problem.offset },
-        ),
-      );
-      continue;
-    }
-    const scope = scopeFor(found.path);
-    for (const ref of result.expression.references.get('vars') ?? [])
-      if (!scope.vars.has(ref.name))
-        out.push(
-          diagnostic(
-            'unknown-variable',
-            found.path,
-            `"vars.${ref.name}" is never declared or assigned.${didYouMean(ref.name, scope.vars) || ' Declare it under vars with an initial value.'}`,
-            {
-              severity: 'warning',
-              offset: ref.offset,
-            },
-          ),
-        );
-    for (const ref of result.expression.references.get('input') ?? [])
-      if (!scope.inputs.includes(ref.name))
-        out.push(
-          diagnostic(
-            'unknown-variable',
-            found.path,
-            `"input.${ref.name}" is not a declared input.${didYouMean(ref.name, scope.inputs) || ' Declare it under inputs.'}`,
-            { offset: ref.offset },
-          ),
-        );
-    for (const call of result.expression.literalCalls) {
-      if (call.fn !== 'isOpen') continue;
-      const hours = call.args[1];
-      const zone = call.args[2];
-      if (hours !== undefined) {
-        const parsed = parseOpeningHours(hours);
-        if (!parsed.ok)
-          out.push(
-            diagnostic('invalid-hours', found.path, `Opening hours "${hours}": ${parsed.problem}.`, {
-              offset: call.offset,
-            }),
-          );
-      }
-      if (zone !== undefined && !isKnownTimeZone(zone))
-        out.push(
-          diagnostic(
-            'invalid-hours',
-            found.path,
-            `Unknown time zone "${zone}"; use an IANA name such as "Europe/Paris".`,
-            { offset: call.offset },
-          ),
-        );
-    }
-  }
 }

@@ -169,3 +169,78 @@ describe('defineFlow (TypeScript builder)', () => {
     }
   });
 });
+
+describe('checks people ask of call flows', () => {
+  it('a menu key with no choice, a state that can wait forever', () => {
+    const found = problems(
+      minimal(
+        `  a:
+    steps:
+      - menu: { media: sound:x, choices: { "1": b, "2": { set: { x: 1 } } }, on: { exhausted: c } }
+  b:
+    on: { dtmf: c }
+  c:
+    steps: [hangup]
+  d:
+    steps:
+      - dial: { endpoint: PJSIP/x, on: { completed: c, busy: c, noAnswer: c } }
+  e:
+    steps:
+      - dial: { endpoint: PJSIP/x, bridge: false, on: { answered: c, busy: c, noAnswer: c } }
+`,
+        'on: { userEvent: d, userEvent:E: e }\n',
+      ),
+    );
+    // Key 2 goes on past the menu, so state a can then wait for ever too; d and e leave on every outcome.
+    expect(found).toEqual([
+      expect.objectContaining({
+        at: '5:3',
+        code: 'RF211',
+        message: expect.stringContaining('State "a" waits'),
+      }),
+      expect.objectContaining({
+        at: '7:52',
+        code: 'RF210',
+        severity: 'warning',
+        message: expect.stringContaining('Key "2" has no choice'),
+      }),
+      expect.objectContaining({
+        at: '9:5',
+        code: 'RF211',
+        severity: 'warning',
+        message: expect.stringContaining('State "b" waits for dtmf with no timer'),
+      }),
+    ]);
+  });
+});
+
+describe('YAML keys', () => {
+  it('reports a list used as a key at its place, instead of a warning from the YAML library', () => {
+    expect(problems('name: t\nstart: a\nstates:\n  [a]: { steps: [hangup] }\n')).toEqual([
+      expect.objectContaining({
+        at: '4:3',
+        code: 'RF001',
+        severity: 'error',
+        message: expect.stringContaining('keys are names'),
+      }),
+    ]);
+  });
+});
+
+describe('subflow inputs', () => {
+  it('a literal given to a subflow input must fit its declared type', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    steps:\n      - subflow: { flow: pin, inputs: { max: many, vip: { expr: "1 + 1" } } }\n      - hangup\n',
+        'subflows:\n  pin:\n    inputs: { max: { type: number }, vip: { type: boolean } }\n    start: s\n    states: { s: { final: true } }\n',
+      ),
+    );
+    expect(found).toEqual([
+      expect.objectContaining({
+        at: '11:46',
+        code: 'RF102',
+        message: 'Input "max" of subflow "pin" is declared number, found the text "many".',
+      }),
+    ]);
+  });
+});

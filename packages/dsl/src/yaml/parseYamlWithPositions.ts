@@ -34,6 +34,8 @@ export function parseYamlWithPositions(text: string, file: string): PositionedYa
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const places = new Map<string, NodePlace>();
+  /** Keys that are lists or mappings (`[a]: x`): no flow has them, and JS objects cannot hold them. */
+  const collectionKeys: number[] = [];
   const at = (offset: number) => {
     const p = lineCounter.linePos(offset);
     return { line: p.line, column: p.col };
@@ -59,6 +61,7 @@ export function parseYamlWithPositions(text: string, file: string): PositionedYa
         const keyNode = item.key as Node | null;
         const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
         const kOffset = keyNode?.range?.[0] ?? valueOffset;
+        if (keyNode && !isScalar(keyNode)) collectionKeys.push(kOffset);
         const child = item.value as Node | null;
         if (child) record(child, [...path, key], kOffset);
         else places.set(pathKey([...path, key]), { keyOffset: kOffset, valueOffset: kOffset });
@@ -89,6 +92,17 @@ export function parseYamlWithPositions(text: string, file: string): PositionedYa
     });
   }
 
+  for (const offset of collectionKeys)
+    diagnostics.push({
+      ...diagnostic(
+        'yaml-syntax',
+        [],
+        'A key is a list or a mapping here; keys are names. Quote it if it is meant as text ("[a]": ...).',
+      ),
+      file,
+      ...at(offset),
+    });
+
   const locate = (d: Diagnostic): Diagnostic => {
     if (d.line !== undefined) return { ...d, file: d.file ?? file };
     // The nearest known ancestor carries the position when the exact path has none (missing fields).
@@ -106,7 +120,7 @@ export function parseYamlWithPositions(text: string, file: string): PositionedYa
 
   let value: unknown;
   try {
-    value = doc.errors.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 });
+    value = doc.errors.length > 0 || collectionKeys.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     diagnostics.push({
       ...diagnostic('yaml-syntax', [], `${(e as Error).message}.`),

@@ -9,7 +9,7 @@
  * call.reportFailure({ flow: 'conference', state: 'moderator', step: 'conference', index: 1,
  *   at: 'flows/conference.yaml:112:9', message: 'bridges.createWithId failed: ... 409',
  *   operation: 'bridges.createWithId', status: 409, serverMessage: "Bridge with id 'x' already exists",
- *   then: "the flow's on.error: apologise" });
+ *   next: "the flow's on.error: apologise" });
  */
 export interface StepFailure {
   /** The flow (or machine) whose step failed. */
@@ -32,8 +32,8 @@ export interface StepFailure {
   readonly serverMessage?: string;
   /** What kind of failure: the server refused, no reply in time, an expression, anything else. */
   readonly cause: 'refused' | 'timeout' | 'network' | 'expression' | 'other';
-  /** What the logic did next: `the step's on.failed: retry`, `the flow's on.error: apologise`, `ended the call`. */
-  readonly then: string;
+  /** What the logic did next (not `then`: an object with a `then` would pass for a promise): `the step's on.failed: retry`, `the flow's on.error: apologise`, `ended the call`. */
+  readonly next: string;
   /** The failure went to an error handler or ended the call (not routed by the step itself). */
   readonly unhandled: boolean;
 }

@@ -83,4 +83,14 @@ describe('CallSession logging', () => {
       expect(record).toMatchObject({ call: 'call-1', server: 'pbx-a', app: 'ivr' });
     }
   });
+
+  it('writes each key once when the host logger already carries the server (a server link)', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) }).child({
+      server: 'pbx-a',
+    });
+    await runCall(logger);
+    expect(lines.length).toBe(2);
+    for (const line of lines) expect(line.match(/"server":/g)).toHaveLength(1);
+  });
 });

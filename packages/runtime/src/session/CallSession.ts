@@ -222,11 +222,15 @@ export class CallSession implements HandleSession {
    * child per call was a visible share of the memory per call.
    */
   get callLogger(): Logger {
-    this.childLogger ??= this.host.logger.child(
-      this.logApp === undefined
-        ? { call: this.channelId, server: this.server.name }
-        : { call: this.channelId, server: this.server.name, app: this.logApp },
-    );
+    if (this.childLogger === undefined) {
+      // A server link's logger already carries `server`: binding it again would write the key twice.
+      const bound = 'server' in this.host.logger.bindings();
+      this.childLogger = this.host.logger.child({
+        call: this.channelId,
+        ...(bound ? {} : { server: this.server.name }),
+        ...(this.logApp === undefined ? {} : { app: this.logApp }),
+      });
+    }
     return this.childLogger;
   }
 
@@ -654,7 +658,7 @@ export class CallSession implements HandleSession {
     this.failures++;
     this.lastFailure = failure;
     this.host.metrics.stepFailed(failure.flow, failure.step, failure.status);
-    this.log('warn', `step failed: ${failure.step} in ${failure.flow}/${failure.state}; ${failure.then}`, {
+    this.log('warn', `step failed: ${failure.step} in ${failure.flow}/${failure.state}; ${failure.next}`, {
       failure,
     });
   }
