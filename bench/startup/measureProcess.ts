@@ -2,15 +2,19 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /**
- * Preloaded into a measured process: at exit it writes its peak resident memory (kB) on fd 3.
- * The hook is one tiny data: module, so it does not move the figures it reports.
+ * Preloaded into a measured process: at exit it writes its peak resident memory (kB) and its CPU
+ * time (µs, user + system) on fd 3. One tiny data: module, so it does not move the figures.
  */
-const REPORT_PEAK_RSS =
-  'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>{try{writeSync(3,String(process.resourceUsage().maxRSS))}catch{}})';
+const REPORT_USAGE =
+  'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.resourceUsage();try{writeSync(3,`${u.maxRSS} ${u.userCPUTime+u.systemCPUTime}`)}catch{}})';
 
-/** One run of a short command: wall time from spawn to exit, and its peak resident memory. */
+/**
+ * One run of a short command: wall time from spawn to exit, CPU time (what the command costs
+ * whatever else the machine runs) and peak resident memory.
+ */
 export interface CommandRun {
   readonly wallMs: number;
+  readonly cpuMs: number;
   readonly peakRssMb: number;
   readonly exitCode: number | null;
   readonly stderr: string;
@@ -25,21 +29,28 @@ export interface CommandRun {
 export function runCommand(args: readonly string[], cwd: string): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', REPORT_PEAK_RSS, ...args], {
+    const child = spawn(process.execPath, ['--import', REPORT_USAGE, ...args], {
       cwd,
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    let peak = '';
+    let usage = '';
     child.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
     child.stdio[3]!.on('data', (d: Buffer) => {
-      peak += d.toString();
+      usage += d.toString();
     });
     child.on('error', reject);
     child.on('close', (exitCode) => {
-      resolve({ wallMs: performance.now() - started, peakRssMb: Number(peak) / 1024, exitCode, stderr });
+      const [peakKb, cpuUs] = usage.split(' ').map(Number);
+      resolve({
+        wallMs: performance.now() - started,
+        cpuMs: cpuUs! / 1000,
+        peakRssMb: peakKb! / 1024,
+        exitCode,
+        stderr,
+      });
     });
   });
 }

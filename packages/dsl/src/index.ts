@@ -41,4 +41,5 @@ export type {
   SubflowDocument,
   TransitionDocument,
 } from './model/flowSchema.ts';
+export { parseDuration } from './schema/s.ts';
 export type { Duration, ExprValue, Value } from './schema/s.ts';

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '@ringflow/client';
@@ -63,6 +63,29 @@ describe('ringflow validate', () => {
     const missing = capture();
     expect(await main(['validate', '/nonexistent.yaml'], missing.io)).toBe(ExitCode.FAILURE);
     expect(missing.err()).toContain('cannot read /nonexistent.yaml: ENOENT');
+  });
+});
+
+describe('ringflow validate <folder>', () => {
+  it('checks every flow of the folder and its subfolders, not the scenario files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    await mkdir(join(dir, 'more'));
+    await writeFile(join(dir, 'ok.yaml'), await readFile(IVR, 'utf8'));
+    await writeFile(join(dir, 'ok.test.yaml'), 'scenarios: []\n');
+    await writeFile(join(dir, 'more', 'broken.yml'), await readFile(await broken(), 'utf8'));
+    const c = capture();
+    expect(await main(['validate', dir], c.io)).toBe(ExitCode.FAILURE);
+    expect(c.out()).toContain(`${join(dir, 'more', 'broken.yml')}:6:9 error RF101`);
+    expect(c.out()).not.toContain('ok.yaml');
+    expect(c.err()).toBe('2 file(s) checked: 2 error(s), 1 warning(s)\n');
+  });
+
+  it('fails when a folder holds no flow', async () => {
+    const c = capture();
+    expect(await main(['validate', await mkdtemp(join(tmpdir(), 'ringflow-cli-'))], c.io)).toBe(
+      ExitCode.FAILURE,
+    );
+    expect(c.err()).toContain('no flow file (*.yaml) under');
   });
 });
 

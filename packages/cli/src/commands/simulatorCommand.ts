@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { type Clock, systemClock } from '@ringflow/client';
+import type { Clock } from '@ringflow/client';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { parseAccount } from '../parseAccount.ts';
 import { parsePort } from '../parsePort.ts';
-import { type SimulatedServer, type WireUser, startWireServer } from '../simulatorPackage.ts';
+import type { SimulatedServer, WireServer, WireUser } from '../simulatorPackage.ts';
 
 /** A simulator core the command can serve and then shut down. */
 export interface RunningCore extends SimulatedServer {
@@ -144,6 +144,11 @@ async function runSimulator(
     return ExitCode.FAILURE;
   };
 
+  // Loaded here, not at the top: `ringflow --help` and the other commands never load the simulator.
+  const [{ systemClock }, { startWireServer }] = await Promise.all([
+    import('@ringflow/client'),
+    import('../simulatorPackage.ts'),
+  ]);
   let core: RunningCore;
   try {
     core = await createCore({
@@ -155,7 +160,7 @@ async function runSimulator(
     return fail((error as Error).message);
   }
 
-  let wire: Awaited<ReturnType<typeof startWireServer>>;
+  let wire: WireServer;
   try {
     wire = await startWireServer(core, {
       users: options.users,

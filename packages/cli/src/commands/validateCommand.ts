@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type Diagnostic, formatDiagnostic, parseFlow } from '@ringflow/dsl';
+import type { Diagnostic } from '@ringflow/dsl';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
+import { findFlowFiles } from '../findFlowFiles.ts';
 
-const HELP = `Usage: ringflow validate <flow.yaml>... [options]
+const HELP = `Usage: ringflow validate <flow.yaml | folder>... [options]
 
-Checks flow files and prints every problem, one per line, in the form editors and terminals link:
+Checks flow files (in a folder: every *.yaml but the scenario files *.test.yaml) and prints every problem, one per line, in the form editors and terminals link:
 
   flows/ivr.yaml:12:9 error RF101 unknown-step: Unknown step "plya". Did you mean "play"?
 
@@ -24,7 +25,7 @@ Exit codes:
   2  wrong command line (no file given, unknown option)
 
 Example:
-  ringflow validate flows/*.yaml
+  ringflow validate flows/
 `;
 
 /**
@@ -47,11 +48,20 @@ export const validateCommand: Command = {
     if (format !== 'text' && format !== 'json')
       throw new UsageError(`--format: expected text or json, got '${format}'`);
     if (positionals.length === 0)
-      throw new UsageError('give at least one flow file, e.g. ringflow validate flows/ivr.yaml');
+      throw new UsageError('give at least one flow file or folder, e.g. ringflow validate flows/');
+    // The flow language alone: no runtime, no simulator.
+    const { formatDiagnostic, parseFlow } = await import('@ringflow/dsl');
+    const { files, missing } = await findFlowFiles(positionals);
     let errors = 0;
     let warnings = 0;
-    let unreadable = 0;
-    for (const file of positionals) {
+    let checked = 0;
+    let unreadable = missing.length;
+    for (const path of missing) io.stderr(`ringflow validate: cannot read ${path}: ENOENT\n`);
+    if (files.length === 0 && missing.length === 0) {
+      io.stderr(`ringflow validate: no flow file (*.yaml) under ${positionals.join(' ')}\n`);
+      return ExitCode.FAILURE;
+    }
+    for (const file of files) {
       let text: string;
       try {
         text = await readFile(file, 'utf8');
@@ -62,6 +72,7 @@ export const validateCommand: Command = {
         );
         continue;
       }
+      checked++;
       const result = parseFlow(text, file);
       for (const d of result.diagnostics) {
         if (d.severity === 'error') errors++;
@@ -69,9 +80,8 @@ export const validateCommand: Command = {
         io.stdout(format === 'json' ? `${JSON.stringify(asJson(d))}\n` : `${formatDiagnostic(d)}\n`);
       }
     }
-    const files = positionals.length - unreadable;
     io.stderr(
-      `${files} file(s) checked: ${errors} error(s), ${warnings} warning(s)${unreadable ? `, ${unreadable} unreadable` : ''}\n`,
+      `${checked} file(s) checked: ${errors} error(s), ${warnings} warning(s)${unreadable ? `, ${unreadable} unreadable` : ''}\n`,
     );
     const failed = errors > 0 || unreadable > 0 || (values.strict === true && warnings > 0);
     return failed ? ExitCode.FAILURE : ExitCode.OK;

@@ -1,4 +1,4 @@
-import { eventTypeNames } from '@ringflow/client';
+import { eventTypeNames } from '@ringflow/client/interface';
 import { compileExpression } from '../expr/Expression.ts';
 import { isKnownTimeZone, parseOpeningHours } from '../expr/openingHours.ts';
 import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
