@@ -40,7 +40,7 @@ async function loadedBy(args: string[], until?: RegExp): Promise<string[]> {
 const loads = (modules: string[], pattern: RegExp) => modules.filter((url) => pattern.test(url));
 const SIMULATOR = /\/(packages|@ringflow)\/simulator\//;
 const RUNTIME = /\/(packages|@ringflow)\/runtime\//;
-const TEST_HARNESS = /\/(packages|@ringflow)\/dsl\/dist\/testing\//;
+const TEST_HARNESS = /\/(packages|@ringflow)\/(dsl\/dist\/testing|testing)\//;
 
 describe('each ringflow subcommand loads only what it needs', () => {
   it('--help loads none of the packages and no dependency', async () => {
