@@ -27,7 +27,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -160,6 +160,12 @@ try {
   writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
 
   sh(`${README_COMMANDS.install.replace('cd my-ivr && ', '')} --no-audit --no-fund`, project);
+  // The flow's `$schema` line names a file the installed packages hold.
+  const flowFile = join(project, 'flows/main-menu.yaml');
+  const schema = /\$schema=(\S+)/.exec(readFileSync(flowFile, 'utf8').split('\n')[0]!)?.[1];
+  if (!schema || !existsSync(join(dirname(flowFile), schema)))
+    throw new Error(`the flow's $schema (${schema}) is not in node_modules`);
+  console.log(`\n(the flow's $schema, ${schema}, is installed)`);
   sh(README_COMMANDS.demo, project, (out) => expectIn(out, '"event":"summary","calls":3', 'demo summary'));
   sh(README_COMMANDS.test, project, (out) => {
     expectIn(out, '3 passed, 0 failed', 'scenario tests');
