@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,8 @@ const bin = join(root, 'packages/cli/bin/ringflow.js');
  * SIGTERM), and returns the modules it loaded (file URLs and node: builtins).
  */
 async function loadedBy(args: string[], until?: RegExp): Promise<string[]> {
-  const log = join(await mkdtemp(join(tmpdir(), 'ringflow-loading-')), 'modules.txt');
+  const dir = await mkdtemp(join(tmpdir(), 'ringflow-loading-'));
+  const log = join(dir, 'modules.txt');
   const child = spawn(process.execPath, ['--import', RECORD_LOADED_MODULES, bin, ...args], {
     cwd: root,
     env: { ...process.env, RINGFLOW_LOADED_MODULES: log },
@@ -34,7 +35,9 @@ async function loadedBy(args: string[], until?: RegExp): Promise<string[]> {
   child.stderr.on('data', onOutput);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   expect(code, output).toBe(0);
-  return (await readFile(log, 'utf8')).trim().split('\n');
+  const modules = (await readFile(log, 'utf8')).trim().split('\n');
+  await rm(dir, { recursive: true, force: true });
+  return modules;
 }
 
 const loads = (modules: string[], pattern: RegExp) => modules.filter((url) => pattern.test(url));

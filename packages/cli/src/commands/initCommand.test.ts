@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFlow } from '@ringflow/dsl';
 import { runScenarioFiles } from '@ringflow/dsl/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cliVersion } from '../cliVersion.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { TOOL_VERSIONS } from '../init/projectFiles.ts';
@@ -19,8 +19,15 @@ function capture() {
   };
 }
 
+const temporaryFolders: string[] = [];
+afterAll(async () => {
+  await Promise.all(temporaryFolders.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
 async function newFolder(name: string): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'ringflow-init-')), name);
+  const parent = await mkdtemp(join(tmpdir(), 'ringflow-init-'));
+  temporaryFolders.push(parent);
+  return join(parent, name);
 }
 
 describe('ringflow init', () => {
