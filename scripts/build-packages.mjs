@@ -6,13 +6,22 @@
 // function in `__name(...)`, which redefines its `name` and turns its properties into a
 // dictionary: ~250 bytes more per closure and a slower call path, on every call a runtime
 // handles. Run by `npm ci` (prepare), `npm start`, `npm run bench` and the test setup; ~1 s.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+//
+//   node scripts/build-packages.mjs                 JavaScript of every package
+//   node scripts/build-packages.mjs --declarations  and their .d.ts (scripts/build-declarations.mjs)
+//
+// Run as a package's `prepack` script (npm pack, npm publish), it builds that package alone, with
+// its declarations: a tarball always holds both.
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildDeclarations, declarationPath, readPackageJson } from './build-declarations.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = join(root, 'packages');
+const packing = process.env.npm_lifecycle_event === 'prepack';
+const withDeclarations = packing || process.argv.includes('--declarations');
 
 /** Files a package reads next to its code at run time, copied beside the bundle. */
 const ASSETS = {
@@ -20,14 +29,17 @@ const ASSETS = {
 };
 
 const started = performance.now();
-for (const name of readdirSync(packagesDir)) {
-  const dir = join(packagesDir, name);
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+const packages = readdirSync(packagesDir)
+  .map((name) => ({ name, dir: join(packagesDir, name), pkg: readPackageJson(join(packagesDir, name)) }))
+  .filter(({ pkg }) => !packing || pkg.name === process.env.npm_package_name);
+for (const { name, dir, pkg } of packages) {
   const entryPoints = {};
   for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-    const source = typeof target === 'object' ? target.source : undefined;
-    const output = typeof target === 'object' ? target.default : undefined;
-    if (!source || !output) throw new Error(`${name}: export "${subpath}" needs { source, default } paths`);
+    const { source, types, default: output } = typeof target === 'object' ? target : {};
+    if (!source || !output)
+      throw new Error(`${name}: export "${subpath}" needs { source, types, default } paths`);
+    if (types !== declarationPath(source))
+      throw new Error(`${name}: export "${subpath}" needs "types": "${declarationPath(source)}"`);
     entryPoints[output.replace(/^\.\/dist\//, '').replace(/\.js$/, '')] = join(dir, source);
   }
   rmSync(join(dir, 'dist'), { recursive: true, force: true });
@@ -49,6 +61,7 @@ for (const name of readdirSync(packagesDir)) {
     copyFileSync(join(dir, from), join(dir, to));
   }
 }
+const declarations = withDeclarations ? buildDeclarations(root, packages) : 0;
 console.log(
-  `built ${readdirSync(packagesDir).length} packages in ${Math.round(performance.now() - started)} ms`,
+  `built ${packages.length} package(s)${withDeclarations ? ` with ${declarations} declaration files` : ''} in ${Math.round(performance.now() - started)} ms`,
 );

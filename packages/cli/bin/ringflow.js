@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // The `ringflow` command. It runs the built JavaScript of the packages (`npm run build`, done by
-// `npm ci`, `npm start` and the tests); tsx is registered so that flows and scenario files
-// written in TypeScript (`defineFlow`) can be loaded.
+// `npm ci`, `npm start` and the tests). Each subcommand loads what it needs when it runs, so this
+// file imports nothing heavy: `ringflow --help` starts in a few tens of milliseconds.
 import { existsSync } from 'node:fs';
-import { register } from 'tsx/esm/api';
 
 const built = new URL('../dist/index.js', import.meta.url);
 if (!existsSync(built)) {
@@ -12,7 +11,6 @@ if (!existsSync(built)) {
   );
   process.exit(2);
 }
-register();
 const { main } = await import(built.href);
 const code = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

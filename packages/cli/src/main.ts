@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { type Command, UsageError } from './Command.ts';
 import type { CommandIo } from './CommandIo.ts';
+import { cliVersion } from './cliVersion.ts';
 import { ExitCode } from './ExitCode.ts';
 import { commands as allCommands } from './commands/index.ts';
 
@@ -26,7 +26,7 @@ export async function main(
     return ExitCode.OK;
   }
   if (first === '--version' || first === '-v') {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${cliVersion()}\n`);
     return ExitCode.OK;
   }
   if (first === 'help') {
@@ -79,11 +79,4 @@ Options:
 
 Exit codes: 0 done, 1 failed while working, 2 wrong command line (nothing was done).
 `;
-}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }

@@ -10,6 +10,7 @@ export {
 } from '@ringflow/simulator';
 export type {
   OutboundConnectionConfig,
+  OutboundWebSockets,
   SimulatedServer,
   Simulator,
   WireServer,

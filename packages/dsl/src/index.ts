@@ -55,10 +55,10 @@ export type {
   SubflowDocument,
   TransitionDocument,
 } from './model/flowSchema.ts';
-export type { Duration, ExprValue, Value } from './schema/s.ts';
-// For tools built on flows (the testing package, editors): durations as flows write them, YAML
-// with positions, and diagnostics made the way the validator makes them.
 export { parseDuration } from './schema/s.ts';
+export type { Duration, ExprValue, Value } from './schema/s.ts';
+// For tools built on flows (the testing package, editors): YAML with positions, and diagnostics
+// made the way the validator makes them (durations: parseDuration above).
 export { parseYamlWithPositions } from './yaml/parseYamlWithPositions.ts';
 export type { PositionedYaml } from './yaml/parseYamlWithPositions.ts';
 export { diagnostic } from './validate/Diagnostic.ts';

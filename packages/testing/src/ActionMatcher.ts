@@ -1,4 +1,4 @@
-import { findOperation, operationsByResource, type ResourceName } from '@ringflow/client';
+import { findOperation, operationsByResource, type ResourceName } from '@ringflow/client/interface';
 import type { RecordedAction } from './CallTimeline.ts';
 import { describeExpected, type Expected, matchValue } from './matchValue.ts';
 

@@ -1,4 +1,4 @@
-import { type OperationSpec, operations } from '@ringflow/client';
+import { type OperationSpec, operations } from '@ringflow/client/interface';
 
 interface CompiledRoute {
   readonly op: OperationSpec;

@@ -1,4 +1,3 @@
-import { createSimulator, formatIssue, loadDialplanFile } from '../simulatorPackage.ts';
 import type { CoreOptions, RunningCore } from './simulatorCommand.ts';
 
 /**
@@ -9,9 +8,10 @@ import type { CoreOptions, RunningCore } from './simulatorCommand.ts';
  * every error listed in the message.
  *
  * @example
- * const core = createDefaultCore({ clock: systemClock, dialplanFile: 'extensions.conf', warn: console.error });
+ * const core = await createDefaultCore({ clock: systemClock, dialplanFile: 'extensions.conf', warn: console.error });
  */
-export function createDefaultCore(options: CoreOptions): RunningCore {
+export async function createDefaultCore(options: CoreOptions): Promise<RunningCore> {
+  const { createSimulator, formatIssue, loadDialplanFile } = await import('../simulatorPackage.ts');
   if (options.dialplanFile === undefined) return createSimulator({ clock: options.clock });
   const dialplan = loadDialplanFile(options.dialplanFile);
   for (const warning of dialplan.warnings) options.warn(formatIssue(warning));

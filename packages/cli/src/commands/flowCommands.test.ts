@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '@ringflow/client';
@@ -132,6 +132,31 @@ describe('ringflow validate', () => {
         ],
       }),
     );
+  });
+});
+
+describe('ringflow validate <folder>', () => {
+  it('checks every flow and scenario file of the folder and its subfolders', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    await mkdir(join(dir, 'more'));
+    await writeFile(join(dir, 'ok.yaml'), await readFile(IVR, 'utf8'));
+    await writeFile(join(dir, 'ok.test.yaml'), 'scenarios: []\n');
+    await writeFile(join(dir, 'more', 'broken.yml'), await readFile(await broken(), 'utf8'));
+    const c = capture();
+    expect(await main(['validate', dir], c.io)).toBe(ExitCode.FAILURE);
+    expect(c.out()).toContain(`${join(dir, 'more', 'broken.yml')}:6:9 error RF101`);
+    expect(c.out()).not.toContain('ok.yaml:');
+    // The scenario file is checked as one: an empty list of scenarios is an error.
+    expect(c.out()).toContain(`${join(dir, 'ok.test.yaml')}:1:12 error`);
+    expect(c.err()).toBe('3 files checked: 3 errors, 1 warning\n');
+  });
+
+  it('fails when a folder holds no flow', async () => {
+    const c = capture();
+    expect(await main(['validate', await mkdtemp(join(tmpdir(), 'ringflow-cli-'))], c.io)).toBe(
+      ExitCode.FAILURE,
+    );
+    expect(c.err()).toContain('no .yaml file under');
   });
 });
 

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { describeFileError, FlowValidationError, loadFlowFile, toMermaid } from '@ringflow/dsl';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
 
@@ -49,6 +48,7 @@ export const graphCommand: Command = {
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('give a flow file, e.g. ringflow graph flows/ivr.yaml');
     if (extra.length > 0) throw new UsageError(`one flow at a time; unexpected '${extra[0]}'`);
+    const { describeFileError, FlowValidationError, loadFlowFile, toMermaid } = await import('@ringflow/dsl');
     try {
       io.stdout(toMermaid(await loadFlowFile(file)));
       return ExitCode.OK;

@@ -1,6 +1,7 @@
 import type { Command } from '../Command.ts';
 import { createDefaultCore } from './createDefaultCore.ts';
 import { graphCommand } from './graphCommand.ts';
+import { initCommand } from './initCommand.ts';
 import { createRunCommand } from './runCommand.ts';
 import { createSimulatorCommand } from './simulatorCommand.ts';
 import { testCommand } from './testCommand.ts';
@@ -19,4 +20,5 @@ export const commands: readonly Command[] = [
   testCommand,
   graphCommand,
   createSimulatorCommand(createDefaultCore),
+  initCommand,
 ];

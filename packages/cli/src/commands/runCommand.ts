@@ -1,24 +1,13 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type Clock, systemClock } from '@ringflow/client';
-import {
-  convertFlowInputs,
-  convertInputValue,
-  describeFileError,
-  type Flow,
-  FlowValidationError,
-  formatDiagnostic,
-  loadFlowFile,
-} from '@ringflow/dsl';
-import { loadScenarioFile, toMs } from '@ringflow/testing';
+import type { Clock } from '@ringflow/client';
+import type { Flow } from '@ringflow/dsl';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
 import { parseListenAddress } from '../parseListenAddress.ts';
 import { type DemoCaller, demoCallersFromSuite, silentCaller } from '../run/demoCallers.ts';
-import { runDemo } from '../run/runDemo.ts';
-import { runOnServer } from '../run/runOnServer.ts';
 
 const HELP = `Usage: ringflow run <flow.yaml> [options]
 
@@ -67,8 +56,8 @@ Exit codes:
 
 /** What `run` needs from the outside, passed in so tests can run it in process. */
 export interface RunDependencies {
-  /** The real clock (pacing of the embedded demo, timestamps, drain deadline). */
-  readonly clock: Clock;
+  /** The real clock (pacing of the embedded demo, timestamps, drain deadline); default: the system's. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -77,7 +66,7 @@ export interface RunDependencies {
  * @example
  * await createRunCommand().run(['flows/ivr.yaml', '--demo', '--speed', 'max'], io);
  */
-export function createRunCommand(deps: RunDependencies = { clock: systemClock }): Command {
+export function createRunCommand(deps: RunDependencies = {}): Command {
   return {
     name: 'run',
     summary: 'run a flow as an application (on a server, or on the embedded simulator with --demo)',
@@ -110,13 +99,17 @@ function parse(args: readonly string[]) {
   });
 }
 
-function duration(value: string | undefined, fallback: number, option: string): number {
+function duration(
+  value: string | undefined,
+  fallback: number,
+  option: string,
+  parseDuration: (value: string) => number | undefined,
+): number {
   if (value === undefined) return fallback;
-  try {
-    return toMs(/^\d+(\.\d+)?$/.test(value) ? `${value}s` : value, option);
-  } catch {
+  const ms = parseDuration(value); // a bare number is seconds
+  if (ms === undefined)
     throw new UsageError(`${option}: expected a duration such as 30s or 2m, got '${value}'`);
-  }
+  return ms;
 }
 
 function serverUrl(value: string): string {
@@ -138,6 +131,18 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     io.stdout(HELP);
     return ExitCode.OK;
   }
+  // Each way of running loads what it needs, when it runs: on a server, the runtime and no
+  // simulator; embedded, the test harness. `ringflow --help` loads neither.
+  const {
+    convertFlowInputs,
+    convertInputValue,
+    describeFileError,
+    FlowValidationError,
+    formatDiagnostic,
+    loadFlowFile,
+    parseDuration,
+  } = await import('@ringflow/dsl');
+  const clock = deps.clock ?? (await import('@ringflow/client')).systemClock;
   const [file, ...extra] = positionals;
   if (file === undefined) throw new UsageError('give a flow file, e.g. ringflow run flows/ivr.yaml --demo');
   if (extra.length > 0) throw new UsageError(`one flow at a time; unexpected '${extra[0]}'`);
@@ -175,8 +180,8 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
         : 20
       : Number(values.speed);
   if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0 or max, got '${values.speed}'`);
-  const limitMs = duration(values.limit, 300_000, '--limit');
-  const drainMs = duration(values.drain, 30_000, '--drain');
+  const limitMs = duration(values.limit, 300_000, '--limit', parseDuration);
+  const drainMs = duration(values.drain, 30_000, '--drain', parseDuration);
   const server = values.server !== undefined ? serverUrl(values.server) : undefined;
 
   let flow: Flow;
@@ -210,6 +215,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
       values['listen-user'] !== undefined
         ? [{ username: values['listen-user'], password: values['listen-password']! }]
         : [];
+    const { runOnServer } = await import('../run/runOnServer.ts');
     return (await runOnServer({
       flow,
       ...(server !== undefined
@@ -221,7 +227,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
       drainMs,
       format,
       io,
-      clock: deps.clock,
+      clock,
       waitForStop,
     })) as ExitCode;
   }
@@ -231,10 +237,11 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     const scenarioFile = file.replace(/\.ya?ml$/, '.test.yaml');
     if (!existsSync(scenarioFile)) {
       io.stderr(
-        `ringflow run: --demo takes its callers from ${scenarioFile}, which does not exist; write scenarios there (see packages/dsl/README.md) or run without --demo\n`,
+        `ringflow run: --demo takes its callers from ${scenarioFile}, which does not exist; write scenarios there (see packages/testing/README.md) or run without --demo\n`,
       );
       return ExitCode.FAILURE;
     }
+    const { loadScenarioFile } = await import('@ringflow/testing');
     const loaded = await loadScenarioFile(scenarioFile);
     if (!loaded.ok) {
       io.stderr(
@@ -255,6 +262,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     stopSignal = resolve;
   });
   void waitForStop(() => {}).then(stopSignal);
-  await runDemo({ flow, flowFile: file, callers, speed, limitMs, format, io, clock: deps.clock, stop });
+  const { runDemo } = await import('../run/runDemo.ts');
+  await runDemo({ flow, flowFile: file, callers, speed, limitMs, format, io, clock, stop });
   return ExitCode.OK;
 }

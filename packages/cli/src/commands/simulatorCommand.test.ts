@@ -7,10 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../ExitCode.ts';
 import { main } from '../main.ts';
 import { createDefaultCore } from './createDefaultCore.ts';
-import { type CoreOptions, type RunningCore, createSimulatorCommand } from './simulatorCommand.ts';
+import {
+  type CoreOptions,
+  type CreateCore,
+  type RunningCore,
+  createSimulatorCommand,
+} from './simulatorCommand.ts';
 
 /** Runs `ringflow simulator ...` in process; `stop()` plays the part of SIGTERM. */
-function startCommand(args: string[], createCore = createDefaultCore) {
+function startCommand(args: string[], createCore: CreateCore = createDefaultCore) {
   const out: string[] = [];
   const err: string[] = [];
   let stop: (signal: string) => void = () => {};
@@ -108,8 +113,8 @@ describe('ringflow simulator', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     let closed = false;
-    const run = startCommand(['--port', String(port)], (options) => {
-      const core = createDefaultCore(options);
+    const run = startCommand(['--port', String(port)], async (options) => {
+      const core = await createDefaultCore(options);
       return Object.assign(Object.create(core) as RunningCore, {
         handle: core.handle.bind(core),
         connectEvents: core.connectEvents.bind(core),
@@ -145,7 +150,7 @@ describe('ringflow simulator', () => {
   });
 
   it('gives up waiting on a second signal, with exit code 1', async () => {
-    const core = createDefaultCore({
+    const core = await createDefaultCore({
       clock: { now: () => 0, setTimeout: () => ({}), clearTimeout: () => {} },
       warn: () => {},
     });

@@ -1,17 +1,17 @@
 import { parseArgs } from 'node:util';
-import { type Clock, systemClock } from '@ringflow/client';
+import type { Clock } from '@ringflow/client';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { parseAccount } from '../parseAccount.ts';
 import { parsePort } from '../parsePort.ts';
-import {
-  type OutboundConnectionConfig,
-  type SimulatedServer,
-  type Simulator,
-  startOutboundWebSockets,
-  startWireServer,
-  type WireUser,
+import type {
+  OutboundConnectionConfig,
+  OutboundWebSockets,
+  SimulatedServer,
+  Simulator,
+  WireServer,
+  WireUser,
 } from '../simulatorPackage.ts';
 
 /** A simulator core the command can serve and then shut down. */
@@ -162,6 +162,11 @@ async function runSimulator(
     return ExitCode.FAILURE;
   };
 
+  // Loaded here, not at the top: `ringflow --help` and the other commands never load the simulator.
+  const [{ systemClock }, { startOutboundWebSockets, startWireServer }] = await Promise.all([
+    import('@ringflow/client'),
+    import('../simulatorPackage.ts'),
+  ]);
   let core: RunningCore;
   try {
     core = await createCore({
@@ -173,7 +178,7 @@ async function runSimulator(
     return fail((error as Error).message);
   }
 
-  let wire: Awaited<ReturnType<typeof startWireServer>>;
+  let wire: WireServer;
   try {
     wire = await startWireServer(core, {
       users: options.users,
@@ -196,7 +201,7 @@ async function runSimulator(
     return fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
   }
 
-  let outbound: ReturnType<typeof startOutboundWebSockets> | undefined;
+  let outbound: OutboundWebSockets | undefined;
   if (outboundConfig) {
     if (!isSimulator(core)) {
       await wire.close();

@@ -1,13 +1,6 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDiagnostic } from '@ringflow/dsl';
-import {
-  type CoverageReport,
-  findScenarioFiles,
-  formatCoverage,
-  runScenarioFiles,
-  type ScenarioResult,
-} from '@ringflow/testing';
+import type { CoverageReport, ScenarioResult } from '@ringflow/testing';
 import { type Command, parseCommandLine } from '../Command.ts';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
@@ -57,6 +50,10 @@ export const testCommand: Command = {
       return ExitCode.OK;
     }
     const format = outputFormat(values.format, io);
+    // The test harness (simulator, runtime, flow compiler) loads with the command, not before.
+    const [{ formatDiagnostic }, { findScenarioFiles, formatCoverage, runScenarioFiles }] = await Promise.all(
+      [import('@ringflow/dsl'), import('@ringflow/testing')],
+    );
     const { files, missing } = await findScenarioFiles(positionals.length > 0 ? positionals : ['.']);
     for (const path of missing) io.stderr(`ringflow test: ${path}: no such file or folder\n`);
     if (files.length === 0) {
@@ -65,7 +62,7 @@ export const testCommand: Command = {
       );
       return ExitCode.FAILURE;
     }
-    const out = format === 'json' ? jsonOutput(io) : textOutput(io);
+    const out = format === 'json' ? jsonOutput(io) : textOutput(io, formatCoverage);
     const run = await runScenarioFiles(files, {
       onSuite: (suite) => out.suite(suite.file, suite.scenarios.length),
       onResult: (result) => out.result(result),
@@ -103,7 +100,7 @@ function shortPath(file: string): string {
   return rel.startsWith('..') ? file : rel;
 }
 
-function textOutput(io: CommandIo): TestOutput {
+function textOutput(io: CommandIo, formatCoverage: (report: CoverageReport) => string): TestOutput {
   const failures: ScenarioResult[] = [];
   return {
     suite: (file, count) => io.stdout(`${shortPath(file)} (${count} scenario${count === 1 ? '' : 's'})\n`),

@@ -1,15 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import {
-  type Diagnostic,
-  describeFileError,
-  findFiles,
-  formatDiagnostic,
-  parseFlow,
-  toSarif,
-} from '@ringflow/dsl';
+import type { Diagnostic } from '@ringflow/dsl';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
+
+type Dsl = typeof import('@ringflow/dsl');
 
 const HELP = `Usage: ringflow validate [paths...] [options]
 
@@ -69,6 +64,9 @@ export const validateCommand: Command = {
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json' && format !== 'sarif')
       throw new UsageError(`--format: expected text, json or sarif, got '${format}'`);
+    // The flow language alone (no runtime, no simulator); the testing package only for scenario files.
+    const dsl = await import('@ringflow/dsl');
+    const { findFiles, formatDiagnostic, toSarif } = dsl;
     const { files, missing } = await findFiles(positionals.length > 0 ? positionals : ['.'], (file) =>
       YAML_FILE.test(file),
     );
@@ -82,8 +80,8 @@ export const validateCommand: Command = {
     let unreadable = missing.length;
     for (const file of files) {
       const diagnostics = SCENARIO_FILE.test(file)
-        ? await checkScenarioFile(file)
-        : await checkFlowFile(file);
+        ? await checkScenarioFile(dsl, file)
+        : await checkFlowFile(dsl, file);
       if (typeof diagnostics === 'string') {
         unreadable++;
         io.stderr(`ringflow validate: cannot read ${file}: ${diagnostics}\n`);
@@ -111,25 +109,26 @@ export const validateCommand: Command = {
 };
 
 /** The diagnostics of a flow file, or why it cannot be read. */
-async function checkFlowFile(file: string): Promise<readonly Diagnostic[] | string> {
+async function checkFlowFile(dsl: Dsl, file: string): Promise<readonly Diagnostic[] | string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return describeFileError(error);
+    return dsl.describeFileError(error);
   }
-  return parseFlow(text, file).diagnostics;
+  return dsl.parseFlow(text, file).diagnostics;
 }
 
 /** The diagnostics of a scenario file and of the flow it tests, or why it cannot be read. */
-async function checkScenarioFile(file: string): Promise<readonly Diagnostic[] | string> {
+async function checkScenarioFile(dsl: Dsl, file: string): Promise<readonly Diagnostic[] | string> {
   try {
     await readFile(file, 'utf8');
   } catch (error) {
-    return describeFileError(error);
+    return dsl.describeFileError(error);
   }
-  // Loaded only when a scenario file is checked: the testing package brings the simulator.
-  const { loadScenarioFile } = await import('@ringflow/testing');
+  // Loaded only when a scenario file is checked: the reader of scenario files, not the harness
+  // that runs them (which brings the simulator and the runtime).
+  const { loadScenarioFile } = await import('@ringflow/testing/scenario-files');
   return (await loadScenarioFile(file)).diagnostics;
 }
 

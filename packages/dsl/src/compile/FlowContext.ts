@@ -1,6 +1,6 @@
 import type { ExpressionScope } from '../expr/Expression.ts';
 import type { EffectRunner } from './EffectRunner.ts';
-import { ErrorCode } from '@ringflow/client';
+import { ErrorCode } from '@ringflow/client/interface';
 import { evaluateCondition, evaluateExpression, ExpressionError } from '../expr/Expression.ts';
 import type { ExprValue, Value } from '../schema/s.ts';
 import type { CallInfo, FlowHost } from './FlowHost.ts';

@@ -1,4 +1,4 @@
-import { isResourceGone } from '@ringflow/client';
+import { isResourceGone } from '@ringflow/client/interface';
 import type { ActionArgs } from './FlowContext.ts';
 import { effect, fireAndForget, isOwnChannel, setStep } from './effects.ts';
 import type { StateSpec, TransitionSpec } from './StateSpec.ts';

@@ -1,4 +1,4 @@
-import { findModel } from '@ringflow/client';
+import { findModel } from '@ringflow/client/interface';
 
 /**
  * What the validator knows of a value an expression reads: a CEL type (`string`, `int`, `dyn`

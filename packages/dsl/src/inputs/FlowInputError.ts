@@ -1,4 +1,4 @@
-import { ErrorCode, RingflowError } from '@ringflow/client';
+import { ErrorCode, RingflowError } from '@ringflow/client/interface';
 import { convertFlowInputs, type InputDeclaration, type InputProblem } from './convertFlowInputs.ts';
 
 /**

@@ -82,7 +82,7 @@ export type Infer<S> = S extends Schema<infer T> ? T : S extends Optional<infer 
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type PropShapes = Record<string, Schema<unknown> | Optional<unknown>>;
-type InferProps<P extends PropShapes> = Simplify<
+export type InferProps<P extends PropShapes> = Simplify<
   { -readonly [K in keyof P as P[K] extends Optional<unknown> ? never : K]: Infer<P[K]> } & {
     -readonly [K in keyof P as P[K] extends Optional<unknown> ? K : never]?: Infer<P[K]>;
   }

@@ -1,7 +1,7 @@
 import type { ActionArgs, FlowContext } from '../compile/FlowContext.ts';
 import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
 import { type FlowTransitions, transitionsSchema } from '../model/transition.ts';
-import { type Infer, type Optional, type Schema, s } from '../schema/s.ts';
+import { type Infer, type InferProps, type Optional, type Schema, s } from '../schema/s.ts';
 import type { Path } from '../validate/Diagnostic.ts';
 
 /**
@@ -105,7 +105,10 @@ export const commonStepFields = {
 type Shapes = Record<string, Schema<unknown> | Optional<unknown>>;
 
 /** The parameter schema of a step: its own fields plus the common ones. */
-export function stepParams<P extends Shapes>(props: P, description: string) {
+export function stepParams<P extends Shapes>(
+  props: P,
+  description: string,
+): Schema<InferProps<P & typeof commonStepFields>> {
   return s.object({ ...props, ...commonStepFields }, { description });
 }
 

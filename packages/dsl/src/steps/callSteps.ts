@@ -1,4 +1,4 @@
-import { type ChannelsHangupParams, findOperation } from '@ringflow/client';
+import { type ChannelsHangupParams, findOperation } from '@ringflow/client/interface';
 import { type ActionArgs, resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, setContext } from '../compile/effects.ts';
 import { parseDuration, s } from '../schema/s.ts';

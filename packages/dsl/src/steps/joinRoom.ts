@@ -1,4 +1,4 @@
-import { HttpError } from '@ringflow/client';
+import { HttpError } from '@ringflow/client/interface';
 import type { FlowHost } from '../compile/FlowHost.ts';
 
 /** What the `conference` step asks of a room. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFlow } from '../defineFlow.ts';
 import type { FlowDocument } from '../model/flowSchema.ts';
-import { runFlowOnSimulator } from './runFlowOnSimulator.testSupport.ts';
+import { runFlowOnSimulator } from './test-support/runFlowOnSimulator.ts';
 
 let run: Awaited<ReturnType<typeof runFlowOnSimulator>> | undefined;
 afterEach(async () => {

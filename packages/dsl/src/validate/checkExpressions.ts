@@ -1,4 +1,4 @@
-import { eventTypeNames } from '@ringflow/client';
+import { eventTypeNames } from '@ringflow/client/interface';
 import {
   checkExpressionTypes,
   type ExpectedTypes,

@@ -1,4 +1,4 @@
-import { eventTypeNames } from '@ringflow/client';
+import { eventTypeNames } from '@ringflow/client/interface';
 import { convertInputValue } from '../inputs/convertFlowInputs.ts';
 import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
 import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flowSchema.ts';

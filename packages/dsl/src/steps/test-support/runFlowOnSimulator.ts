@@ -8,9 +8,9 @@ import {
 import { createSimulator } from '@ringflow/simulator';
 import { pino } from 'pino';
 import { createMachine } from 'xstate';
-import type { FlowOutput } from '../index.ts';
-import { createFlowCallMachine } from '../index.ts';
-import type { Flow } from '../index.ts';
+import type { FlowOutput } from '../../index.ts';
+import { createFlowCallMachine } from '../../index.ts';
+import type { Flow } from '../../index.ts';
 
 /** The dialplan of flow tests: a caller half that waits, and a number that enters the app. */
 /** The caller's side does nothing: the test drives it through REST. */

@@ -1,0 +1,85 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseFlow } from '@ringflow/dsl';
+import { runScenarioFiles } from '@ringflow/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliVersion } from '../cliVersion.ts';
+import { ExitCode } from '../ExitCode.ts';
+import { TOOL_VERSIONS } from '../init/projectFiles.ts';
+import { main } from '../main.ts';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}
+
+const temporaryFolders: string[] = [];
+afterAll(async () => {
+  await Promise.all(temporaryFolders.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function newFolder(name: string): Promise<string> {
+  const parent = await mkdtemp(join(tmpdir(), 'ringflow-init-'));
+  temporaryFolders.push(parent);
+  return join(parent, name);
+}
+
+describe('ringflow init', () => {
+  it('writes a project whose flow is valid and whose scenarios pass, and says what to run next', async () => {
+    const dir = await newFolder('my-ivr');
+    const c = capture();
+    expect(await main(['init', dir], c.io)).toBe(ExitCode.OK);
+    expect(c.out()).toContain('flows/main-menu.yaml');
+    expect(c.out()).toMatch(/Next:\n {2}cd .*my-ivr\n {2}npm install\n {2}npm run demo/);
+
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.name).toBe('my-ivr');
+    expect(pkg.dependencies['@ringflow/runtime']).toBe(`^${cliVersion()}`);
+    expect(pkg.devDependencies['@ringflow/cli']).toBe(`^${cliVersion()}`);
+
+    const flowText = await readFile(join(dir, 'flows/main-menu.yaml'), 'utf8');
+    expect(flowText.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../node_modules/@ringflow/dsl/schema/flow.schema.json',
+    );
+    expect(parseFlow(flowText, 'main-menu.yaml').diagnostics).toEqual([]);
+    const run = await runScenarioFiles([join(dir, 'flows/main-menu.test.yaml')]);
+    expect({ passed: run.passed, failed: run.failed }).toEqual({ passed: 3, failed: 0 });
+
+    expect(await readFile(join(dir, 'src/main.ts'), 'utf8')).toContain('createApplication(');
+    expect(await readFile(join(dir, 'test/main-menu.test.ts'), 'utf8')).toContain('testFlow(');
+  });
+
+  it('refuses to overwrite: with one file there already, it writes nothing and exits 1', async () => {
+    const dir = await newFolder('taken');
+    await main(['init', dir], capture().io);
+    await writeFile(join(dir, 'README.md'), 'mine\n');
+    const again = capture();
+    expect(await main(['init', dir], again.io)).toBe(ExitCode.FAILURE);
+    expect(again.err()).toContain('not overwriting');
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('mine\n');
+
+    const only = await newFolder('only-readme');
+    await mkdir(only);
+    await writeFile(join(only, 'README.md'), 'mine\n');
+    expect(await main(['init', only], capture().io)).toBe(ExitCode.FAILURE);
+    expect(await readdir(only)).toEqual(['README.md']);
+  });
+
+  it('rejects a folder name npm would not take as a package name', async () => {
+    const c = capture();
+    expect(await main(['init', await newFolder('My IVR')], c.io)).toBe(ExitCode.USAGE);
+    expect(c.err()).toContain('cannot be an npm package name');
+  });
+
+  it('pins the tools at the versions this repository is tested with', async () => {
+    const root = JSON.parse(await readFile(new URL('../../../../package.json', import.meta.url), 'utf8'));
+    for (const [tool, version] of Object.entries(TOOL_VERSIONS))
+      expect(root.devDependencies[tool]).toBe(version);
+  });
+});
