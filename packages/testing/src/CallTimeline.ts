@@ -51,7 +51,27 @@ export interface RecordedFailure extends Entry {
   readonly failure: StepFailure;
 }
 
-export type TimelineEntry = RecordedAction | RecordedEvent | RecordedState | RecordedNote | RecordedFailure;
+/**
+ * A step of a call's flow ended with an outcome worth seeing (not a plain `done`): a dial
+ * `busy`, a gather `noInput`, a menu's `choice`, or a menu's own no-input / no-match (`noInput`,
+ * `noMatch` with the count so far) before it asks again.
+ */
+export interface RecordedOutcome extends Entry {
+  readonly kind: 'outcome';
+  readonly state: string;
+  readonly step: string;
+  readonly outcome: string;
+  /** The outcome's data worth a glance (`digits=12`, `cause=17`, `count=2`). */
+  readonly detail: string;
+}
+
+export type TimelineEntry =
+  | RecordedAction
+  | RecordedEvent
+  | RecordedState
+  | RecordedNote
+  | RecordedFailure
+  | RecordedOutcome;
 
 /**
  * A step failure in one line: what failed where, what the server said, what the flow did next.
@@ -147,6 +167,8 @@ function describeEntry(e: TimelineEntry): string {
       return `■ ${e.text}`;
     case 'failure':
       return `✗ ${formatFailure(e.failure)}`;
+    case 'outcome':
+      return `◇ ${e.step} → ${e.outcome}${e.detail ? ` ${e.detail}` : ''}`;
     default:
       return assertNever(e);
   }

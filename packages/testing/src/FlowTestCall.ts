@@ -48,6 +48,22 @@ const DIGIT_MS = 100;
 const DIGIT_GAP_MS = 100;
 const INTERNAL_STATES = new Set(['$finish', '$end']);
 
+/** What the timeline reads of a compiled flow's context (its step result, scratch and state). */
+interface FlowSnapshotContext {
+  readonly result?: Readonly<Record<string, unknown>>;
+  readonly step?: Readonly<Record<string, unknown>>;
+  readonly state?: string;
+}
+
+/** The fields of a step result worth a glance: `digits=12 cause=17` (not the bookkeeping ones). */
+function resultDetail(result: Readonly<Record<string, unknown>>): string {
+  const skip = new Set(['outcome', 'step', 'state', 'vars']);
+  return Object.entries(result)
+    .filter(([k, v]) => !skip.has(k) && v !== undefined && v !== '' && v !== 0 && typeof v !== 'object')
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
+}
+
 function topState(value: unknown): string {
   if (typeof value === 'string') return value;
   return Object.keys(value as object)[0] ?? '';
@@ -79,6 +95,9 @@ export class FlowTestCall {
   private sessionOutcome: SessionOutcome | undefined;
   private stopInspecting: (() => void) | undefined;
   private readonly stepFailures: StepFailure[] = [];
+  /** The last step result and menu counts seen, to record only what changed. */
+  private lastResult: FlowSnapshotContext['result'];
+  private readonly lastCounts: Partial<Record<'noInput' | 'noMatch', number>> = {};
 
   /** @internal Made by its scenario. */
   constructor(scenario: CallScenario, name: string, channelId: string, flow: Flow) {
@@ -132,8 +151,10 @@ export class FlowTestCall {
       this.enter(this.flow.document.start);
       this.enter(topState(actor.getSnapshot().value));
       const inspection = actor.system.inspect((event: InspectionEvent) => {
-        if (event.type === '@xstate.microstep' && event.actorRef === actor)
-          this.enter(topState((event.snapshot as unknown as { value: unknown }).value));
+        if (event.type !== '@xstate.microstep' || event.actorRef !== actor) return;
+        const snapshot = event.snapshot as unknown as { value: unknown; context: FlowSnapshotContext };
+        this.enter(topState(snapshot.value));
+        this.noteOutcomes(snapshot.context);
       });
       this.stopInspecting = () => inspection.unsubscribe();
       actor.subscribe({
@@ -142,6 +163,49 @@ export class FlowTestCall {
         },
         error: () => {},
       });
+    });
+  }
+
+  /**
+   * Records the outcomes worth seeing as the flow's context changes: a step result other than a
+   * plain `done`, and a menu's no-input / no-match counts going up (it asks again).
+   */
+  private noteOutcomes(context: FlowSnapshotContext | undefined): void {
+    if (!context) return;
+    const result = context.result;
+    // A failure has its own entry (the flow reports it with its place and what followed).
+    if (
+      result &&
+      result !== this.lastResult &&
+      typeof result.outcome === 'string' &&
+      result.outcome !== 'done' &&
+      result.outcome !== 'failed'
+    )
+      this.recordOutcome(
+        String(result.state ?? ''),
+        String(result.step ?? ''),
+        result.outcome,
+        resultDetail(result),
+      );
+    this.lastResult = result;
+    const scratch = context.step ?? {};
+    for (const kind of ['noInput', 'noMatch'] as const) {
+      const count = Number(scratch[kind] ?? 0);
+      if (count > (this.lastCounts[kind] ?? 0))
+        this.recordOutcome(String(context.state ?? ''), 'menu', kind, `(${count} so far)`);
+      this.lastCounts[kind] = count;
+    }
+  }
+
+  private recordOutcome(state: string, step: string, outcome: string, detail: string): void {
+    this.scenario.record({
+      kind: 'outcome',
+      at: this.scenario.elapsed(),
+      call: this.name,
+      state,
+      step,
+      outcome,
+      detail,
     });
   }
 

@@ -27,6 +27,7 @@ export type {
   RecordedEvent,
   RecordedFailure,
   RecordedNote,
+  RecordedOutcome,
   RecordedState,
   TimelineEntry,
 } from './CallTimeline.ts';

@@ -107,6 +107,43 @@ describe('testCalls: several callers in one scenario', () => {
   });
 });
 
+describe('the timeline says why', () => {
+  it('shows outcomes worth seeing and step failures with their place and what followed', async () => {
+    const flow = parseFlow(
+      `name: why
+start: ask
+states:
+  ask:
+    steps:
+      - gather: { media: sound:hello-world, maxDigits: 1, firstDigitTimeout: 2s, as: key }
+    next: call
+  call:
+    steps:
+      - dial: { endpoint: PJSIP/sales, on: { busy: oops } }
+  oops:
+    on: { error: bye }
+    steps:
+      - originate: { endpoint: nonsense, context: x, extension: s }
+  bye:
+    steps: [hangup]
+`,
+      'flows/why.yaml',
+    );
+    if (!flow.ok) throw new Error(flow.diagnostics.map(formatDiagnostic).join('\n'));
+    scenario = await testCalls(flow.flow, { calls: { caller: {} }, farEnds: { 'PJSIP/sales': 'busy' } });
+    const caller = scenario.call('caller');
+    const end = await caller.expectEnd({ status: 'recovered', by: 'flow', within: '1m' });
+    const text = scenario.formatTimeline();
+    expect(text).toContain('◇ gather → noInput');
+    expect(text).toMatch(/◇ dial → busy cause=17/);
+    expect(text).toContain(
+      '✗ originate failed (oops, step 1, flows/why.yaml:14:9): channels.originateWithId answered 400 "Invalid endpoint specified" → the state\'s on.error: bye',
+    );
+    expect(end.error).toMatchObject({ step: 'originate', state: 'oops', status: 400 });
+    expect(caller.failures()).toHaveLength(1);
+  });
+});
+
 describe('scenario files with several calls', () => {
   async function files(content: Record<string, string>): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'ringflow-calls-'));

@@ -274,6 +274,36 @@ describe('ringflow run', () => {
     expect(out).toContain('greet → main-menu → sales-menu → voicemail → goodbye');
   });
 
+  it('--demo shows step outcomes (menu no-match, a dial that failed) and failures with their place and what followed', async () => {
+    const c = capture({ isTerminal: true });
+    expect(await main(['run', IVR, '--demo', '--speed', 'max'], c.io)).toBe(ExitCode.OK);
+    const out = c.out();
+    expect(out).toMatch(/#6 {6}◇ menu → noMatch \(1 so far\)/);
+    expect(out).toMatch(/#5 {6}◇ menu → noInput \(3 so far\)/);
+    expect(out).toMatch(/#5 {6}◇ dial → completed channelId=channel-\d+ bridgeId=bridge-\d+/);
+    expect(out).toMatch(
+      /#7 {6}✗ dial failed \(operator, step 2, .*flows\/ivr\.yaml:\d+:\d+\): the called party could not be reached → the step's on\.failed: dialplan-operator/,
+    );
+  });
+
+  it('a flow that fails at its first step still shows its timeline, the failure and its end', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-cli-'));
+    const file = join(dir, 'fails.yaml');
+    await writeFile(
+      file,
+      'name: fails\nstart: a\nstates:\n  a:\n    steps:\n      - originate: { endpoint: nonsense, context: x, extension: s }\n      - hangup\n',
+    );
+    const c = capture({ isTerminal: true });
+    expect(await main(['run', file, '--speed', 'max', '--limit', '20s'], c.io)).toBe(ExitCode.OK);
+    const out = c.out();
+    expect(out).toContain('#1  ◆ a');
+    expect(out).toContain(
+      `#1      ✗ originate failed (a, step 1, ${file}:6:9): channels.originateWithId answered 400 "Invalid endpoint specified" → nothing handled it: the flow ends with status failed and hangs up`,
+    );
+    expect(out).toContain('#1  ■ call ended: failed, by the flow');
+    expect(out).toContain('Summary: 1 call (1 failed)');
+  });
+
   it('speaks of one call in the singular, and of time as fast as possible without "at"', async () => {
     const c = capture({ isTerminal: true });
     expect(await main(['run', IVR, '--speed', 'max', '--limit', '20s'], c.io)).toBe(ExitCode.OK);

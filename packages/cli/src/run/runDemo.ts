@@ -3,6 +3,7 @@ import type { Flow } from '@ringflow/dsl';
 import {
   type CallEnd,
   type FlowTestCall,
+  formatFailure,
   formatOffset,
   testFlow,
   type TimelineEntry,
@@ -116,6 +117,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
     show(running, line);
     if (Number.isFinite(options.speed)) await sleep(options.clock, TICK_REAL_MS);
   }
+  // What has not been shown yet: all of a call that ended at its first instant (a flow failing at
+  // its first step never let the loop run).
+  show(running, line);
   const results = running.map((r) => ({ label: r.caller.label, end: r.call.end(), states: r.call.states() }));
   summary(results, options.clock.now() - realStart, line, format);
   for (const r of running) await r.call.close();
@@ -172,6 +176,25 @@ function show(
         break;
       case 'end':
         line({ call: n, at: entry.at, kind: 'end', text: entry.text }, `${at}  #${n}  ■ ${entry.text}`);
+        break;
+      case 'outcome':
+        line(
+          {
+            call: n,
+            at: entry.at,
+            kind: 'outcome',
+            step: entry.step,
+            outcome: entry.outcome,
+            detail: entry.detail,
+          },
+          `${at}  #${n}      ◇ ${entry.step} → ${entry.outcome}${entry.detail ? ` ${entry.detail}` : ''}`,
+        );
+        break;
+      case 'failure':
+        line(
+          { call: n, at: entry.at, kind: 'failure', failure: entry.failure },
+          `${at}  #${n}      ✗ ${formatFailure(entry.failure)}`,
+        );
         break;
       case 'event':
         break; // events are the detail behind the actions: `ringflow test` failures show them
