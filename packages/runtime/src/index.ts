@@ -50,7 +50,7 @@ export * from './metrics/index.ts';
 export { CallSession } from './session/CallSession.ts';
 export type { CallEnded, SessionOutcome } from './session/CallEnded.ts';
 export { DigitBuffer } from './session/DigitBuffer.ts';
-export { isCallGone } from './session/isCallGone.ts';
+export { isCallGone } from '@ringflow/client';
 export { machineEventFilter, type MachineEventFilter } from './session/machineEventFilter.ts';
 export { SessionRouter } from './session/SessionRouter.ts';
 export { TrackingClock } from './session/TrackingClock.ts';

@@ -1,6 +1,6 @@
 import type { ExpressionScope } from '../expr/Expression.ts';
 import type { EffectRunner } from './EffectRunner.ts';
-import { ErrorCode } from '@ringflow/client/interface';
+import { ErrorCode, isCallGone } from '@ringflow/client/interface';
 import { evaluateCondition, evaluateExpression, ExpressionError } from '../expr/Expression.ts';
 import type { ExprValue, Value } from '../schema/s.ts';
 import type { CallInfo, FlowHost } from './FlowHost.ts';
@@ -25,6 +25,8 @@ export interface FlowContext {
   readonly bridgeRecording?: string | undefined;
   /** Set once the caller's channel is gone: channel operations are no longer attempted. */
   readonly hungUp: boolean;
+  /** The caller hung up (or the call left the application) before the flow ended it. */
+  readonly callerLeft: boolean;
   /** The final state's output (subflows hand it to their caller). */
   readonly output: Readonly<Record<string, unknown>> | undefined;
   /** The last unhandled failure. */
@@ -107,6 +109,8 @@ export interface FailureFacts {
   readonly serverMessage?: string;
   /** refused (the server said no), timeout, network, expression, or other. */
   readonly cause: 'refused' | 'timeout' | 'network' | 'expression' | 'other';
+  /** The request failed because the call is gone (the caller hung up): not the flow's failure. */
+  readonly gone?: boolean;
 }
 
 /** Pulls the facts out of a failed REST call, a time-out, an expression that failed, or any other error. */
@@ -146,5 +150,6 @@ export function describeFailure(error: unknown): FailureFacts {
       ? { serverMessage: err.serverMessage }
       : {}),
     cause,
+    ...(isCallGone(error) ? { gone: true } : {}),
   };
 }

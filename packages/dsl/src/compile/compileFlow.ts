@@ -231,7 +231,7 @@ function compileBody(
     state: StateDocument | undefined,
     eventOf: (a: ActionArgs) => unknown,
   ): TransitionSpec[] => {
-    const mark = setContext(() => ({ hungUp: true }));
+    const mark = setContext(() => ({ hungUp: true, callerLeft: true }));
     return [
       ...compileTransitions(state?.on?.hangup, eventOf),
       ...compileTransitions(globalOn.hangup, eventOf),
@@ -311,6 +311,13 @@ function compileBody(
             ? [{ target: nextId }]
             : kind === 'failure'
               ? [
+                  // After the caller hung up (in its hangup handler), a step that needed the
+                  // call fails because the call is gone: that is the hang-up, not a failure of
+                  // the flow, and the handler goes on with its next step.
+                  {
+                    guard: ({ context }: ActionArgs) => context.hungUp && context.result?.gone === true,
+                    target: nextId,
+                  },
                   // A 404 while the call was up means the caller's channel is gone.
                   ...hangupRoutes(state, stepResult).map((t) => ({
                     ...t,
@@ -548,12 +555,16 @@ function compileBody(
 }
 
 /**
- * How the run ended, for its output: a flow that ended by itself after an error handler took over
- * a failure is `recovered`, not `completed` (it is not a plain success).
+ * How the run ended, for its output: a flow whose caller hung up first is `hungUp` (also when its
+ * hangup handler reached a final state); one that ended by itself after an error handler took
+ * over a failure is `recovered`, not `completed` (it is not a plain success).
  */
 function finalStatus(context: FlowContext): FlowOutput['status'] {
   const status = context.status === 'running' ? 'completed' : context.status;
-  return status === 'completed' && context.error !== undefined ? 'recovered' : status;
+  if (status !== 'completed') return status;
+  // The caller left first: whatever the hangup handler did afterwards, the call ended that way.
+  if (context.callerLeft) return 'hungUp';
+  return context.error !== undefined ? 'recovered' : status;
 }
 
 function combine(
@@ -583,6 +594,7 @@ function initialContext(body: Body, name: string, input: FlowMachineInput): Flow
     inErrorHandler: false,
     status: 'running',
     state: body.start,
+    callerLeft: false,
   };
 }
 

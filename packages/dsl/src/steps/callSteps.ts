@@ -164,7 +164,11 @@ export const hangupStep = defineStep({
   }),
 });
 
-/** userEvent: raises a user event (ChannelUserevent) carrying variables, sourced from this call. */
+/**
+ * userEvent: raises a user event (ChannelUserevent) carrying variables, sourced from this call
+ * while it is up; after the caller hung up (a hangup handler telling others), without a source:
+ * the channel no longer exists, and a server refuses an event sourced from it.
+ */
 export const userEventStep = restStep({
   name: 'userEvent',
   description: 'Raises a user event with variables (other applications receive ChannelUserevent).',
@@ -184,7 +188,7 @@ export const userEventStep = restStep({
     args.context.host.ari.events.userEvent({
       eventName: resolveValue(p.name, scope),
       application: p.application ?? args.context.host.application,
-      source: [`channel:${args.context.call.channelId}`],
+      ...(args.context.hungUp ? {} : { source: [`channel:${args.context.call.channelId}`] }),
       variables: resolveVariables(p.variables, args) ?? {},
     }),
 });

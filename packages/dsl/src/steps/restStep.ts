@@ -21,6 +21,7 @@ export const FAILED: OutcomeSpec = {
     operation: ['string', 'the operation that failed (bridges.createWithId), when it was a request'],
     serverMessage: ['string', "the server's own explanation, when it gave one"],
     cause: ['string', 'refused, timeout, network, expression or other'],
+    gone: ['bool', 'true when the request failed because the call is gone (the caller hung up)'],
   },
 };
 

@@ -1,7 +1,7 @@
+import { isCallGone } from '@ringflow/client';
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { CallHandle } from '../call/CallHandle.ts';
 import { markCallScoped } from '../call/callScopedSignal.ts';
-import { isCallGone } from '../session/isCallGone.ts';
 
 /** Every helper's input carries the call it acts on. */
 export interface WithCall {

@@ -51,7 +51,10 @@ export interface CallEnded {
    * `continued` (the call went on in the dialplan). Undefined when the machine reports none.
    */
   readonly result?: string;
-  /** The last step failure the call's logic reported (`call.reportFailure`), if any. */
+  /**
+   * The last step failure the call's logic reported (`call.reportFailure`) that nothing in the
+   * step handled, else the last one the step routed itself; undefined when none was reported.
+   */
   readonly failure?: StepFailure;
   /** How many step failures the call's logic reported. */
   readonly failures: number;

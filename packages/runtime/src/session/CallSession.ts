@@ -3,6 +3,7 @@ import {
   eventResources,
   HttpError,
   isResourceGone,
+  markCallGone,
   type ResourceKind,
   type RestClient,
   RingflowError,
@@ -25,7 +26,6 @@ import type { StepFailure } from '../call/StepFailure.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
 import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
-import { markCallGone } from './isCallGone.ts';
 import { type HandleSession, SessionCallHandle } from './SessionCallHandle.ts';
 import type { SessionHost } from './SessionHost.ts';
 import { type MachineEventFilter, machineEventFilter } from './machineEventFilter.ts';
@@ -650,17 +650,22 @@ export class CallSession implements HandleSession {
   }
 
   /**
-   * A step of the call's logic failed (see {@link StepFailure}): a `warn` line with every fact of
-   * it, a count by flow, step and status, and the last one kept for the call's end.
+   * A step of the call's logic failed (see {@link StepFailure}): a line with every fact of it
+   * (`warn`, or `info` when the step routed the failure itself), a count by flow, step and
+   * status, and the last one kept for the call's end.
    */
   reportFailure(failure: StepFailure): void {
     if (this.ended) return;
     this.failures++;
-    this.lastFailure = failure;
+    // The one the call's end shows: the last one nothing in the step handled, else the last.
+    if (failure.unhandled || !this.lastFailure?.unhandled) this.lastFailure = failure;
     this.host.metrics.stepFailed(failure.flow, failure.step, failure.status);
-    this.log('warn', `step failed: ${failure.step} in ${failure.flow}/${failure.state}; ${failure.next}`, {
-      failure,
-    });
+    // A failure the step routes itself was expected by the flow's author: info, not warn.
+    this.log(
+      failure.unhandled ? 'warn' : 'info',
+      `step failed: ${failure.step} in ${failure.flow}/${failure.state}; ${failure.next}`,
+      { failure },
+    );
   }
 
   private channelGone(channelId: string, operation: string): void {
@@ -775,7 +780,11 @@ export class CallSession implements HandleSession {
     };
     if (this.actor) this.host.metrics.callResults.inc({ app: this.app ?? '', result: result ?? 'none' });
     // A call whose logic failed, or got through only by its error handler, is not a plain success.
-    const troubled = this.lastFailure !== undefined || result === 'failed' || outcome === 'failed';
+    const troubled =
+      this.lastFailure?.unhandled === true ||
+      result === 'failed' ||
+      result === 'recovered' ||
+      outcome === 'failed';
     this.log(troubled ? 'warn' : 'info', 'call ended', {
       outcome,
       machine: this.ending.machineStatus,

@@ -1,6 +1,12 @@
 const goneErrors = new WeakSet<object>();
 
-/** Marks an error as "one of the call's own channels is gone" (done by the session). */
+/**
+ * Errors of requests that failed because the call they were made for is gone: kept here, in the
+ * package every other one depends on, so that the runtime (which marks them) and the flows
+ * (which treat them as the caller's hang-up, not as failures) share one rule.
+ */
+
+/** Marks an error as "one of the call's own channels is gone" (done by the runtime's session). */
 export function markCallGone(error: unknown): void {
   if (typeof error === 'object' && error !== null) goneErrors.add(error);
 }

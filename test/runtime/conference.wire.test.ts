@@ -1,0 +1,143 @@
+import { VirtualClock } from '@ringflow/client';
+import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
+import { type CallEnded, type CallSession, createApplication } from '@ringflow/runtime';
+import { createSimulator, type SimulatedServer, startWireServer } from '@ringflow/simulator';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+
+const APP = 'conference';
+const ROOM = 'ringflow-sales-weekly';
+const DIALPLAN = `
+[from-callers]
+exten => _X.,1,Stasis(${APP})
+ same => n,Hangup()
+`;
+
+const realTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
+
+/**
+ * flows/conference.yaml run as `ringflow run` runs it (the runtime over HTTP and WebSocket on
+ * 127.0.0.1) against the simulator behind its wire server (as `ringflow simulator`), with three
+ * callers placed and driven through the simulator's driver; time is virtual, and before each step
+ * of it everything in flight has landed.
+ */
+async function setUp() {
+  const clock = new VirtualClock(Date.UTC(2026, 0, 5, 10));
+  const simulator = createSimulator({ clock, dialplan: { text: DIALPLAN, file: 'conference.conf' } });
+  let eventsSent = 0;
+  const counted: SimulatedServer = {
+    handle: (request) => simulator.handle(request),
+    connectEvents: (request, deliver) =>
+      simulator.connectEvents(request, (event) => {
+        eventsSent++;
+        deliver(event);
+      }),
+  };
+  const wire = await startWireServer(counted, {
+    users: [{ username: 'ringflow', password: 'secret' }],
+    clock,
+  });
+  const flow = await loadFlowFile(new URL('../../flows/conference.yaml', import.meta.url).pathname);
+  const app = createApplication({
+    servers: [
+      {
+        url: wire.url,
+        username: 'ringflow',
+        password: 'secret',
+        eventStream: { pingIntervalMs: 0 },
+        restTimeoutMs: 60_000,
+      },
+    ],
+    apps: [APP],
+    call: createFlowCallMachine(flow),
+    clock,
+    logger: pino({ level: 'silent' }),
+  });
+  const ended: CallEnded[] = [];
+  app.callEnded$.subscribe((report) => ended.push(report));
+  const landed = async () => {
+    let quiet = 0;
+    for (let i = 0; i < 2000 && quiet < 2; i++) {
+      await realTurn();
+      quiet =
+        app.metrics.summary().events === eventsSent && app.counters().pendingRequests === 0 ? quiet + 1 : 0;
+    }
+    expect(quiet).toBe(2);
+  };
+  const run = async (ms: number) => {
+    for (let t = 0; t < ms; t += 100) {
+      await landed();
+      await clock.advance(100);
+    }
+    await landed();
+  };
+  const list = async <T>(path: string) =>
+    (await simulator.handle({ method: 'GET', path, query: {} })).body as T[];
+  const close = async () => {
+    await app.stop();
+    await wire.close();
+    simulator.close();
+  };
+  return { simulator, app, ended, run, list, close };
+}
+
+describe('flows/conference.yaml over the wire with three callers', () => {
+  it('a member waits, the moderator opens the room, a second member joins, all leave: nothing is left', async () => {
+    const { simulator, app, ended, run, list, close } = await setUp();
+    const sessions = new Map<string, CallSession>();
+    app.calls$.subscribe((s) => sessions.set(s.channelId, s));
+    const sessionOf = (channel: string) => sessions.get(channel);
+    try {
+      await app.start();
+      const member = simulator.driver.placeCall({ from: '5552000', to: '100' });
+      await run(3500);
+      simulator.driver.pressDigits(member, '5678');
+      await run(8000);
+      expect(sessionOf(member)?.machine?.getSnapshot().value).toMatchObject({ 'waiting-for-moderator': {} });
+      const moderator = simulator.driver.placeCall({ from: '5551000', to: '100' });
+      await run(3500);
+      simulator.driver.pressDigits(moderator, '1234');
+      await run(6000);
+      expect(sessionOf(moderator)?.machine?.getSnapshot().value).toMatchObject({ moderating: {} });
+      expect(sessionOf(member)?.machine?.getSnapshot().value).toMatchObject({ 'in-room': {} });
+
+      const second = simulator.driver.placeCall({ from: '5553000', to: '100' });
+      await run(3500);
+      simulator.driver.pressDigits(second, '5678');
+      await run(6000);
+      expect(sessionOf(second)?.machine?.getSnapshot().value).toMatchObject({ 'in-room': {} });
+      const [room] = await list<{ id: string; channels: string[] }>('/bridges');
+      expect(room?.id).toBe(ROOM);
+      expect([...(room?.channels ?? [])].sort()).toEqual([member, moderator, second].sort());
+      expect(simulator.liveRecordings).toEqual([`conference/sales-weekly-${moderator}`]);
+
+      // The moderator leaves with *: the recording stops, the members stay in the room.
+      simulator.driver.pressDigits(moderator, '*');
+      await run(5000);
+      expect(simulator.liveRecordings).toEqual([]);
+      expect((await list<{ channels: string[] }>('/bridges'))[0]?.channels.sort()).toEqual(
+        [member, second].sort(),
+      );
+      simulator.driver.hangup(member);
+      simulator.driver.hangup(second);
+      await run(3000);
+
+      expect(ended.map((e) => [e.callId, e.result]).sort()).toEqual(
+        [
+          [member, 'hungUp'],
+          [moderator, 'completed'],
+          [second, 'hungUp'],
+        ].sort(),
+      );
+      // The only failures are the ones the flow expects and routes itself (a member stopping music
+      // the moderator already stopped: 409); nothing went to an error handler.
+      expect(ended.filter((e) => e.failure?.unhandled).map((e) => e.failure)).toEqual([]);
+      // Nothing is left on the server: the last one out closed the room.
+      expect(await list('/bridges')).toEqual([]);
+      expect(await list('/channels')).toEqual([]);
+      expect(simulator.liveRecordings).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
