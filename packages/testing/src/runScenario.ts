@@ -59,6 +59,11 @@ export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Pro
   }
 }
 
+/** The `end` expectations first: they let time run to the end, and the others check what happened by then. */
+function endFirst(expectations: readonly ScenarioExpectation[]): ScenarioExpectation[] {
+  return [...expectations.filter((e) => e.kind === 'end'), ...expectations.filter((e) => e.kind !== 'end')];
+}
+
 function statesOf(world: CallScenario) {
   return world.callers.map((c) => ({ name: c.name, states: c.states() }));
 }
@@ -85,7 +90,9 @@ async function runStep(world: CallScenario, step: ScenarioStep): Promise<void> {
     case 'inject':
       return world.inject(step.event, step.call === undefined ? undefined : call);
     case 'expect':
-      for (const expectation of step.expectations) await check(world, step.call, expectation);
+      // Every check of one `expect` looks at the same point: when it has an `end`, the call's end
+      // (the order of the keys does not matter).
+      for (const expectation of endFirst(step.expectations)) await check(world, step.call, expectation);
       return;
     default:
       return assertNever(step);

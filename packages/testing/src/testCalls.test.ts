@@ -187,6 +187,32 @@ scenarios:
     ).toEqual(['greeted', 'join', 'out', 'talking']);
   });
 
+  it('checks the keys of one expect at the same point, whatever their order: the end when it has one', async () => {
+    const dir = await files({
+      'later.yaml': `name: later
+start: a
+states:
+  a:
+    after: { 5s: b }
+  b:
+    steps: [hangup]
+`,
+      'later.test.yaml': `scenarios:
+  - name: visited written before end
+    steps:
+      - expect: { visited: b, states: [a, b], end: { status: completed, within: 10s } }
+  - name: visited written after end
+    steps:
+      - expect: { end: { status: completed, within: 10s }, visited: b }
+`,
+    });
+    const run = await runScenarioFiles([join(dir, 'later.test.yaml')]);
+    expect(run.results.map((r) => [r.scenario, r.passed, r.failure?.message])).toEqual([
+      ['visited written before end', true, undefined],
+      ['visited written after end', true, undefined],
+    ]);
+  });
+
   it('says which caller a step needs when there are several, at the line of the step', async () => {
     const dir = await files({
       'room.yaml': ROOM,
