@@ -1,4 +1,5 @@
 import { type CallScenario, testCalls } from './CallScenario.ts';
+import { FlowExpectationError } from './FlowExpectationError.ts';
 import type {
   Place,
   Scenario,
@@ -59,11 +60,6 @@ export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Pro
   }
 }
 
-/** The `end` expectations first: they let time run to the end, and the others check what happened by then. */
-function endFirst(expectations: readonly ScenarioExpectation[]): ScenarioExpectation[] {
-  return [...expectations.filter((e) => e.kind === 'end'), ...expectations.filter((e) => e.kind !== 'end')];
-}
-
 function statesOf(world: CallScenario) {
   return world.callers.map((c) => ({ name: c.name, states: c.states() }));
 }
@@ -90,9 +86,22 @@ async function runStep(world: CallScenario, step: ScenarioStep): Promise<void> {
     case 'inject':
       return world.inject(step.event, step.call === undefined ? undefined : call);
     case 'expect':
-      // Every check of one `expect` looks at the same point: when it has an `end`, the call's end
-      // (the order of the keys does not matter).
-      for (const expectation of endFirst(step.expectations)) await check(world, step.call, expectation);
+      // The keys of one `expect` are checked in the order written: `state: x` then `end` checks
+      // the state now, then lets time run to the end. A check that fails before an `end` of the
+      // same step says so, in case it was meant for the end.
+      for (const [i, expectation] of step.expectations.entries()) {
+        try {
+          await check(world, step.call, expectation);
+        } catch (error) {
+          const endLater = step.expectations.slice(i + 1).some((e) => e.kind === 'end');
+          if (!endLater || !(error instanceof FlowExpectationError)) throw error;
+          throw new FlowExpectationError(
+            error.expected,
+            `${error.happened}\n(checked before the end: the keys of an expect are checked in the order written; put end first to check this at the end)`,
+            error.timeline,
+          );
+        }
+      }
       return;
     default:
       return assertNever(step);

@@ -187,7 +187,7 @@ scenarios:
     ).toEqual(['greeted', 'join', 'out', 'talking']);
   });
 
-  it('checks the keys of one expect at the same point, whatever their order: the end when it has one', async () => {
+  it('checks the keys of one expect in the order written, and says so when a check before an end fails', async () => {
     const dir = await files({
       'later.yaml': `name: later
 start: a
@@ -198,19 +198,20 @@ states:
     steps: [hangup]
 `,
       'later.test.yaml': `scenarios:
+  - name: state now, then the end
+    steps:
+      - expect: { state: a, end: { status: completed, within: 10s }, visited: b }
   - name: visited written before end
     steps:
-      - expect: { visited: b, states: [a, b], end: { status: completed, within: 10s } }
-  - name: visited written after end
-    steps:
-      - expect: { end: { status: completed, within: 10s }, visited: b }
+      - expect: { visited: b, end: { status: completed, within: 10s } }
 `,
     });
     const run = await runScenarioFiles([join(dir, 'later.test.yaml')]);
-    expect(run.results.map((r) => [r.scenario, r.passed, r.failure?.message])).toEqual([
-      ['visited written before end', true, undefined],
-      ['visited written after end', true, undefined],
-    ]);
+    expect(run.results[0]).toMatchObject({ scenario: 'state now, then the end', passed: true });
+    expect(run.results[1]?.passed).toBe(false);
+    expect(run.results[1]?.failure?.message).toContain(
+      'but it visited a\n(checked before the end: the keys of an expect are checked in the order written; put end first to check this at the end)',
+    );
   });
 
   it('says which caller a step needs when there are several, at the line of the step', async () => {

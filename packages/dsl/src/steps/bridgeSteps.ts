@@ -153,6 +153,32 @@ export const leaveBridgeStep = restStep({
 });
 
 /**
+ * kick: takes another call out of this call's room (a moderator's keypad): it leaves the bridge,
+ * and its flow hears `roomLeft` about its own channel. Outcomes: done, failed.
+ */
+export const kickStep = restStep({
+  name: 'kick',
+  description: "Takes another call out of this call's room (its flow gets roomLeft about itself).",
+  params: stepParams(
+    {
+      channel: s.value(
+        s.string({
+          description: 'The channel to take out (a room member: vars.lastJoined, event.channel.id).',
+        }),
+      ),
+    },
+    "Takes another call out of this call's room.",
+  ),
+  bare: false,
+  run: async (p, args, scope) => {
+    await args.context.host.ari.bridges.removeChannel({
+      bridgeId: currentBridge(args),
+      channel: resolveValue(p.channel, scope),
+    });
+  },
+});
+
+/**
  * bridgePlay: plays on the call's bridge. The server queues it behind a playback already running
  * there. Outcomes: done (finished, or at once with wait: false), failed.
  */

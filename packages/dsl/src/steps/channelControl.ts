@@ -34,23 +34,42 @@ export const unholdStep = restStep({
   run: (_p, { context }) => context.host.ari.channels.unhold({ channelId: context.call.channelId }),
 });
 
-/** mute / unmute one or both audio directions. */
+const otherChannel = s.value(
+  s.string({
+    description:
+      "Another call's channel (a room member, from a moderator's keypad: vars.lastJoined); default this call.",
+  }),
+);
+
+/** mute / unmute one or both audio directions of this call, or of another call's channel. */
 export const muteStep = restStep({
   name: 'mute',
-  description: 'Mutes the call in one or both directions.',
-  params: stepParams({ direction: s.optional(direction) }, 'Mutes the call.'),
+  description: 'Mutes the call (or another channel: a room member) in one or both directions.',
+  params: stepParams(
+    { direction: s.optional(direction), channel: s.optional(otherChannel) },
+    'Mutes the call.',
+  ),
   bare: true,
-  run: (p, { context }) =>
-    context.host.ari.channels.mute({ channelId: context.call.channelId, direction: p.direction ?? 'both' }),
+  run: (p, { context }, scope) =>
+    context.host.ari.channels.mute({
+      channelId: resolveOptional(p.channel, scope) ?? context.call.channelId,
+      direction: p.direction ?? 'both',
+    }),
 });
 
 export const unmuteStep = restStep({
   name: 'unmute',
-  description: 'Unmutes the call in one or both directions.',
-  params: stepParams({ direction: s.optional(direction) }, 'Unmutes the call.'),
+  description: 'Unmutes the call (or another channel: a room member) in one or both directions.',
+  params: stepParams(
+    { direction: s.optional(direction), channel: s.optional(otherChannel) },
+    'Unmutes the call.',
+  ),
   bare: true,
-  run: (p, { context }) =>
-    context.host.ari.channels.unmute({ channelId: context.call.channelId, direction: p.direction ?? 'both' }),
+  run: (p, { context }, scope) =>
+    context.host.ari.channels.unmute({
+      channelId: resolveOptional(p.channel, scope) ?? context.call.channelId,
+      direction: p.direction ?? 'both',
+    }),
 });
 
 /** ring / stopRinging: locally generated ringback. */

@@ -38,6 +38,7 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
       'ifExists overwrite replaces the stored recording; append adds to it',
     ],
   },
+  kick: { 'room.simulator.test.ts': ['mute, unmute and kick the last one who came in'] },
   conference: {
     'steps.simulator.test.ts': ['conference joins a named bridge'],
     'mediaSteps.simulator.test.ts': ['bridgeMoh starts and stops music on the conference bridge'],
@@ -96,8 +97,14 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
   },
   hold: { 'steps.simulator.test.ts': ['channel controls'] },
   unhold: { 'steps.simulator.test.ts': ['channel controls'] },
-  mute: { 'steps.simulator.test.ts': ['channel controls'] },
-  unmute: { 'steps.simulator.test.ts': ['channel controls'] },
+  mute: {
+    'steps.simulator.test.ts': ['channel controls'],
+    'room.simulator.test.ts': ['mute, unmute and kick the last one who came in'],
+  },
+  unmute: {
+    'steps.simulator.test.ts': ['channel controls'],
+    'room.simulator.test.ts': ['mute, unmute and kick the last one who came in'],
+  },
   ring: { 'steps.simulator.test.ts': ['channel controls'] },
   stopRinging: { 'steps.simulator.test.ts': ['channel controls'] },
   startSilence: { 'steps.simulator.test.ts': ['channel controls'] },
