@@ -76,6 +76,15 @@ describe('testCalls: several callers in one scenario', () => {
     await scenario.expectServer({ channels: 0, bridges: 0, liveRecordings: 0 });
   });
 
+  it('leaves nothing on the server when the application stops with callers in a room', async () => {
+    scenario = await testCalls(flowOf(ROOM), { calls: { alice: {}, bob: {}, carol: { at: '1s' } } });
+    await scenario.wait('2s');
+    await scenario.expectBridge({ id: 'ringflow-huddle', calls: ['alice', 'bob', 'carol'] });
+    await scenario.app.stop();
+    await scenario.wait('1s');
+    await scenario.expectServer({ channels: 0, bridges: 0, liveRecordings: 0 });
+  });
+
   it('shows a failure with every call of the scenario, interleaved and labelled', async () => {
     scenario = await testCalls(flowOf(ROOM), {
       calls: { alice: {}, bob: { at: '1s' } },
