@@ -47,6 +47,36 @@ describe('the ringflow command', () => {
     expect(run.output().stdout).toBe(`${line}\n`);
   });
 
+  it('--sounds adds the prompts of a folder, with their durations, to the sounds the server lists and plays', async () => {
+    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-sounds-'));
+    await mkdir(join(dir, 'en', 'acme'), { recursive: true });
+    await writeFile(join(dir, 'en', 'acme', 'welcome.gsm'), Buffer.alloc(33 * 100));
+    const run = ringflow(['simulator', '--port', '0', '--sounds', dir]);
+    const url = /^listening on (\S+)$/.exec(await run.firstLine)![1];
+    const reply = await request(`${url}/sounds/acme%2Fwelcome`, {
+      headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` },
+    });
+    expect(reply.statusCode).toBe(200);
+    expect(await reply.body.json()).toMatchObject({
+      id: 'acme/welcome',
+      formats: [{ language: 'en', format: 'gsm' }],
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.output().stderr).toContain(`${dir}: 1 sound added`);
+  });
+
+  it('--sounds names a folder that does not exist in words', async () => {
+    const run = ringflow(['simulator', '--port', '0', '--sounds', '/nonexistent/prompts']);
+    expect(await run.exit).toBe(1);
+    expect(run.output().stderr).toContain(
+      'cannot read the sounds folder /nonexistent/prompts: no such folder',
+    );
+  });
+
   it('exits 0 on SIGINT too', async () => {
     const run = ringflow(['simulator', '--port', '0']);
     await run.firstLine;

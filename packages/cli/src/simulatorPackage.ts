@@ -5,6 +5,7 @@ export {
   createSimulator,
   formatIssue,
   loadDialplanFile,
+  readSoundDirectory,
   startOutboundWebSockets,
   startWireServer,
 } from '@ringflow/simulator';

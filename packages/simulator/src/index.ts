@@ -12,6 +12,8 @@ export type {
   SimulatedServer,
 } from './transport.ts';
 export { SimError } from './SimError.ts';
+export { readSoundDirectory, wavDurationMs } from './facilities/readSoundDirectory.ts';
+export type { SoundDirectory } from './facilities/readSoundDirectory.ts';
 export { SimulatorDriver } from './driver/SimulatorDriver.ts';
 export type { InboundCall, OutboundItem, WaitOptions } from './driver/SimulatorDriver.ts';
 export type { PublishedEvent } from './events/EventBus.ts';

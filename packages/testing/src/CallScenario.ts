@@ -41,6 +41,7 @@ import type {
   ScenarioCallOptions,
   ScenarioOptions,
   TestDuration,
+  TestSound,
 } from './TestCallOptions.ts';
 
 const DEFAULT_START = Date.UTC(2026, 0, 5, 10, 0); // a Monday, 11:00 in Paris
@@ -221,6 +222,7 @@ export class CallScenario {
     this.simulator = createSimulator({
       clock: this.clock,
       dialplan: { text: testDialplan(this.plans, options.dialplan), file: 'flow-test.conf' },
+      ...(options.sounds?.length ? { sounds: { extraSounds: options.sounds.map(soundSpec) } } : {}),
       endpoints: Object.keys(this.farEnds),
       // The test decides how far ends behave (see onRinging).
       answerOutboundAfterMs: null,
@@ -676,6 +678,17 @@ export class CallScenario {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+/** A test's sound as the simulator's catalogue takes it (formats: each language, in slin). */
+function soundSpec(sound: TestSound) {
+  return {
+    id: sound.name,
+    durationMs: toMs(sound.duration, `sounds.${sound.name}.duration`),
+    ...(sound.languages
+      ? { formats: sound.languages.map((language) => ({ language, format: 'slin' })) }
+      : {}),
+  };
 }
 
 function describeResource(value: unknown): string {

@@ -66,6 +66,21 @@ export interface ScenarioWorldOptions {
   readonly fetch?: typeof fetch;
   /** Other flows calls can enter (`flow: <name>` on a call); each runs as the application `<name>`. */
   readonly flows?: Readonly<Record<string, Flow>>;
+  /**
+   * The flow's own prompts the server has, beside its core sounds (`sound:acme/welcome`): what
+   * plays is what exists, and a sound it lacks fails the play step as on a real server.
+   */
+  readonly sounds?: readonly TestSound[];
+}
+
+/** A sound of the simulated server: its name as played, how long it lasts, in which languages. */
+export interface TestSound {
+  /** As played after `sound:` (`acme/welcome`). */
+  readonly name: string;
+  /** How long it plays (ms, or text: `2.5s`). */
+  readonly duration: TestDuration;
+  /** Languages it exists in (`en`, `fr`); default every language of the core sounds. */
+  readonly languages?: readonly string[];
 }
 
 /** A scenario with several calls: its world and its callers, by name, in the order they are given. */

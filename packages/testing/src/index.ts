@@ -16,6 +16,7 @@ export type {
   ScenarioWorldOptions,
   TestCallOptions,
   TestDuration,
+  TestSound,
 } from './TestCallOptions.ts';
 export type { ActionMatcher } from './ActionMatcher.ts';
 export type { Expected } from './matchValue.ts';

@@ -23,6 +23,7 @@ import type {
   ScenarioCallOptions,
   ScenarioOptions,
   TestCallOptions,
+  TestSound,
 } from './TestCallOptions.ts';
 
 /** Where something sits in a scenario file. */
@@ -96,7 +97,7 @@ export type ScenarioSuiteResult =
 const CALL_KEYS = ['caller', 'callerName', 'extension', 'language', 'variables', 'args', 'startAt'] as const;
 /** Keys of one caller in `calls`: who calls, and when and where it arrives (`startAt` is the scenario's). */
 const CALLS_ENTRY_KEYS = [...CALL_KEYS.filter((k) => k !== 'startAt'), 'inputs', 'at', 'flow'] as const;
-const SHARED_KEYS = ['call', 'calls', 'inputs', 'farEnds', 'dialplan'] as const;
+const SHARED_KEYS = ['call', 'calls', 'inputs', 'farEnds', 'dialplan', 'sounds'] as const;
 const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'inject', 'expect'] as const;
 /** Steps a caller does: with several calls, they say whose (`- member: { press: "1" }`). */
 const CALLER_STEPS = ['press', 'hangup', 'talk'];
@@ -240,7 +241,7 @@ async function loadOtherFlows(
   return out;
 }
 
-type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan'> & {
+type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds'> & {
   /** Defaults of every caller (`call`), and the scenario's start time. */
   call: TestCallOptions;
   /** The callers by name (`calls`); without it, one caller named `caller`. */
@@ -331,6 +332,14 @@ class ScenarioReader {
       doc.farEnds === undefined
         ? base?.farEnds
         : { ...base?.farEnds, ...this.farEnds(doc.farEnds, [...path, 'farEnds']) };
+    // A scenario's sounds add to the file's (a name given again replaces it).
+    const sounds =
+      doc.sounds === undefined
+        ? base?.sounds
+        : [
+            ...(base?.sounds ?? []).filter((b) => !Object.hasOwn(doc.sounds as object, b.name)),
+            ...this.sounds(doc.sounds, [...path, 'sounds']),
+          ];
     const dialplan =
       doc.dialplan === undefined
         ? base?.dialplan
@@ -344,6 +353,7 @@ class ScenarioReader {
       ...(calls ? { calls } : {}),
       ...(inputs ? { inputs } : {}),
       ...(farEnds ? { farEnds } : {}),
+      ...(sounds ? { sounds } : {}),
       ...(dialplan ? { dialplan } : {}),
     };
   }
@@ -474,6 +484,44 @@ class ScenarioReader {
     return out;
   }
 
+  /**
+   * `sounds: { acme/welcome: 2.5s, acme/menu: { duration: 4s, languages: [en, fr] } }`: the
+   * flow's own prompts the simulated server has.
+   */
+  sounds(value: unknown, path: Path): TestSound[] {
+    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+    const out: TestSound[] = [];
+    for (const [name, body] of Object.entries(map ?? {})) {
+      const p = [...path, name];
+      if (!/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(name) || name.includes('..')) {
+        this.problem(
+          'invalid-value',
+          p,
+          `"${name}": a sound name as played after sound: (acme/welcome)`,
+          'key',
+        );
+        continue;
+      }
+      const spec =
+        body !== null && typeof body === 'object' && !Array.isArray(body)
+          ? this.map(body, p, ['duration', 'languages'])
+          : { duration: body };
+      if (!spec) continue;
+      const ms = this.duration(spec.duration, typeof body === 'object' ? [...p, 'duration'] : p);
+      if (ms === undefined) continue;
+      const languages = spec.languages;
+      if (
+        languages !== undefined &&
+        !(Array.isArray(languages) && languages.every((l) => typeof l === 'string'))
+      ) {
+        this.problem('wrong-type', [...p, 'languages'], 'languages: expected a list such as [en, fr]');
+        continue;
+      }
+      out.push({ name, duration: ms, ...(languages ? { languages: languages as string[] } : {}) });
+    }
+    return out;
+  }
+
   /** One far-end behaviour: a name, or `{ answerAfter: <duration> }`. */
   farEnd(behaviour: unknown, p: Path): FarEnd | undefined {
     if (typeof behaviour === 'string' && FAR_ENDS.includes(behaviour)) return behaviour as FarEnd;
@@ -522,6 +570,7 @@ class ScenarioReader {
       ...(startAt !== undefined ? { startAt } : {}),
       ...(own.inputs ? { inputs: own.inputs } : {}),
       ...(own.farEnds ? { farEnds: own.farEnds } : {}),
+      ...(own.sounds ? { sounds: own.sounds } : {}),
       ...(own.dialplan ? { dialplan: own.dialplan } : {}),
       ...(Object.keys(flows).length > 0 ? { flows } : {}),
     };

@@ -223,6 +223,42 @@ states:
     );
   });
 
+  it("plays the flow's own prompts given in sounds:, and a prompt the server lacks fails with why", async () => {
+    const dir = await files({
+      'prompts.yaml': `name: prompts
+start: a
+states:
+  a:
+    steps:
+      - answer
+      - play: { media: sound:acme/welcome }
+      - play: { media: sound:acme/missing }
+      - hangup
+`,
+      'prompts.test.yaml': `sounds:
+  acme/welcome: 2.5s
+scenarios:
+  - name: the welcome plays for its length, the missing one fails the flow
+    steps:
+      - expect:
+          end: { status: failed, by: flow, within: 10s }
+          action: { operation: channels.play, params: { media: sound:acme/missing } }
+`,
+    });
+    const run = await runScenarioFiles([join(dir, 'prompts.test.yaml')]);
+    expect(run.results.map((r) => [r.passed, r.failure?.message])).toEqual([[true, undefined]]);
+    const loaded = await loadScenarioFile(join(dir, 'prompts.test.yaml'));
+    if (!loaded.ok) throw new Error('expected the file to load');
+    scenario = await testCalls(loaded.suite.flow, loaded.suite.scenarios[0]!.options);
+    const end = await scenario.call('caller').expectEnd({ status: 'failed' });
+    expect(end.at).toBe(2500);
+    expect(scenario.formatTimeline()).toContain(
+      '✗ play failed (a, step 3, ' +
+        join(dir, 'prompts.yaml') +
+        ':8:9): the server could not play sound:acme/missing (language en): it has no such sound or recording',
+    );
+  });
+
   it('says which caller a step needs when there are several, at the line of the step', async () => {
     const dir = await files({
       'room.yaml': ROOM,

@@ -1,7 +1,8 @@
 import type { CoreOptions, RunningCore } from './simulatorCommand.ts';
 
 /**
- * The simulator core `ringflow simulator` serves: `createSimulator` with the given clock and, when
+ * The simulator core `ringflow simulator` serves: `createSimulator` with the given clock, the
+ * sounds of `--sounds` (durations read from the audio files) beside its core sounds, and, when
  * a dialplan file is given, that file (its `#include`s read relative to the including file)
  * instead of the simulator's default dialplan. Dialplan warnings go to `warn`, one
  * `file:line:col: warning: ...` line each; an unreadable file or a dialplan with errors throws,
@@ -10,10 +11,35 @@ import type { CoreOptions, RunningCore } from './simulatorCommand.ts';
  * @example
  * const core = await createDefaultCore({ clock: systemClock, dialplanFile: 'extensions.conf', warn: console.error });
  */
+/** File-system errors in words. */
+const FOLDER_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such folder',
+  ENOTDIR: 'it is a file, not a folder',
+  EACCES: 'permission denied',
+};
+
 export async function createDefaultCore(options: CoreOptions): Promise<RunningCore> {
-  const { createSimulator, formatIssue, loadDialplanFile } = await import('../simulatorPackage.ts');
-  if (options.dialplanFile === undefined) return createSimulator({ clock: options.clock });
-  const dialplan = loadDialplanFile(options.dialplanFile);
-  for (const warning of dialplan.warnings) options.warn(formatIssue(warning));
-  return createSimulator({ clock: options.clock, dialplan });
+  const { createSimulator, formatIssue, loadDialplanFile, readSoundDirectory } = await import(
+    '../simulatorPackage.ts'
+  );
+  let sounds: Awaited<ReturnType<typeof readSoundDirectory>>['sounds'] | undefined;
+  if (options.soundsDir !== undefined) {
+    const found = await readSoundDirectory(options.soundsDir).catch((error: NodeJS.ErrnoException) => {
+      throw new Error(
+        `cannot read the sounds folder ${options.soundsDir}: ${FOLDER_ERRORS[error.code ?? ''] ?? error.message}`,
+      );
+    });
+    for (const { file, reason } of found.skipped) options.warn(`${file}: skipped: ${reason}`);
+    options.warn(
+      `${options.soundsDir}: ${found.sounds.length} sound${found.sounds.length === 1 ? '' : 's'} added`,
+    );
+    sounds = found.sounds;
+  }
+  const dialplan = options.dialplanFile === undefined ? undefined : loadDialplanFile(options.dialplanFile);
+  for (const warning of dialplan?.warnings ?? []) options.warn(formatIssue(warning));
+  return createSimulator({
+    clock: options.clock,
+    ...(dialplan ? { dialplan } : {}),
+    ...(sounds ? { sounds: { extraSounds: sounds } } : {}),
+  });
 }

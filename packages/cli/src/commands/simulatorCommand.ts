@@ -24,6 +24,8 @@ export interface CoreOptions {
   readonly clock: Clock;
   /** Path of an `extensions.conf` to use instead of the simulator's default dialplan. */
   readonly dialplanFile?: string;
+  /** A sounds directory (`<dir>/<language>/<name>.<format>`) whose files the server can play. */
+  readonly soundsDir?: string;
   /** Receives one line per diagnostic (dialplan warnings...). */
   readonly warn: (line: string) => void;
 }
@@ -47,6 +49,9 @@ Options:
   --read-only-user <name:password>   an account that may only read (GET); repeat for more
   --dialplan <file>                  an extensions.conf to run channels through (default: the
                                      simulator's own, with the demo and traced contexts)
+  --sounds <dir>                     your prompts, beside the core sounds: <dir>/<language>/<name>.<format>
+                                     (en/acme/welcome.wav is sound:acme/welcome); durations are read
+                                     from the files (wav, gsm, ulaw, alaw, slin, sln16, g722, g729)
   --outbound <ws-uri>                also dial an application there, as a real server's outbound
                                      WebSocket does (websocket_client.conf uri)
   --outbound-app <name>              with --outbound: an application it carries (ari.conf apps);
@@ -90,6 +95,7 @@ interface SimulatorArgs {
   readonly host: string;
   readonly users: WireUser[];
   readonly dialplan?: string;
+  readonly sounds?: string;
 }
 
 function readArgs(args: readonly string[]): SimulatorArgs {
@@ -113,6 +119,7 @@ function readArgs(args: readonly string[]): SimulatorArgs {
     host: values.host ?? '127.0.0.1',
     users: users.length > 0 ? users : [{ username: 'demo', password: 'demo' }],
     ...(values.dialplan !== undefined ? { dialplan: values.dialplan } : {}),
+    ...(values.sounds !== undefined ? { sounds: values.sounds } : {}),
   };
 }
 
@@ -127,6 +134,7 @@ function parse(args: readonly string[]) {
       user: { type: 'string', multiple: true },
       'read-only-user': { type: 'string', multiple: true },
       dialplan: { type: 'string' },
+      sounds: { type: 'string' },
       outbound: { type: 'string' },
       'outbound-app': { type: 'string', multiple: true },
       'outbound-mode': { type: 'string' },
@@ -172,6 +180,7 @@ async function runSimulator(
     core = await createCore({
       clock: systemClock,
       ...(options.dialplan !== undefined ? { dialplanFile: options.dialplan } : {}),
+      ...(options.sounds !== undefined ? { soundsDir: options.sounds } : {}),
       warn: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {

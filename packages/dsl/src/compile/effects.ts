@@ -23,10 +23,22 @@ export function effect(
   };
 }
 
-/** Result data of a failed effect: `{ message, status? }` from the error event. */
+/**
+ * Result data of a failed effect: `{ message, status?, ... }` from the error event, or from the
+ * server event that reported the failure (a playback that could not play its media).
+ */
 export function failureData({ event }: ActionArgs): Record<string, unknown> {
   if ('error' in event) return { ...describeFailure(event.error) };
-  return { message: `${event.type} reported a failure` };
+  const playback = event.playback as { media_uri?: unknown; language?: unknown; state?: unknown } | undefined;
+  if (playback?.state === 'failed') {
+    const language =
+      typeof playback.language === 'string' && playback.language ? ` (language ${playback.language})` : '';
+    return {
+      message: `the server could not play ${String(playback.media_uri)}${language}: it has no such sound or recording`,
+      cause: 'refused',
+    };
+  }
+  return { message: `${event.type} reported a failure`, cause: 'other' };
 }
 
 /** Merges into the running step's scratch space. */
