@@ -69,10 +69,13 @@ function startTime(value: ScenarioOptions['startAt']): number {
   return ms;
 }
 
-/** What one caller of the scenario is, once its defaults are filled in. */
+/** What one caller (or far-end party) of the scenario is, once its defaults are filled in. */
 interface CallPlan {
   readonly name: string;
-  readonly channelId: string;
+  /** The caller's channel; a far-end party's is the dialled channel, known once it rings. */
+  channelId: string;
+  /** A far end: the endpoint whose dialled channel is this party's (see ScenarioCallOptions.answers). */
+  readonly answers?: string;
   readonly options: ScenarioCallOptions;
   readonly app: string;
   readonly context: string;
@@ -90,7 +93,7 @@ function testDialplan(plans: readonly CallPlan[], extra: string | undefined): st
   const written = new Set<string>();
   const parts: string[] = [];
   for (const plan of plans) {
-    if (written.has(plan.context)) continue;
+    if (plan.answers !== undefined || written.has(plan.context)) continue;
     written.add(plan.context);
     const { options, extension, app } = plan;
     if (!/^[0-9A-Za-z*#+]+$/.test(extension))
@@ -131,8 +134,13 @@ function planCalls(flow: Flow, options: ScenarioOptions, mainApp: string): CallP
         `calls.${name}.flow: no flow named "${call.flow}"; the scenario's flows are: ${Object.keys(options.flows ?? {}).join(', ') || 'none besides the main one'}`,
       );
     const entered = call.flow === undefined ? flow : options.flows![call.flow]!;
-    const channelId = call.channelId ?? `c${i + 1}`;
-    if (ids.has(channelId)) throw new TypeError(`calls.${name}.channelId: "${channelId}" is used twice`);
+    if (call.answers !== undefined && !/^[^/\s]+\/[^/\s]+$/.test(call.answers))
+      throw new TypeError(
+        `calls.${name}.answers: expected an endpoint written tech/resource, e.g. PJSIP/agent`,
+      );
+    const channelId = call.answers !== undefined ? '' : (call.channelId ?? `c${i + 1}`);
+    if (channelId !== '' && ids.has(channelId))
+      throw new TypeError(`calls.${name}.channelId: "${channelId}" is used twice`);
     ids.add(channelId);
     const app = call.flow ?? mainApp;
     const extension = call.extension ?? '100';
@@ -142,6 +150,7 @@ function planCalls(flow: Flow, options: ScenarioOptions, mainApp: string): CallP
     return {
       name,
       channelId,
+      ...(call.answers !== undefined ? { answers: call.answers } : {}),
       options: call,
       app,
       context: contexts.get(key)!,
@@ -276,7 +285,7 @@ export class CallScenario {
     for (const plan of this.plans)
       this.calls.set(
         plan.name,
-        new FlowTestCall(this, plan.name, plan.channelId, flowOf(plan, flow, options)),
+        new FlowTestCall(this, plan.name, plan.channelId, flowOf(plan, flow, options), plan.answers),
       );
   }
 
@@ -318,6 +327,7 @@ export class CallScenario {
     scenario.t0 = scenario.clock.now();
     scenario.started = true;
     for (const plan of scenario.plans) {
+      if (plan.answers !== undefined) continue; // a far end: it arrives when a flow dials it
       if (plan.atMs === 0) scenario.place(plan);
       else scenario.clock.setTimeout(() => scenario.place(plan), plan.atMs);
     }
@@ -369,7 +379,7 @@ export class CallScenario {
   }
 
   private callOfChannel(channelId: unknown): string | undefined {
-    if (typeof channelId !== 'string') return undefined;
+    if (typeof channelId !== 'string' || channelId === '') return undefined;
     return this.plans.find((p) => p.channelId === channelId)?.name;
   }
 
@@ -429,6 +439,13 @@ export class CallScenario {
     const attempt = this.callsTo.get(endpoint) ?? 0;
     this.callsTo.set(endpoint, attempt + 1);
     const behaviour = farEndFor(this.farEnds[endpoint], attempt);
+    // A far-end party of the scenario takes the dialled channel (the latest dial to its phone).
+    const party = this.plans.find((p) => p.answers === endpoint);
+    if (party) {
+      party.channelId = peer.id;
+      this.calls.get(party.name)!.dialled(peer.id, this.elapsed());
+      this.note(`${endpoint} rings`, party.name);
+    }
     const driver = this.simulator.driver;
     const later = (ms: number, act: () => void) =>
       this.clock.setTimeout(() => {

@@ -83,7 +83,9 @@ export class FlowTestCall {
   readonly scenario: CallScenario;
   /** The caller's name in the scenario (`caller` for `testFlow`). */
   readonly name: string;
-  readonly channelId: string;
+  /** The far end this party is (`PJSIP/agent`), when it answers dials rather than calling. */
+  readonly answers: string | undefined;
+  #channelId: string;
   /** The flow this call enters. */
   readonly flow: Flow;
   private readonly visited: string[] = [];
@@ -100,10 +102,11 @@ export class FlowTestCall {
   private readonly lastCounts: Partial<Record<'noInput' | 'noMatch', number>> = {};
 
   /** @internal Made by its scenario. */
-  constructor(scenario: CallScenario, name: string, channelId: string, flow: Flow) {
+  constructor(scenario: CallScenario, name: string, channelId: string, flow: Flow, answers?: string) {
     this.scenario = scenario;
     this.name = name;
-    this.channelId = channelId;
+    this.#channelId = channelId;
+    this.answers = answers;
     this.flow = flow;
   }
 
@@ -122,9 +125,20 @@ export class FlowTestCall {
     return this.callSession;
   }
 
-  /** True once the call was placed (a caller with `at` arrives later). */
+  /** The call's channel (a far end's: the dialled channel, once a flow dialled its phone). */
+  get channelId(): string {
+    return this.#channelId;
+  }
+
+  /** True once the call was placed (a caller with `at` arrives later; a far end when dialled). */
   get arrived(): boolean {
     return this.arrivedAt !== undefined;
+  }
+
+  /** @internal A flow dialled this far end's phone: the dialled channel is its now. */
+  dialled(channelId: string, at: number): void {
+    this.#channelId = channelId;
+    this.arrivedAt = at;
   }
 
   /** @internal The scenario placed the call, at this scenario time. */
@@ -247,8 +261,20 @@ export class FlowTestCall {
   }
 
   private mustHaveArrived(what: string): void {
-    if (!this.arrived)
-      throw new TypeError(`${this.name} ${what}: the call has not arrived yet (wait until its \`at\`)`);
+    if (this.arrived) return;
+    throw new TypeError(
+      this.answers !== undefined
+        ? `${this.name} ${what}: no flow has dialled ${this.answers} yet`
+        : `${this.name} ${what}: the call has not arrived yet (wait until its \`at\`)`,
+    );
+  }
+
+  /** A far end runs no flow: expectations about its flow make no sense. */
+  private mustRunAFlow(what: string): void {
+    if (this.answers !== undefined)
+      throw new TypeError(
+        `${this.name} answers ${this.answers}: it runs no flow, so ${what} cannot be checked`,
+      );
   }
 
   // --- Driving the call -----------------------------------------------------------------------
@@ -406,6 +432,7 @@ export class FlowTestCall {
    * @example call.expectVisited('main-menu', 'voicemail');
    */
   expectVisited(...states: string[]): void {
+    this.mustRunAFlow('visited states');
     this.checkStateNames(states);
     const missing = states.filter((s) => !this.visited.includes(s));
     if (missing.length > 0)
@@ -417,6 +444,7 @@ export class FlowTestCall {
 
   /** Checks that the flow never entered these states. */
   expectNotVisited(...states: string[]): void {
+    this.mustRunAFlow('visited states');
     this.checkStateNames(states);
     const seen = states.filter((s) => this.visited.includes(s));
     if (seen.length > 0)
@@ -431,6 +459,7 @@ export class FlowTestCall {
    * @example call.expectStates(['greet', 'main-menu', 'sales-menu']);
    */
   expectStates(sequence: readonly string[]): void {
+    this.mustRunAFlow('states');
     this.checkStateNames(sequence);
     if (sequence.length !== this.visited.length || sequence.some((s, i) => this.visited[i] !== s))
       this.fail(
@@ -441,6 +470,7 @@ export class FlowTestCall {
 
   /** Checks the state the flow is in now. */
   expectState(state: string): void {
+    this.mustRunAFlow('its state');
     this.checkStateNames([state]);
     if (this.current() !== state)
       this.fail(this.whose(`the flow to be in ${state}`), `it is in ${this.current() ?? 'no state'}`);
@@ -472,6 +502,7 @@ export class FlowTestCall {
    * await call.expectEnd({ status: 'completed', by: 'flow', within: '90s' });
    */
   async expectEnd(expected: EndExpectation = {}): Promise<CallEnd> {
+    this.mustRunAFlow('its end');
     this.mustHaveArrived('ends');
     const within = expected.within === undefined ? 3_600_000 : toMs(expected.within, 'within');
     await this.scenario.runUntil(() => this.end() !== undefined, (this.arrivedAt ?? 0) + within);

@@ -42,6 +42,13 @@ export interface ScenarioCallOptions {
   readonly at?: TestDuration;
   /** The flow the call enters, by its name in `flows`; default the scenario's main flow. */
   readonly flow?: string;
+  /**
+   * Makes this party a far end instead of a caller: the phone at this endpoint (`PJSIP/agent`).
+   * It places no call; when a flow dials the endpoint, the dialled channel is this party's (it
+   * answers as `farEnds` says, by default after 2 s), and the test drives it like a caller:
+   * `press`, `talk`, `hangUp`. "A calls B through the flow", end to end in one scenario.
+   */
+  readonly answers?: string;
 }
 
 /** The world of a scenario: the server, its dialplan and far ends, the time. Every field has a default. */

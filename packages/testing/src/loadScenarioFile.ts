@@ -96,7 +96,13 @@ export type ScenarioSuiteResult =
 
 const CALL_KEYS = ['caller', 'callerName', 'extension', 'language', 'variables', 'args', 'startAt'] as const;
 /** Keys of one caller in `calls`: who calls, and when and where it arrives (`startAt` is the scenario's). */
-const CALLS_ENTRY_KEYS = [...CALL_KEYS.filter((k) => k !== 'startAt'), 'inputs', 'at', 'flow'] as const;
+const CALLS_ENTRY_KEYS = [
+  ...CALL_KEYS.filter((k) => k !== 'startAt'),
+  'inputs',
+  'at',
+  'flow',
+  'answers',
+] as const;
 const SHARED_KEYS = ['call', 'calls', 'inputs', 'farEnds', 'dialplan', 'sounds'] as const;
 const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'inject', 'expect'] as const;
 /** Steps a caller does: with several calls, they say whose (`- member: { press: "1" }`). */
@@ -378,8 +384,17 @@ class ScenarioReader {
         );
       const entry = body === null || body === undefined ? {} : this.map(body, p, CALLS_ENTRY_KEYS);
       if (!entry) continue;
-      const { at, flow, inputs, ...rest } = entry;
+      const { at, flow, inputs, answers, ...rest } = entry;
       const call: Record<string, unknown> = { ...this.call(rest, p) };
+      if (answers !== undefined) {
+        if (typeof answers === 'string' && /^[^/\s]+\/[^/\s]+$/.test(answers)) call.answers = answers;
+        else
+          this.problem(
+            'invalid-value',
+            [...p, 'answers'],
+            'answers: expected the endpoint whose phone this party is, written tech/resource (PJSIP/agent)',
+          );
+      }
       if (at !== undefined) {
         const ms = this.duration(at, [...p, 'at']);
         if (ms !== undefined) call.at = ms;

@@ -259,6 +259,61 @@ scenarios:
     );
   });
 
+  it('a far end as a party of the scenario: A calls B through the flow, B answers, talks and hangs up', async () => {
+    const dir = await files({
+      'transfer.yaml': `name: transfer
+start: a
+states:
+  a:
+    steps:
+      - answer
+      - dial: { endpoint: PJSIP/agent, timeout: 20s }
+    next: bye
+  bye:
+    steps:
+      - play: { media: sound:vm-goodbye }
+      - hangup
+`,
+      'transfer.test.yaml': `calls:
+  customer: { caller: "5551234" }
+  agent: { answers: PJSIP/agent }
+farEnds: { PJSIP/agent: { answerAfter: 3s } }
+scenarios:
+  - name: the agent answers, talks, and hangs up; the customer hears goodbye
+    steps:
+      - wait: 5s
+      - expect:
+          bridge: { calls: [customer, agent] }
+      - agent: { talk: 2s }
+      - agent: hangup
+      - customer:
+          expect:
+            visited: bye
+            end: { status: completed, by: flow, within: 1m }
+      - expect:
+          server: { channels: 0, bridges: 0 }
+`,
+    });
+    const run = await runScenarioFiles([join(dir, 'transfer.test.yaml')]);
+    expect(run.results.map((r) => [r.passed, r.failure?.message])).toEqual([[true, undefined]]);
+
+    const loaded = await loadScenarioFile(join(dir, 'transfer.test.yaml'));
+    if (!loaded.ok) throw new Error('expected the file to load');
+    const options = loaded.suite.scenarios[0]!.options;
+    scenario = await testCalls(loaded.suite.flow, {
+      ...options,
+      calls: { ...options.calls, nobody: { answers: 'PJSIP/nobody' } },
+    });
+    const agent = scenario.call('agent');
+    await expect(scenario.call('nobody').press('1')).rejects.toThrow(
+      'nobody presses keys: no flow has dialled PJSIP/nobody yet',
+    );
+    await scenario.wait('5s');
+    expect(agent.channelId).toMatch(/^channel-/);
+    expect(() => agent.expectVisited('bye')).toThrow('agent answers PJSIP/agent: it runs no flow');
+    expect(scenario.formatTimeline()).toMatch(/\[agent\] +☎ PJSIP\/agent rings/);
+  });
+
   it('says which caller a step needs when there are several, at the line of the step', async () => {
     const dir = await files({
       'room.yaml': ROOM,
