@@ -48,6 +48,9 @@ const DEFAULT_START = Date.UTC(2026, 0, 5, 10, 0); // a Monday, 11:00 in Paris
 const DEFAULT_FAR_END_ANSWER_MS = 2000;
 const DEFAULT_APP = 'flow-test';
 
+/** A Local channel endpoint: `Local/<extension>@<context>`. */
+const LOCAL = /^Local\/([^@/]+)@([^/]+)$/;
+
 /** Request parameters that name a resource a call's flow created or uses. */
 const RESOURCE_PARAMS = ['channelId', 'otherChannelId', 'snoopId', 'playbackId', 'recordingName', 'name'];
 
@@ -93,6 +96,13 @@ function testDialplan(plans: readonly CallPlan[], extra: string | undefined): st
   const written = new Set<string>();
   const parts: string[] = [];
   for (const plan of plans) {
+    // A far end that is another flow: the Local channel the flow dials enters that flow's application.
+    const local =
+      plan.answers !== undefined && plan.options.flow !== undefined ? LOCAL.exec(plan.answers) : null;
+    if (local) {
+      parts.push(`[${local[2]}]\nexten => ${local[1]},1,Stasis(${plan.app})\n same => n,Hangup()`);
+      continue;
+    }
     if (plan.answers !== undefined || written.has(plan.context)) continue;
     written.add(plan.context);
     const { options, extension, app } = plan;
@@ -285,7 +295,15 @@ export class CallScenario {
     for (const plan of this.plans)
       this.calls.set(
         plan.name,
-        new FlowTestCall(this, plan.name, plan.channelId, flowOf(plan, flow, options), plan.answers),
+        new FlowTestCall(
+          this,
+          plan.name,
+          plan.channelId,
+          flowOf(plan, flow, options),
+          plan.answers === undefined
+            ? undefined
+            : { answers: plan.answers, runsFlow: plan.options.flow !== undefined },
+        ),
       );
   }
 
@@ -322,7 +340,19 @@ export class CallScenario {
     await scenario.app.start();
     scenario.app.calls$.subscribe((session) => {
       const call = [...scenario.calls.values()].find((c) => c.channelId === session.channelId);
-      call?.watch(session);
+      if (call) {
+        call.watch(session);
+        return;
+      }
+      // A far end that runs a flow: the first call entering its flow's application is it.
+      const party = scenario.plans.find(
+        (p) => p.answers !== undefined && p.options.flow === session.application && p.channelId === '',
+      );
+      if (!party) return;
+      party.channelId = session.channelId;
+      const farEnd = scenario.calls.get(party.name)!;
+      farEnd.dialled(session.channelId, scenario.elapsed());
+      farEnd.watch(session);
     });
     scenario.t0 = scenario.clock.now();
     scenario.started = true;
@@ -441,6 +471,9 @@ export class CallScenario {
     const behaviour = farEndFor(this.farEnds[endpoint], attempt);
     // A far-end party of the scenario takes the dialled channel (the latest dial to its phone).
     const party = this.plans.find((p) => p.answers === endpoint);
+    // A far end that is another flow answers by itself (its flow's answer step), on the Local
+    // channel's other half: it is bound when that half enters its application.
+    if (party?.options.flow !== undefined) return;
     if (party) {
       party.channelId = peer.id;
       this.calls.get(party.name)!.dialled(peer.id, this.elapsed());

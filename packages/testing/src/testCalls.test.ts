@@ -314,6 +314,51 @@ scenarios:
     expect(scenario.formatTimeline()).toMatch(/\[agent\] +☎ PJSIP\/agent rings/);
   });
 
+  it('a far end that is another flow: the dialled Local channel runs it, and both flows are checked', async () => {
+    const dir = await files({
+      'front.yaml': `name: front
+start: a
+states:
+  a:
+    steps:
+      - answer
+      - dial: { endpoint: Local/200@agents, timeout: 20s }
+    next: bye
+  bye:
+    steps: [hangup]
+`,
+      'agent.yaml': `name: agent
+start: greet
+states:
+  greet:
+    steps:
+      - answer
+      - play: { media: sound:hello-world }
+      - hangup
+`,
+      'front.test.yaml': `flow: front.yaml
+flows: { agent: agent.yaml }
+calls:
+  customer: {}
+  agent: { flow: agent, answers: Local/200@agents }
+scenarios:
+  - name: the agent's flow answers, greets and hangs up; the customer's flow goes on
+    steps:
+      - agent:
+          expect:
+            end: { status: completed, by: flow, within: 10s }
+            states: [greet]
+      - customer:
+          expect:
+            end: { status: completed, by: flow, within: 10s }
+            visited: bye
+          `,
+    });
+    const run = await runScenarioFiles([join(dir, 'front.test.yaml')]);
+    expect(run.problems).toEqual([]);
+    expect(run.results.map((r) => [r.passed, r.failure?.message])).toEqual([[true, undefined]]);
+  });
+
   it('says which caller a step needs when there are several, at the line of the step', async () => {
     const dir = await files({
       'room.yaml': ROOM,
