@@ -35,17 +35,9 @@ export type {
 export { FlowCoverage, formatCoverage } from './FlowCoverage.ts';
 export type { CoverageReport } from './FlowCoverage.ts';
 export { operationOfRequest } from './operationOfRequest.ts';
-export { loadScenarioFile, defaultFlowFile } from './loadScenarioFile.ts';
-export type {
-  Place,
-  Scenario,
-  ScenarioExpectation,
-  ScenarioStep,
-  ScenarioSuite,
-  ScenarioSuiteResult,
-} from './loadScenarioFile.ts';
+// Reading scenario files (also on its own, without the harness: @ringflow/testing/scenario-files).
+export * from './scenarioFiles.ts';
 export { runScenario } from './runScenario.ts';
 export type { ScenarioResult } from './runScenario.ts';
-export { findScenarioFiles } from './findScenarioFiles.ts';
 export { runScenarioFiles } from './runScenarioFiles.ts';
 export type { ScenarioRun, ScenarioRunListener } from './runScenarioFiles.ts';
