@@ -171,8 +171,9 @@ try {
     expectIn(out, '3 passed, 0 failed', 'scenario tests');
     expectIn(out, /Tests\s+1 passed/, 'vitest');
   });
+  // The flow and its scenario file.
   sh('npx ringflow validate flows/', project, (out) =>
-    expectIn(out, '1 file(s) checked: 0 error(s)', 'validate'),
+    expectIn(out, '2 files checked: 0 errors, 0 warnings', 'validate'),
   );
   sh('npx ringflow test flows/', project, (out) => expectIn(out, '3 passed, 0 failed', 'test'));
   sh('npx ringflow run flows/main-menu.yaml --demo --speed max --format json', project, (out) =>
