@@ -68,7 +68,7 @@ describe('flows/ivr.yaml from TypeScript (virtual time)', () => {
     expect(
       Number((event!.body as { variables: { seconds: string } }).variables.seconds),
     ).toBeGreaterThanOrEqual(4);
-    expect(end.vars ?? { voicemailName: 'voicemail/c1' }).toMatchObject({ voicemailName: 'voicemail/c1' });
+    expect(end.vars).toMatchObject({ voicemailName: 'voicemail/c1' });
     expect(heard(call).slice(-2)).toEqual(['sound:auth-thankyou', 'sound:vm-goodbye']);
   });
 });
