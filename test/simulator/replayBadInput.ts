@@ -25,10 +25,7 @@ export function loadBadInput(): BadInputLine[] {
     .map((l) => JSON.parse(l) as BadInputLine);
 }
 
-function send(
-  port: number,
-  line: BadInputLine,
-): Promise<{ status: number; body: string }> {
+function send(port: number, line: BadInputLine): Promise<{ status: number; body: string }> {
   const { method, path, contentType, body } = line.request;
   const headers: Record<string, string> = {
     Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
@@ -37,17 +34,14 @@ function send(
   const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
   if (payload) headers['Content-Length'] = String(payload.length);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, method, path, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(payload);
   });

@@ -209,9 +209,10 @@ class SimulatorImpl implements Simulator {
 
   async handle(request: SimRequest): Promise<SimResponse> {
     if (this.closed) return { status: 503, body: { message: 'The simulator was closed' } };
+    // The real server parses the body before it routes (res_ari.c): an unparsable body wins.
+    if (request.bodyParseError) return { status: 400, body: { message: 'Error parsing request body' } };
     const match = routeRequest(request.method, request.path);
     if ('status' in match) return { status: match.status, body: { message: match.message } };
-    if (request.bodyParseError) return { status: 400, body: { message: 'Error parsing request body' } };
     const read = readParams(match.op, match.pathParams, request);
     if ('refusal' in read) {
       const [status, message] =

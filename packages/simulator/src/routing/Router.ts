@@ -1,4 +1,5 @@
 import { type OperationSpec, operations } from '@ringflow/client';
+import { pathSegments } from './pathSegments.ts';
 
 type Segment = { readonly literal: string } | { readonly param: string };
 
@@ -109,14 +110,16 @@ function bestShape(parts: readonly string[]): Route[] {
  * routeRequest('POST', '/channels/abc/answer') // { op: channels.answer, pathParams: { channelId: 'abc' } }
  */
 export function routeRequest(method: string, path: string): RouteMatch {
-  const rawParts = path.split('/').filter((s) => s !== '');
-  if (rawParts.length === 0) return { status: 405, message: 'Invalid method' };
   if (path.length > 1 && path.endsWith('/')) {
     const trimmed = path.replace(/\/+$/, '');
-    if (bestShape(rawParts).length > 0 || eventStreamPaths.has(trimmed)) {
+    const parts = trimmed.split('/').filter((s) => s !== '');
+    if (bestShape(parts).length > 0 || eventStreamPaths.has(trimmed)) {
       return { status: 404, message: `ARI URLs do not end with a slash. Try /ari${trimmed}` };
     }
   }
+  // Segments after an empty one are not read (`/channels//x` is `/channels`).
+  const rawParts = pathSegments(path);
+  if (rawParts.length === 0) return { status: 405, message: 'Invalid method' };
   if (eventStreamPaths.has(`/${rawParts.join('/')}`)) {
     return { status: 426, message: 'Upgrade Required: the event stream is a WebSocket' };
   }
