@@ -42,5 +42,13 @@ describe('routeRequest', () => {
     expect(opOf('POST', '/bridges//addChannel')).toBe('bridges.create');
     expect(opOf('HEAD', '/channels//ring')).toBe('405 Invalid method');
     expect(opOf('GET', '//channels')).toBe('405 Invalid method');
+    expect(opOf('HEAD', '/recordings/live//stop')).toBe('405 Invalid method');
+  });
+
+  it('refuses every method on a path that only leads to routes (405, not 404)', () => {
+    expect(opOf('GET', '/recordings/live')).toBe('405 Invalid method');
+    expect(opOf('DELETE', '/asterisk')).toBe('405 Invalid method');
+    expect(opOf('GET', '/asterisk/config/dynamic/res_pjsip')).toBe('405 Invalid method');
+    expect(opOf('GET', '/recordings/nonexistent')).toBe('404 Resource not found');
   });
 });
