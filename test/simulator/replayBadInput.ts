@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { VirtualClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
 
+/** The `Server` header (and HTML page signature) of the recorded server. */
+export const RECORDED_SERVER_NAME = 'Asterisk/GIT-master-f0c1c1a7b7';
+
 /** One line of `fixtures/bad-input-exchanges.jsonl` (see fixtures/README.md). */
 export interface BadInputLine {
   readonly seq: number;
@@ -56,6 +59,8 @@ export async function replayBadInput(lines: readonly BadInputLine[]): Promise<Ba
   const clock = new VirtualClock();
   const sim = createSimulator({ clock });
   const wire = await startWireServer(sim, {
+    // The recorded server's name, so that the HTML pages of the HTTP layer compare byte for byte.
+    serverName: RECORDED_SERVER_NAME,
     users: [
       { username: 'demo', password: 'demo' },
       { username: 'viewer', password: 'viewer', readOnly: true },
