@@ -1,6 +1,7 @@
-import { VirtualClock } from '@ringflow/client';
+import { operations, VirtualClock } from '@ringflow/client';
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../createSimulator.ts';
+import { CHECKS_BEFORE_LOOKUP } from './lookupBeforeChecks.ts';
 
 describe('a missing resource is answered before the parameters are checked', () => {
   const sim = createSimulator({ clock: new VirtualClock() });
@@ -62,5 +63,27 @@ describe('a missing resource is answered before the parameters are checked', () 
       status: 400,
       body: { message: 'Missing parameter eventSource' },
     });
+  });
+
+  it('for every operation on a channel, bridge, playback, recording or endpoint, with no or odd parameters', async () => {
+    const fresh = createSimulator({ clock: new VirtualClock() });
+    const answers: string[] = [];
+    for (const op of operations) {
+      if (op.upgrade || CHECKS_BEFORE_LOOKUP.has(`${op.resource}.${op.name}`)) continue;
+      const names = op.params.filter((p) => p.in === 'path').map((p) => p.name);
+      const looked = ['channelId', 'bridgeId', 'playbackId', 'recordingName', 'resource'];
+      if (!names.some((n) => looked.includes(n))) continue;
+      let path = op.path;
+      for (const n of names) path = path.replace(`{${n}}`, n === 'tech' ? 'PJSIP' : 'gone');
+      for (const odd of [false, true]) {
+        const query: Record<string, string> = {};
+        if (odd) for (const p of op.params) if (p.in === 'query') query[p.name] = 'bogus:x';
+        const r = await fresh.handle({ method: op.method, path, query });
+        answers.push(`${op.method} ${path}${odd ? ' (odd)' : ''} ${r.status}`);
+      }
+    }
+    expect(answers.length).toBeGreaterThan(60);
+    expect(answers.filter((a) => !a.endsWith(' 404'))).toEqual([]);
+    fresh.close();
   });
 });

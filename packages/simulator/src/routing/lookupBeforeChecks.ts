@@ -10,7 +10,7 @@ import type { Refusal } from './operationRules.ts';
  * `variable`, snoop direction, `eventSource` or playback `operation` is refused with 400 even
  * when the channel, application or playback does not exist.
  */
-const CHECKS_BEFORE_LOOKUP = new Set([
+export const CHECKS_BEFORE_LOOKUP: ReadonlySet<string> = new Set([
   'channels.getChannelVar',
   'channels.setChannelVar',
   'channels.getChannelVars',
