@@ -191,6 +191,9 @@ describe('passing requests to the core', () => {
     const justFits = `/ari/channels?x=${'a'.repeat(4095 - 'GET  HTTP/1.1\r\n'.length - '/ari/channels?x='.length)}`;
     expect((await call('GET', justFits, { Authorization: DEMO })).status).toBe(200);
     expect((await call('GET', `${justFits}a`, { Authorization: DEMO })).status).toBe(400);
+    // Beyond Node's own 16 KiB limit of a request head too.
+    const huge = await call('GET', `/ari/channels?x=${'a'.repeat(20_000)}`, { Authorization: DEMO });
+    expect([huge.status, huge.text.includes('<p>Request line too long</p>')]).toEqual([400, true]);
   });
 
   it('treats form fields as parameters, the query winning', async () => {

@@ -8,6 +8,12 @@ import type { IncomingMessage } from 'node:http';
 export const MAX_HTTP_LINE_LENGTH = 4096;
 
 /**
+ * The most the real server reads of a request head: the request line and at most 100 header
+ * lines (`MAX_HTTP_REQUEST_HEADERS`), each read into a MAX_HTTP_LINE_LENGTH buffer.
+ */
+export const MAX_HEADER_SECTION_BYTES = 101 * MAX_HTTP_LINE_LENGTH;
+
+/**
  * Whether the request line (`METHOD target HTTP/1.1\r\n`) is too long for the real server.
  *
  * @example

@@ -12,7 +12,7 @@ import { corsHeaders, preflightHeaders } from './corsHeaders.ts';
 import { htmlErrorPage } from './htmlErrorPage.ts';
 import { parseRequestTarget } from './parseRequestTarget.ts';
 import { readRequestBody } from './readRequestBody.ts';
-import { requestLineTooLong } from './requestLineTooLong.ts';
+import { MAX_HEADER_SECTION_BYTES, requestLineTooLong } from './requestLineTooLong.ts';
 import { answerRestRequest } from './restOverWebSocket.ts';
 import { headerValue, reasonPhrase, serializeResponse } from './serializeResponse.ts';
 import { WriteCoalescer } from './WriteCoalescer.ts';
@@ -91,7 +91,9 @@ export async function startWireServer(
   const onError = options.onError ?? (() => {});
   let selfUrl = '';
 
-  const http = createServer();
+  // Let request lines of any length the real server can receive reach the check of its limit,
+  // instead of Node's own 16 KiB refusal (see requestLineTooLong).
+  const http = createServer({ maxHeaderSize: MAX_HEADER_SECTION_BYTES });
   // REST requests sent over the socket obey the same size limit as HTTP bodies.
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxBodyBytes });
   const clients = new Set<WebSocket>();
