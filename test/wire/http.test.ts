@@ -149,14 +149,51 @@ describe('passing requests to the core', () => {
     expect(fake.requests[0]?.query).toEqual({ a: '2', b: 'x y', c: '/slash' });
   });
 
-  it('parses a JSON body, and flags invalid JSON for the core to refuse', async () => {
+  it('parses a JSON body, and refuses one it cannot parse before anything else, as the real server does', async () => {
     const json = { 'Content-Type': 'application/json', Authorization: DEMO };
     const ok = await call('POST', '/ari/channels?endpoint=Local/1', json, '{"variables":{"A":"1"}}');
     expect(ok.json()).toEqual({ echo: { endpoint: 'Local/1' }, body: { variables: { A: '1' } } });
-    const bad = await call('POST', '/ari/channels', json, '{bad json');
-    expect(bad.status).toBe(400);
-    expect(bad.json()).toEqual({ message: 'Error parsing request body' });
-    expect(fake.requests.at(-1)?.bodyParseError).toBe(true);
+    fake.requests.length = 0;
+    // Invalid text, or JSON that is not an object or array; whatever the method, route or credentials.
+    for (const [method, path, headers, body] of [
+      ['POST', '/ari/channels', json, '{bad json'],
+      ['PATCH', '/ari/channels', json, 'null'],
+      ['OPTIONS', '/ari/nonexistent', json, '1'],
+      ['PUT', '/ari/api-docs/resources.json', json, '{'],
+      ['POST', '/ari/channels', { 'Content-Type': 'application/json' }, '"x"'],
+    ] as const) {
+      const bad = await call(method, path, headers, body);
+      expect([method, path, bad.status, bad.json()]).toEqual([
+        method,
+        path,
+        400,
+        { message: 'Error parsing request body' },
+      ]);
+    }
+    expect(fake.requests).toHaveLength(0);
+    // A body that is not JSON by its content type is not read as JSON.
+    const text = await call(
+      'POST',
+      '/ari/channels?endpoint=Local/1',
+      { 'Content-Type': 'text/plain', Authorization: DEMO },
+      '{',
+    );
+    expect(text.status).toBe(200);
+  });
+
+  it('refuses a request line longer than the real server reads (400, its HTML page) and closes the connection', async () => {
+    const long = `/ari/channels?x=${'a'.repeat(4096)}`;
+    const res = await call('GET', long, { Authorization: DEMO });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html');
+    expect(res.text).toContain('<p>Request line too long</p>');
+    expect(res.headers.connection).toBe('close');
+    const justFits = `/ari/channels?x=${'a'.repeat(4095 - 'GET  HTTP/1.1\r\n'.length - '/ari/channels?x='.length)}`;
+    expect((await call('GET', justFits, { Authorization: DEMO })).status).toBe(200);
+    expect((await call('GET', `${justFits}a`, { Authorization: DEMO })).status).toBe(400);
+    // Beyond Node's own 16 KiB limit of a request head too.
+    const huge = await call('GET', `/ari/channels?x=${'a'.repeat(20_000)}`, { Authorization: DEMO });
+    expect([huge.status, huge.text.includes('<p>Request line too long</p>')]).toEqual([400, true]);
   });
 
   it('treats form fields as parameters, the query winning', async () => {
@@ -298,6 +335,22 @@ describe('Swagger documents', () => {
     const missing = await call('GET', '/ari/api-docs/nonexistent.json', { Authorization: DEMO });
     expect(missing.status).toBe(404);
     expect(missing.json()).toEqual({ message: 'Resource not found' });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('refuses every method but GET on the documents, OPTIONS included, with 405 Unsupported method', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      for (const path of ['/ari/api-docs/resources.json', '/ari/api-docs/nonexistent.json']) {
+        const res = await call(method, path, { Authorization: DEMO });
+        expect([method, path, res.status, res.json()]).toEqual([
+          method,
+          path,
+          405,
+          { message: 'Unsupported method' },
+        ]);
+      }
+    }
+    expect((await call('HEAD', '/ari/api-docs/resources.json', { Authorization: DEMO })).status).toBe(405);
     expect(fake.requests).toHaveLength(0);
   });
 

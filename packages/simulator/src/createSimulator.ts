@@ -15,6 +15,7 @@ import {
 import { SimulatorDriver } from './driver/SimulatorDriver.ts';
 import { EventBus } from './events/EventBus.ts';
 import { handlers } from './handlers/index.ts';
+import { missingResource } from './routing/lookupBeforeChecks.ts';
 import { routeRequest } from './routing/Router.ts';
 import { readParams } from './routing/readParams.ts';
 import { SimError } from './SimError.ts';
@@ -208,11 +209,16 @@ class SimulatorImpl implements Simulator {
 
   async handle(request: SimRequest): Promise<SimResponse> {
     if (this.closed) return { status: 503, body: { message: 'The simulator was closed' } };
+    // The real server parses the body before it routes (res_ari.c): an unparsable body wins.
+    if (request.bodyParseError) return { status: 400, body: { message: 'Error parsing request body' } };
     const match = routeRequest(request.method, request.path);
     if ('status' in match) return { status: match.status, body: { message: match.message } };
-    if (request.bodyParseError) return { status: 400, body: { message: 'Error parsing request body' } };
     const read = readParams(match.op, match.pathParams, request);
-    if ('refusal' in read) return { status: read.refusal[0], body: { message: read.refusal[1] } };
+    if ('refusal' in read) {
+      const [status, message] =
+        missingResource(match.op, match.pathParams, this.world, this.facilities) ?? read.refusal;
+      return { status, body: { message } };
+    }
     const handler = handlers[match.op.resource]?.[match.op.name];
     if (!handler) {
       return {

@@ -23,6 +23,13 @@ describe('DeviceStates', () => {
     ]);
   });
 
+  it('reads an unknown device as UNKNOWN, and as INVALID when its name has no technology or provider', () => {
+    const { devices } = watched();
+    expect(devices.get('Stasis:never')).toEqual({ name: 'Stasis:never', state: 'UNKNOWN' });
+    expect(devices.get('PJSIP/nobody')).toEqual({ name: 'PJSIP/nobody', state: 'UNKNOWN' });
+    expect(devices.get('overwrite')).toEqual({ name: 'overwrite', state: 'INVALID' });
+  });
+
   it('answers 500 Unknown device for a bad or missing state, and changes nothing', () => {
     const { devices, events } = watched();
     expectSimError(() => devices.update('Stasis:oracle-dev', 'bogus'), 500, 'Unknown device');

@@ -32,7 +32,7 @@ export interface DeviceStatesOptions {
  * simulator reports (channels' devices, `MWI:` mailboxes), with the real server's rules.
  *
  * Traced facts kept here: a bad or missing state answers 500 `Unknown device`; a name outside
- * `Stasis:` answers 409; any device can be read, an unknown one being `UNKNOWN`; deleting always
+ * `Stasis:` answers 409; any device can be read, an unknown one being `UNKNOWN` (`INVALID` without a `tech/` or `provider:`); deleting always
  * succeeds (even twice) and raises no event. Listeners hear a controlled or cached device only
  * when its state actually changes, as the server's aggregated state cache only publishes changes.
  *
@@ -61,11 +61,16 @@ export class DeviceStates {
       .map(([key, state]) => ({ name: controlledPrefix + key, state }));
   }
 
-  /** The state of any device, controlled or not; `UNKNOWN` when nothing is known about it. */
+  /**
+   * The state of any device, controlled or not; `UNKNOWN` when nothing is known about it, `INVALID`
+   * when its name has no technology or provider part (`fz0`).
+   */
   get(name: string): DeviceState {
     const key = controlledKey(name);
     if (key !== undefined) return { name, state: this.#controlled.get(key) ?? 'UNKNOWN' };
-    return { name, state: this.#lookup?.(name) ?? this.#cache.get(name) ?? 'UNKNOWN' };
+    // devicestate.c: a name with neither a technology (`PJSIP/x`) nor a provider (`MWI:x`) is INVALID.
+    const unknown = /[/:]/.test(name) ? 'UNKNOWN' : 'INVALID';
+    return { name, state: this.#lookup?.(name) ?? this.#cache.get(name) ?? unknown };
   }
 
   /**

@@ -50,6 +50,12 @@ describe('LogChannels', () => {
     expectSimError(() => logs.add('oracle-log', ''), 400, 'Configuration levels are required');
   });
 
+  it('cannot open a file below a subdirectory of the log directory: 500 Allocation failed, nothing added', () => {
+    const logs = new LogChannels();
+    expectSimError(() => logs.add('Local/x@y', 'notice'), 500, 'Allocation failed');
+    expect(logs.list()).toEqual([messages, consoleChannel]);
+  });
+
   it('accepts unknown levels and shows no configuration for them', () => {
     const logs = new LogChannels();
     logs.add('oracle-log4', 'bogus_level');

@@ -84,13 +84,17 @@ export class LogChannels {
 
   /**
    * Adds a channel (`POST /asterisk/logging/{name}?configuration=...`): 400 without levels, 409 when a
-   * channel already writes to that file.
+   * channel already writes to that file, 500 when the file is in a subdirectory of the log directory.
    */
   add(name: string, configuration: string | undefined): void {
     if (configuration === undefined || configuration === '') {
       throw new SimError(400, 'Configuration levels are required');
     }
     if (this.#find(name)) throw new SimError(409, 'Log channel already exists');
+    // The server opens the file there and then (logger.c `make_logchannel`); a name below a
+    // subdirectory of the log directory cannot be opened (the directory has none), and the
+    // failure is reported as 500 `Allocation failed` (resource_asterisk.c).
+    if (!name.startsWith('/') && name.includes('/')) throw new SimError(500, 'Allocation failed');
     this.#channels.unshift(this.#make(name, configuration, true));
   }
 

@@ -322,7 +322,8 @@ export const channelsHandlers: HandlerTable = {
 
   setChannelVar: (ctx) => {
     const ch = ctx.world.channel(str(ctx.params, 'channelId'));
-    if (!ch) throw new SimError(404, 'Provided channel was not found');
+    // Not the getter's message: resource_channels.c finds the control first here.
+    if (!ch) throw new SimError(404, 'Channel not found');
     if (ch.app === undefined) throw new SimError(409, 'Channel not in Stasis application');
     writeVariable(ctx.world, ch, str(ctx.params, 'variable'), str(ctx.params, 'value'));
     return NO_CONTENT;

@@ -36,4 +36,19 @@ describe('routeRequest', () => {
     expect('op' in m && m.pathParams).toEqual({ recordingName: 'sub/t2' });
     expect(opOf('GET', '/recordings/stored/sub/t2')).toBe('404 Resource not found');
   });
+
+  it('reads no segment after an empty one, as the real router does', () => {
+    expect(opOf('GET', '/channels//dial')).toBe('channels.list');
+    expect(opOf('POST', '/bridges//addChannel')).toBe('bridges.create');
+    expect(opOf('HEAD', '/channels//ring')).toBe('405 Invalid method');
+    expect(opOf('GET', '//channels')).toBe('405 Invalid method');
+    expect(opOf('HEAD', '/recordings/live//stop')).toBe('405 Invalid method');
+  });
+
+  it('refuses every method on a path that only leads to routes (405, not 404)', () => {
+    expect(opOf('GET', '/recordings/live')).toBe('405 Invalid method');
+    expect(opOf('DELETE', '/asterisk')).toBe('405 Invalid method');
+    expect(opOf('GET', '/asterisk/config/dynamic/res_pjsip')).toBe('405 Invalid method');
+    expect(opOf('GET', '/recordings/nonexistent')).toBe('404 Resource not found');
+  });
 });

@@ -1,4 +1,5 @@
 import { type OperationSpec, operations } from '@ringflow/client';
+import { pathSegments } from './pathSegments.ts';
 
 type Segment = { readonly literal: string } | { readonly param: string };
 
@@ -88,6 +89,18 @@ function decodeSegment(raw: string): string {
   }
 }
 
+/** Whether the path is the beginning of a longer route (`/recordings/live` of `/recordings/live/{name}`). */
+function isInterior(parts: readonly string[]): boolean {
+  return routes.some(
+    (route) =>
+      route.segments.length > parts.length &&
+      parts.every((part, i) => {
+        const seg = route.segments[i]!;
+        return !('literal' in seg) || seg.literal === part;
+      }),
+  );
+}
+
 /** Finds the best route of a path; the most literal shape wins, so fixed routes beat templates. */
 function bestShape(parts: readonly string[]): Route[] {
   let best: Route[] = [];
@@ -109,19 +122,27 @@ function bestShape(parts: readonly string[]): Route[] {
  * routeRequest('POST', '/channels/abc/answer') // { op: channels.answer, pathParams: { channelId: 'abc' } }
  */
 export function routeRequest(method: string, path: string): RouteMatch {
-  const rawParts = path.split('/').filter((s) => s !== '');
-  if (rawParts.length === 0) return { status: 405, message: 'Invalid method' };
   if (path.length > 1 && path.endsWith('/')) {
     const trimmed = path.replace(/\/+$/, '');
-    if (bestShape(rawParts).length > 0 || eventStreamPaths.has(trimmed)) {
+    const parts = trimmed.split('/').filter((s) => s !== '');
+    if (bestShape(parts).length > 0 || eventStreamPaths.has(trimmed)) {
       return { status: 404, message: `ARI URLs do not end with a slash. Try /ari${trimmed}` };
     }
   }
+  // Segments after an empty one are not read (`/channels//x` is `/channels`).
+  const rawParts = pathSegments(path);
+  if (rawParts.length === 0) return { status: 405, message: 'Invalid method' };
   if (eventStreamPaths.has(`/${rawParts.join('/')}`)) {
     return { status: 426, message: 'Upgrade Required: the event stream is a WebSocket' };
   }
   const candidates = bestShape(rawParts);
-  if (candidates.length === 0) return { status: 404, message: 'Resource not found' };
+  if (candidates.length === 0) {
+    // A path on the way to routes (`/recordings/live`, `/asterisk`) is a resource of the real
+    // router's tree without handlers: every method is refused there, none is 404.
+    return isInterior(rawParts)
+      ? { status: 405, message: 'Invalid method' }
+      : { status: 404, message: 'Resource not found' };
+  }
   const route = candidates.find((r) => r.op.method === method.toUpperCase());
   if (!route) return { status: 405, message: 'Invalid method' };
   const pathParams: Record<string, string> = {};

@@ -37,6 +37,7 @@ export const operationRules: Readonly<Record<string, Readonly<Record<string, Par
     ifExists: { invalid: refuse(400, 'ifExists invalid') },
     terminateOn: { invalid: refuse(400, 'terminateOn invalid') },
   },
+  'channels.externalMedia': { app: { missing: [400, 'app cannot be empty'] } },
   'channels.getChannelVar': { variable: { missing: [400, 'Variable name is required'] } },
   'channels.setChannelVar': { variable: { missing: [400, 'Variable name is required'] } },
   'channels.getChannelVars': { variables: { missing: [400, 'Variable names are required'] } },
@@ -82,3 +83,23 @@ export const operationRules: Readonly<Record<string, Readonly<Record<string, Par
     destinationRecordingName: { missing: [400, 'Invalid destination recording name'] },
   },
 };
+
+/**
+ * Checks the real server makes on several parameters together, before any single parameter is
+ * checked; they read the values as sent (before defaults). Facts from the bad-input exchanges:
+ * a snoop with neither `spy` nor `whisper` is refused first, whatever else is missing
+ * (resource_channels.c checks the directions before the application).
+ */
+export const operationPrechecks: Readonly<
+  Record<string, (sent: (name: string) => unknown) => Refusal | undefined>
+> = {
+  'channels.snoopChannel': snoopDirections,
+  'channels.snoopChannelWithId': snoopDirections,
+};
+
+function snoopDirections(sent: (name: string) => unknown): Refusal | undefined {
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+  return given(sent('spy')) || given(sent('whisper'))
+    ? undefined
+    : [400, 'Direction must be specified for at least spy or whisper'];
+}

@@ -83,6 +83,26 @@ describe('readParams', () => {
     });
   });
 
+  it('checks the snoop directions before anything else, and externalMedia app with the server message', () => {
+    const snoop = (query: Record<string, string>) =>
+      readParams(
+        op('channels', 'snoopChannel'),
+        { channelId: 'c1' },
+        { method: 'POST', path: '/channels/c1/snoop', query },
+      );
+    expect(snoop({})).toEqual({ refusal: [400, 'Direction must be specified for at least spy or whisper'] });
+    expect(snoop({ spy: 'in' })).toEqual({ refusal: [400, 'Application name is required'] });
+    expect(snoop({ whisper: 'out', app: 'a' })).toMatchObject({
+      params: { spy: 'none', whisper: 'out', app: 'a' },
+    });
+    const media = readParams(
+      op('channels', 'externalMedia'),
+      {},
+      { method: 'POST', path: '/channels/externalMedia', query: { format: 'ulaw' } },
+    );
+    expect(media).toEqual({ refusal: [400, 'app cannot be empty'] });
+  });
+
   it('treats an empty list value as missing (media= gives the play refusal)', () => {
     const read = readParams(
       op('channels', 'play'),

@@ -1,6 +1,6 @@
 import { type OperationSpec, type ParamSpec, paramValues, parseParamText } from '@ringflow/client';
 import type { SimRequest } from '../transport.ts';
-import { operationRules, type Refusal } from './operationRules.ts';
+import { operationPrechecks, operationRules, type Refusal } from './operationRules.ts';
 
 /** Typed parameters of one request, by name; absent parameters carry their documented default. */
 export type Params = Readonly<Record<string, unknown>>;
@@ -82,6 +82,14 @@ export function readParams(
   pathParams: Readonly<Record<string, string>>,
   request: SimRequest,
 ): { params: Params } | { refusal: Refusal } {
+  const precheck = operationPrechecks[`${op.resource}.${op.name}`];
+  if (precheck) {
+    const refusal = precheck((name) => {
+      const spec = op.params.find((p) => p.name === name);
+      return spec ? readOne(spec, request, pathParams) : undefined;
+    });
+    if (refusal) return { refusal };
+  }
   const params: Record<string, unknown> = {};
   for (const spec of op.params) {
     let value = readOne(spec, request, pathParams);

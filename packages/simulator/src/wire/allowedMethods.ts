@@ -1,4 +1,5 @@
 import { operations } from '@ringflow/client';
+import { pathSegments } from '../routing/pathSegments.ts';
 
 /** The order the real server lists methods in an `Allow` header. */
 const METHOD_ORDER = ['GET', 'POST', 'HEAD', 'PUT', 'DELETE'];
@@ -23,7 +24,9 @@ const root = buildRouteTree();
  * allowedMethods('/channels'); // ['OPTIONS', 'GET', 'POST']
  */
 export function allowedMethods(path: string): string[] | undefined {
-  const segments = path.split('/').slice(1);
+  if (path.length > 1 && path.endsWith('/')) return undefined;
+  const segments = pathSegments(path);
+  if (segments.length === 0) return undefined;
   if (segments[0] === 'core') {
     const fixed = resolve(['asterisk', ...segments.slice(1)]);
     if (fixed || segments.length !== 4) return fixed;

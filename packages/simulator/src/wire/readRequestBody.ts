@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parseJsonBody } from './parseJsonBody.ts';
 import { parseQueryString } from './parseRequestTarget.ts';
 
 /** What a request body contributes: a JSON value, or form fields that count as query parameters. */
@@ -14,7 +15,7 @@ export interface RequestBody {
 /**
  * Reads a request body completely and interprets it like the real server: JSON when the content
  * type says JSON (or when none is given and a body was sent), form fields for a form content
- * type, ignored otherwise. Invalid JSON is reported as `bodyParseError` for the server to answer.
+ * type, ignored otherwise. Invalid JSON (or JSON that is not an object or array) is reported as `bodyParseError` for the server to answer.
  *
  * @example
  * const { body, bodyParseError } = await readRequestBody(req, 1 << 20);
@@ -47,9 +48,6 @@ export function interpretBody(text: string, contentType: string | undefined): Re
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') return { form: parseQueryString(text) };
   if (type !== '' && type !== 'application/json') return {};
-  try {
-    return { body: JSON.parse(text) as unknown };
-  } catch {
-    return { bodyParseError: true };
-  }
+  const body = parseJsonBody(text);
+  return body === undefined ? { bodyParseError: true } : { body };
 }

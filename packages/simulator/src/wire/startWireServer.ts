@@ -12,6 +12,7 @@ import { corsHeaders, preflightHeaders } from './corsHeaders.ts';
 import { htmlErrorPage } from './htmlErrorPage.ts';
 import { parseRequestTarget } from './parseRequestTarget.ts';
 import { readRequestBody } from './readRequestBody.ts';
+import { MAX_HEADER_SECTION_BYTES, requestLineTooLong } from './requestLineTooLong.ts';
 import { answerRestRequest } from './restOverWebSocket.ts';
 import { headerValue, reasonPhrase, serializeResponse } from './serializeResponse.ts';
 import { WriteCoalescer } from './WriteCoalescer.ts';
@@ -90,7 +91,9 @@ export async function startWireServer(
   const onError = options.onError ?? (() => {});
   let selfUrl = '';
 
-  const http = createServer();
+  // Let request lines of any length the real server can receive reach the check of its limit,
+  // instead of Node's own 16 KiB refusal (see requestLineTooLong).
+  const http = createServer({ maxHeaderSize: MAX_HEADER_SECTION_BYTES });
   // REST requests sent over the socket obey the same size limit as HTTP bodies.
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxBodyBytes });
   const clients = new Set<WebSocket>();
@@ -148,7 +151,7 @@ export async function startWireServer(
     if (request.path === '') {
       return { status: 405, body: { message: 'Invalid method' }, headers: { Allow: 'OPTIONS' } };
     }
-    if (request.path.startsWith('/api-docs/')) {
+    if (isApiDocsPath(request.path)) {
       return apiDocsResponse(request.method, request.path, {
         basePath,
         ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
@@ -181,6 +184,11 @@ export async function startWireServer(
     req: IncomingMessage,
   ): Promise<{ response: SimResponse; cors: Record<string, string> }> => {
     const method = (req.method ?? 'GET').toUpperCase();
+    if (requestLineTooLong(req)) {
+      req.resume();
+      const page = html(400, 'Bad Request', 'Request line too long');
+      return { response: { ...page, headers: { Connection: 'close' } }, cors: {} };
+    }
     const target = parseRequestTarget(req.url ?? '');
     if (!target) {
       req.resume();
@@ -191,21 +199,8 @@ export async function startWireServer(
       return { response: html(404, 'Not Found', NOT_FOUND_TEXT), cors: {} };
     }
     const cors = corsHeaders(req.rawHeaders, allowedOrigins);
-    const { api_key: apiKey, ...query } = target.query;
-    const user = authenticate(req.headers.authorization, apiKey, options.users);
-    if (!user) {
-      req.resume();
-      return { response: unauthorized, cors };
-    }
-    if (user.readOnly && method !== 'GET' && method !== 'OPTIONS') {
-      req.resume();
-      return { response: { status: 403, body: { message: 'Write access denied' } }, cors };
-    }
-    const path = target.path.slice(INTERFACE_ROOT.length);
-    if (target.path === EVENTS_PATH && method === 'GET') {
-      req.resume();
-      return { response: html(426, 'Upgrade Required', ''), cors };
-    }
+    // The real server reads the body first (res_ari.c): a body it cannot parse is refused before
+    // the credentials, the method or the route are looked at.
     const body = await readRequestBody(req, maxBodyBytes);
     if (body.tooLarge) {
       return {
@@ -213,17 +208,31 @@ export async function startWireServer(
         cors,
       };
     }
+    if (body.bodyParseError) {
+      return { response: { status: 400, body: { message: 'Error parsing request body' } }, cors };
+    }
+    const { api_key: apiKey, ...query } = target.query;
+    const user = authenticate(req.headers.authorization, apiKey, options.users);
+    if (!user) return { response: unauthorized, cors };
+    if (user.readOnly && method !== 'GET' && method !== 'OPTIONS') {
+      return { response: { status: 403, body: { message: 'Write access denied' } }, cors };
+    }
+    const path = target.path.slice(INTERFACE_ROOT.length);
+    if (target.path === EVENTS_PATH && method === 'GET') {
+      return { response: html(426, 'Upgrade Required', ''), cors };
+    }
     const request: SimRequest = {
       method,
       path,
       // Parameters may come in the query or as form fields; the query wins when both name one.
       query: { ...body.form, ...query },
       ...(body.body !== undefined ? { body: body.body } : {}),
-      ...(body.bodyParseError ? { bodyParseError: true } : {}),
     };
     const basePath = basePathFor(req);
     const response =
-      method === 'OPTIONS' ? await answerOptions(req, request, basePath) : await route(request, basePath);
+      method === 'OPTIONS' && !isApiDocsPath(path)
+        ? await answerOptions(req, request, basePath)
+        : await route(request, basePath);
     return { response, cors };
   };
 
@@ -428,6 +437,11 @@ export async function startWireServer(
     },
     close,
   };
+}
+
+/** The documents' path: every method but GET is refused there, OPTIONS included (res_ari.c). */
+function isApiDocsPath(path: string): boolean {
+  return path.startsWith('/api-docs/');
 }
 
 function isResponse(value: EventConnection | SimResponse): value is SimResponse {
