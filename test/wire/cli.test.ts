@@ -69,6 +69,39 @@ describe('the ringflow command', () => {
     expect(run.output().stderr).toContain(`${dir}: 1 sound added`);
   });
 
+  it('the accounts of --user are configuration: res_ari/user/<name> lists them, and they cannot be changed', async () => {
+    const run = ringflow([
+      'simulator',
+      '--port',
+      '0',
+      '--user',
+      'alice:secret',
+      '--read-only-user',
+      'bob:pw',
+    ]);
+    const url = /^listening on (\S+)$/.exec(await run.firstLine)![1];
+    const auth = { Authorization: `Basic ${Buffer.from('alice:secret').toString('base64')}` };
+    const alice = await request(`${url}/core/config/dynamic/res_ari/user/alice`, { headers: auth });
+    expect(alice.statusCode).toBe(200);
+    expect(await alice.body.json()).toEqual(
+      expect.arrayContaining([
+        { attribute: 'read_only', value: 'no' },
+        { attribute: 'password', value: 'secret' },
+      ]),
+    );
+    const bob = await request(`${url}/asterisk/config/dynamic/res_ari/user/bob`, { headers: auth });
+    expect(await bob.body.json()).toEqual(expect.arrayContaining([{ attribute: 'read_only', value: 'yes' }]));
+    const change = await request(`${url}/core/config/dynamic/res_ari/user/alice`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ fields: [{ attribute: 'password', value: 'other' }] }),
+    });
+    expect(change.statusCode).toBe(403);
+    await change.body.dump();
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
   it('--sounds names a folder that does not exist in words', async () => {
     const run = ringflow(['simulator', '--port', '0', '--sounds', '/nonexistent/prompts']);
     expect(await run.exit).toBe(1);

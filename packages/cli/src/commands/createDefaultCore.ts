@@ -39,6 +39,12 @@ export async function createDefaultCore(options: CoreOptions): Promise<RunningCo
   for (const warning of dialplan?.warnings ?? []) options.warn(formatIssue(warning));
   return createSimulator({
     clock: options.clock,
+    // The accounts exist as configuration too (`res_ari/user/<name>`, read-only: from a file).
+    users: (options.users ?? []).map((u) => ({
+      name: u.username,
+      password: u.password,
+      ...(u.readOnly ? { readOnly: true } : {}),
+    })),
     ...(dialplan ? { dialplan } : {}),
     ...(sounds ? { sounds: { extraSounds: sounds } } : {}),
   });

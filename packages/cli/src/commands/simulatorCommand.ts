@@ -26,6 +26,8 @@ export interface CoreOptions {
   readonly dialplanFile?: string;
   /** A sounds directory (`<dir>/<language>/<name>.<format>`) whose files the server can play. */
   readonly soundsDir?: string;
+  /** The accounts the wire server accepts: also the `res_ari/user` dynamic configuration objects. */
+  readonly users?: readonly WireUser[];
   /** Receives one line per diagnostic (dialplan warnings...). */
   readonly warn: (line: string) => void;
 }
@@ -181,6 +183,7 @@ async function runSimulator(
       clock: systemClock,
       ...(options.dialplan !== undefined ? { dialplanFile: options.dialplan } : {}),
       ...(options.sounds !== undefined ? { soundsDir: options.sounds } : {}),
+      users: options.users,
       warn: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {
