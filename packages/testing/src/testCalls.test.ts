@@ -153,6 +153,30 @@ states:
   });
 });
 
+describe('the timeline says why, for an expression too', () => {
+  it('an expression that cannot be evaluated is a step failure with its place', async () => {
+    const flow = parseFlow(
+      `name: broken
+start: a
+states:
+  a:
+    steps:
+      - answer
+      - play: { media: { expr: "'sound:' + call.args[3]" } }
+      - hangup
+`,
+      'flows/broken.yaml',
+    );
+    if (!flow.ok) throw new Error(flow.diagnostics.map(formatDiagnostic).join('\n'));
+    scenario = await testCalls(flow.flow, { calls: { caller: {} } });
+    const end = await scenario.call('caller').expectEnd({ status: 'failed', within: '5s' });
+    expect(end.error).toMatchObject({ step: 'play', cause: 'expression' });
+    expect(scenario.formatTimeline()).toMatch(
+      /✗ play failed \(a, step 2, flows\/broken\.yaml:7:9\): .*call\.args\[3\].* → nothing handled it: the flow ends with status failed and hangs up/,
+    );
+  });
+});
+
 describe('scenario files with several calls', () => {
   async function files(content: Record<string, string>): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'ringflow-calls-'));
