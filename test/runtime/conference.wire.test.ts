@@ -4,6 +4,7 @@ import { type CallEnded, type CallSession, createApplication } from '@ringflow/r
 import { createSimulator, type SimulatedServer, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { virtualTimeOverWire } from './virtualTimeOverWire.ts';
 
 const APP = 'conference';
 const ROOM = 'ringflow-sales-weekly';
@@ -12,8 +13,6 @@ const DIALPLAN = `
 exten => _X.,1,Stasis(${APP})
  same => n,Hangup()
 `;
-
-const realTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
 
 /**
  * flows/conference.yaml run as `ringflow run` runs it (the runtime over HTTP and WebSocket on
@@ -55,22 +54,8 @@ async function setUp() {
   });
   const ended: CallEnded[] = [];
   app.callEnded$.subscribe((report) => ended.push(report));
-  const landed = async () => {
-    let quiet = 0;
-    for (let i = 0; i < 2000 && quiet < 2; i++) {
-      await realTurn();
-      quiet =
-        app.metrics.summary().events === eventsSent && app.counters().pendingRequests === 0 ? quiet + 1 : 0;
-    }
-    expect(quiet).toBe(2);
-  };
-  const run = async (ms: number) => {
-    for (let t = 0; t < ms; t += 100) {
-      await landed();
-      await clock.advance(100);
-    }
-    await landed();
-  };
+  const { run: runBy } = virtualTimeOverWire(clock, app, () => eventsSent);
+  const run = (ms: number) => runBy(ms, 100);
   const list = async <T>(path: string) =>
     (await simulator.handle({ method: 'GET', path, query: {} })).body as T[];
   const close = async () => {

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createIvrMachine } from '../../examples/ivr-machine/ivrMachine.ts';
 import type { SeenRequest } from './harness.ts';
+import { virtualTimeOverWire } from './virtualTimeOverWire.ts';
 
 const APP = 'ringflow-demo';
 const ivr = createIvrMachine({
@@ -12,13 +13,9 @@ const ivr = createIvrMachine({
   operator: { context: 'ivr-exits', extension: 's', label: 'operator' },
 });
 
-const realTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
-
 /**
  * The IVR over real sockets: the simulator's wire server (HTTP + WebSocket on 127.0.0.1), the
- * runtime's real REST client and event stream, time still virtual. Before each step of virtual
- * time, everything in flight must have landed: every event the server sent has been received,
- * and no request is waiting for its reply. So virtual time never runs ahead of the sockets.
+ * runtime's real REST client and event stream, time still virtual (see virtualTimeOverWire).
  */
 async function setUp() {
   const clock = new VirtualClock();
@@ -65,24 +62,7 @@ async function setUp() {
   });
   const ended: CallEnded[] = [];
   app.callEnded$.subscribe((report) => ended.push(report));
-  const received = () => app.metrics.summary().events;
-  /** Waits (real time) until the sockets are quiet twice in a row. */
-  const landed = async () => {
-    let quiet = 0;
-    for (let i = 0; i < 2000 && quiet < 2; i++) {
-      await realTurn();
-      quiet = received() === eventsSent && app.counters().pendingRequests === 0 ? quiet + 1 : 0;
-    }
-    expect(quiet).toBe(2);
-  };
-  /** Moves virtual time forward in small steps, letting the sockets land between them. */
-  const run = async (ms: number) => {
-    for (let t = 0; t < ms; t += 50) {
-      await landed();
-      await clock.advance(50);
-    }
-    await landed();
-  };
+  const { run } = virtualTimeOverWire(clock, app, () => eventsSent);
   const close = async () => {
     await app.stop();
     await wire.close();
