@@ -17,7 +17,7 @@ const ivr = createIvrMachine({
 /** The requests the application made for calls (not its start-up checks). */
 const summary = (requests: readonly SeenRequest[]) =>
   requests
-    .filter((r) => !r.path.startsWith('/api-docs') && r.path !== '/asterisk/ping')
+    .filter((r) => !r.path.startsWith('/api-docs') && !/^\/(asterisk|core)\/ping$/.test(r.path))
     .map((r) => `${r.method} ${r.path}`);
 
 /** The events the application received about one resource, by type. */
