@@ -102,6 +102,25 @@ describe('the ringflow command', () => {
     expect(await run.exit).toBe(0);
   });
 
+  it('--server-resource asterisk publishes the server resource as a real server does (core by default)', async () => {
+    const auth = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` };
+    for (const [args, name] of [
+      [[], 'core'],
+      [['--server-resource', 'asterisk'], 'asterisk'],
+    ] as const) {
+      const run = ringflow(['simulator', '--port', '0', ...args]);
+      const url = /^listening on (\S+)$/.exec(await run.firstLine)![1];
+      const listing = await request(`${url}/api-docs/resources.json`, { headers: auth });
+      const paths = ((await listing.body.json()) as { apis: { path: string }[] }).apis.map((a) => a.path);
+      expect(paths).toContain(`/api-docs/${name}.{format}`);
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+    }
+    const wrong = ringflow(['simulator', '--server-resource', 'ari']);
+    expect(await wrong.exit).toBe(2);
+    expect(wrong.output().stderr).toContain("--server-resource: expected core or asterisk, got 'ari'");
+  });
+
   it('--sounds names a folder that does not exist in words', async () => {
     const run = ringflow(['simulator', '--port', '0', '--sounds', '/nonexistent/prompts']);
     expect(await run.exit).toBe(1);

@@ -28,10 +28,44 @@ describe('the ringflow client against the wire simulator', () => {
   it('detects the server-level segment from the published resource listing and pings', async () => {
     const client = createRestClient({ url: wire.url, username: 'demo', password: 'demo' });
     try {
-      expect(await client.resolveSegment()).toBe('asterisk');
+      // The simulator publishes the server resource as the specification names it.
+      expect(await client.resolveSegment()).toBe('core');
       expect(await client.asterisk.ping()).toMatchObject({ ping: 'pong', asterisk_id: sim.asteriskId });
     } finally {
       await client.close();
+    }
+  });
+
+  it('publishes the server resource as asterisk on request; clients of either name work unchanged', async () => {
+    const asSim = createSimulator({ clock: systemClock, serverResource: 'asterisk' });
+    const asWire = await startWireServer(asSim, { users, clock: asSim.clock });
+    const client = createRestClient({ url: asWire.url, username: 'demo', password: 'demo' });
+    const forCore = createRestClient({
+      url: asWire.url,
+      username: 'demo',
+      password: 'demo',
+      segment: 'core',
+    });
+    try {
+      expect(await client.resolveSegment()).toBe('asterisk');
+      expect(await client.asterisk.ping()).toMatchObject({ ping: 'pong' });
+      // Both path forms are served whatever the description says.
+      expect(await forCore.asterisk.ping()).toMatchObject({ ping: 'pong' });
+      const auth = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` };
+      const doc = await fetch(`${asWire.url}/api-docs/asterisk.json`, { headers: auth });
+      expect(((await doc.json()) as { apis: { path: string }[] }).apis.map((a) => a.path)).toContain(
+        '/asterisk/ping',
+      );
+      expect((await fetch(`${asWire.url}/api-docs/core.json`, { headers: auth })).status).toBe(404);
+      const coreDoc = await fetch(`${wire.url}/api-docs/core.json`, { headers: auth });
+      expect(((await coreDoc.json()) as { apis: { path: string }[] }).apis.map((a) => a.path)).toContain(
+        '/core/ping',
+      );
+    } finally {
+      await client.close();
+      await forCore.close();
+      await asWire.close();
+      asSim.close();
     }
   });
 

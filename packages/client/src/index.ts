@@ -11,5 +11,6 @@ export {
   generateApiDeclaration,
   generateResourceListing,
   isResourceName,
+  resourceOfPublishedName,
 } from './description/swagger.ts';
 export type * from './description/swagger.ts';

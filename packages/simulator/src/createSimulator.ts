@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@ringflow/client';
+import { type Clock, type PublishedServerResource, systemClock } from '@ringflow/client';
 import type { Dialplan } from './dialplan/Dialplan.ts';
 import { loadDefaultDialplan } from './dialplan/loadDialplanFile.ts';
 import { parseDialplan } from './dialplan/parseDialplan.ts';
@@ -55,6 +55,12 @@ export interface SimulatorOptions {
     readonly password: string;
     readonly readOnly?: boolean;
   }[];
+  /**
+   * The name the published description (`/api-docs/`) gives the server-level resource: `core`
+   * (the specification's; default) or `asterisk` (a real server's), for clients that build their
+   * interface from the description. Both `/core/...` and `/asterisk/...` are served either way.
+   */
+  readonly serverResource?: PublishedServerResource;
   /** Endpoints that exist from the start, as `tech/resource` (`PJSIP/alice`). */
   readonly endpoints?: readonly string[];
   /**
@@ -68,6 +74,7 @@ export interface SimulatorOptions {
 export interface Simulator extends SimulatedServer {
   readonly clock: Clock;
   readonly asteriskId: string;
+  readonly serverResource: PublishedServerResource;
   /** Acts as callers and phones do (place calls, press digits, hang up...) and observes events. */
   readonly driver: SimulatorDriver;
   /** How many channels exist (hung-up snoops lingering included). */
@@ -105,6 +112,7 @@ function readDialplan(option: SimulatorOptions['dialplan']): Dialplan {
 class SimulatorImpl implements Simulator {
   readonly clock: Clock;
   readonly asteriskId: string;
+  readonly serverResource: PublishedServerResource;
   readonly bus: EventBus;
   readonly world: World;
   readonly facilities: Facilities;
@@ -116,6 +124,11 @@ class SimulatorImpl implements Simulator {
   constructor(options: SimulatorOptions) {
     this.clock = options.clock ?? systemClock;
     this.asteriskId = options.asteriskId ?? DEFAULT_ASTERISK_ID;
+    if (options.serverResource !== undefined && !['core', 'asterisk'].includes(options.serverResource))
+      throw new TypeError(
+        `serverResource: expected 'core' or 'asterisk', got ${JSON.stringify(options.serverResource)}`,
+      );
+    this.serverResource = options.serverResource ?? 'core';
     this.bus = new EventBus(this.clock, this.asteriskId);
     const endpoints = new Endpoints();
     for (const key of options.endpoints ?? []) {

@@ -5,6 +5,8 @@
  * bodies, events — is decided behind this boundary, so both transports behave the same.
  */
 
+import type { PublishedServerResource } from '@ringflow/client';
+
 /** A REST request as the server sees it, after the transport removed the interface root (`/ari`). */
 export interface SimRequest {
   readonly method: string;
@@ -41,6 +43,11 @@ export interface EventConnection {
  * The server behind both transports.
  */
 export interface SimulatedServer {
+  /**
+   * The name its published description gives the server-level resource: `core` (the
+   * specification's, and the default) or `asterisk` (a real server's). Both path forms are served.
+   */
+  readonly serverResource?: PublishedServerResource;
   /** Answers one REST request. */
   handle(request: SimRequest): Promise<SimResponse>;
   /**

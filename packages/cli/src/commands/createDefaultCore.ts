@@ -46,6 +46,7 @@ export async function createDefaultCore(options: CoreOptions): Promise<RunningCo
       ...(u.readOnly ? { readOnly: true } : {}),
     })),
     ...(dialplan ? { dialplan } : {}),
+    ...(options.serverResource !== undefined ? { serverResource: options.serverResource } : {}),
     ...(sounds ? { sounds: { extraSounds: sounds } } : {}),
   });
 }

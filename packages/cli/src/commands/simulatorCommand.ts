@@ -28,6 +28,8 @@ export interface CoreOptions {
   readonly soundsDir?: string;
   /** The accounts the wire server accepts: also the `res_ari/user` dynamic configuration objects. */
   readonly users?: readonly WireUser[];
+  /** The name the published description gives the server resource (`core` unless `asterisk`). */
+  readonly serverResource?: 'core' | 'asterisk';
   /** Receives one line per diagnostic (dialplan warnings...). */
   readonly warn: (line: string) => void;
 }
@@ -54,6 +56,10 @@ Options:
   --sounds <dir>                     your prompts, beside the core sounds: <dir>/<language>/<name>.<format>
                                      (en/acme/welcome.wav is sound:acme/welcome); durations are read
                                      from the files (wav, gsm, ulaw, alaw, slin, sln16, g722, g729)
+  --server-resource <core|asterisk>  the name /api-docs/ gives the server-level resource:
+                                     core (the specification's, default) or asterisk (a real
+                                     server's, for clients written for one); both /core/... and
+                                     /asterisk/... paths are served either way
   --outbound <ws-uri>                also dial an application there, as a real server's outbound
                                      WebSocket does (websocket_client.conf uri)
   --outbound-app <name>              with --outbound: an application it carries (ari.conf apps);
@@ -98,6 +104,7 @@ interface SimulatorArgs {
   readonly users: WireUser[];
   readonly dialplan?: string;
   readonly sounds?: string;
+  readonly serverResource?: 'core' | 'asterisk';
 }
 
 function readArgs(args: readonly string[]): SimulatorArgs {
@@ -115,6 +122,9 @@ function readArgs(args: readonly string[]): SimulatorArgs {
     throw new UsageError(`the account '${repeated}' is given twice; give each name once`);
   if (values.host !== undefined && values.host.trim() === '')
     throw new UsageError('--host: expected an address');
+  const serverResource = values['server-resource'];
+  if (serverResource !== undefined && serverResource !== 'core' && serverResource !== 'asterisk')
+    throw new UsageError(`--server-resource: expected core or asterisk, got '${serverResource}'`);
   return {
     help: values.help === true,
     port: values.port === undefined ? 8088 : parsePort(values.port, '--port'),
@@ -122,6 +132,7 @@ function readArgs(args: readonly string[]): SimulatorArgs {
     users: users.length > 0 ? users : [{ username: 'demo', password: 'demo' }],
     ...(values.dialplan !== undefined ? { dialplan: values.dialplan } : {}),
     ...(values.sounds !== undefined ? { sounds: values.sounds } : {}),
+    ...(serverResource !== undefined ? { serverResource } : {}),
   };
 }
 
@@ -137,6 +148,7 @@ function parse(args: readonly string[]) {
       'read-only-user': { type: 'string', multiple: true },
       dialplan: { type: 'string' },
       sounds: { type: 'string' },
+      'server-resource': { type: 'string' },
       outbound: { type: 'string' },
       'outbound-app': { type: 'string', multiple: true },
       'outbound-mode': { type: 'string' },
@@ -184,6 +196,7 @@ async function runSimulator(
       ...(options.dialplan !== undefined ? { dialplanFile: options.dialplan } : {}),
       ...(options.sounds !== undefined ? { soundsDir: options.sounds } : {}),
       users: options.users,
+      ...(options.serverResource !== undefined ? { serverResource: options.serverResource } : {}),
       warn: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {

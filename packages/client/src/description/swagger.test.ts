@@ -6,6 +6,7 @@ import {
   type SwaggerResourceListing,
   generateApiDeclaration,
   generateResourceListing,
+  resourceOfPublishedName,
   isResourceName,
 } from './swagger.ts';
 
@@ -173,6 +174,45 @@ describe('generateResourceListing', () => {
 
   it('reports the apiVersion it is given', () => {
     expect(generateResourceListing({ basePath, apiVersion: '2.0.0' }).apiVersion).toBe('2.0.0');
+  });
+
+  it('names the server resource core when asked, as the specification does', () => {
+    const paths = generateResourceListing({ basePath, serverResource: 'core' }).apis.map((a) => a.path);
+    expect(paths).toContain('/api-docs/core.{format}');
+    expect(paths).not.toContain('/api-docs/asterisk.{format}');
+    expect(paths).toHaveLength(RESOURCE_NAMES.length);
+  });
+});
+
+describe('a server resource published as core', () => {
+  it('declares its operations below /core, with the same operations and models', () => {
+    const core = generateApiDeclaration('asterisk', { basePath, serverResource: 'core' });
+    const asterisk = generateApiDeclaration('asterisk', { basePath });
+    expect(core.resourcePath).toBe('/api-docs/core.{format}');
+    expect(core.apis.map((a) => a.path)).toEqual(
+      asterisk.apis.map((a) => a.path.replace(/^\/asterisk/, '/core')),
+    );
+    expect(core.apis.map((a) => a.path)).toContain('/core/config/dynamic/{configClass}/{objectType}/{id}');
+    expect(core.models).toEqual(asterisk.models);
+    // Other resources are not touched.
+    expect(generateApiDeclaration('channels', { basePath, serverResource: 'core' })).toEqual(
+      generateApiDeclaration('channels', { basePath }),
+    );
+  });
+
+  it('passes the Swagger 1.2 structural check', () => {
+    const listing = generateResourceListing({ basePath, serverResource: 'core' });
+    const docs = RESOURCE_NAMES.map((r) => generateApiDeclaration(r, { basePath, serverResource: 'core' }));
+    expect(checkSwagger(listing, docs)).toEqual([]);
+  });
+
+  it('maps published names back to resources, and only the published ones', () => {
+    expect(resourceOfPublishedName('core', 'core')).toBe('asterisk');
+    expect(resourceOfPublishedName('asterisk', 'core')).toBeUndefined();
+    expect(resourceOfPublishedName('asterisk', 'asterisk')).toBe('asterisk');
+    expect(resourceOfPublishedName('core', 'asterisk')).toBeUndefined();
+    expect(resourceOfPublishedName('channels', 'core')).toBe('channels');
+    expect(resourceOfPublishedName('nonexistent')).toBeUndefined();
   });
 });
 

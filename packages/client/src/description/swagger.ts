@@ -28,6 +28,37 @@ export interface SwaggerOptions {
   readonly apiVersion?: string;
   /** Defaults to `'current'`. */
   readonly level?: SwaggerLevel;
+  /**
+   * The name the server-level resource is published under: `'asterisk'` (its documents and paths
+   * `/asterisk/...`, as real servers publish it; the default) or `'core'` (`/core/...`, as the
+   * specification names it).
+   */
+  readonly serverResource?: PublishedServerResource;
+}
+
+/** The names the server-level resource can be published under (see {@link SwaggerOptions}). */
+export type PublishedServerResource = 'asterisk' | 'core';
+
+/**
+ * The resource a published document name stands for: `core` is the description's `asterisk`
+ * when the server resource is published as `core`; undefined for a name not published.
+ *
+ * @example
+ * resourceOfPublishedName('core', 'core'); // 'asterisk'
+ * resourceOfPublishedName('asterisk', 'core'); // undefined
+ */
+export function resourceOfPublishedName(
+  name: string,
+  serverResource: PublishedServerResource = 'asterisk',
+): ResourceName | undefined {
+  if (name === serverResource) return 'asterisk';
+  if (name === 'asterisk' || !isResourceName(name)) return undefined;
+  return name;
+}
+
+/** The name a resource is published under. */
+function publishedName(resource: ResourceName, options: SwaggerOptions): string {
+  return resource === 'asterisk' ? (options.serverResource ?? 'asterisk') : resource;
 }
 
 export interface SwaggerResourceListing {
@@ -92,7 +123,7 @@ export interface SwaggerApiDeclaration {
 }
 
 /** `/api-docs/channels.{format}`: where a resource's declaration lives, relative to the base path. */
-export function apiDocsPath(resource: ResourceName): string {
+export function apiDocsPath(resource: string): string {
   return `/api-docs/${resource}.{format}`;
 }
 
@@ -102,6 +133,8 @@ export function apiDocsPath(resource: ResourceName): string {
  * @example
  * generateResourceListing({ basePath: 'http://127.0.0.1:8088/ari' }).apis[0]
  * // { path: '/api-docs/asterisk.{format}', description: 'Server-level facilities: ...' }
+ * generateResourceListing({ basePath: 'http://127.0.0.1:8088/ari', serverResource: 'core' }).apis[0]?.path;
+ * // '/api-docs/core.{format}'
  */
 export function generateResourceListing(options: SwaggerOptions): SwaggerResourceListing {
   return {
@@ -109,7 +142,7 @@ export function generateResourceListing(options: SwaggerOptions): SwaggerResourc
     swaggerVersion: SWAGGER_VERSION,
     basePath: options.basePath,
     apis: RESOURCE_NAMES.map((resource) => ({
-      path: apiDocsPath(resource),
+      path: apiDocsPath(publishedName(resource, options)),
       description: RESOURCE_SUMMARIES[resource],
     })),
   };
@@ -129,14 +162,17 @@ export function generateApiDeclaration(
   options: SwaggerOptions,
 ): SwaggerApiDeclaration {
   const level = options.level ?? 'current';
+  const name = publishedName(resource, options);
   const apis: SwaggerApi[] = [];
   const byPath = new Map<string, SwaggerApi>();
   for (const op of operationsByResource[resource] as readonly OperationSpec[]) {
     if (!includes(op, level)) continue;
-    let api = byPath.get(op.path);
+    // The description's paths start with the resource's own segment (`/asterisk/ping`).
+    const path = name === resource ? op.path : op.path.replace(/^\/asterisk(?=\/|$)/, `/${name}`);
+    let api = byPath.get(path);
     if (!api) {
-      api = { path: op.path, operations: [] };
-      byPath.set(op.path, api);
+      api = { path, operations: [] };
+      byPath.set(path, api);
       apis.push(api);
     }
     api.operations.push(swaggerOperation(op, level));
@@ -152,7 +188,7 @@ export function generateApiDeclaration(
     apiVersion: options.apiVersion ?? INTERFACE_VERSION,
     swaggerVersion: SWAGGER_VERSION,
     basePath: options.basePath,
-    resourcePath: apiDocsPath(resource),
+    resourcePath: apiDocsPath(name),
     apis,
     models: declared,
   };

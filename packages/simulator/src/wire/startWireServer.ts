@@ -155,6 +155,7 @@ export async function startWireServer(
       return apiDocsResponse(request.method, request.path, {
         basePath,
         ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+        ...(server.serverResource ? { serverResource: server.serverResource } : {}),
       });
     }
     const response = await callServer(server, request, onError);
