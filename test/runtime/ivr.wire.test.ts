@@ -90,7 +90,7 @@ async function setUp() {
   };
   const summary = () =>
     requests
-      .filter((r) => !r.path.startsWith('/api-docs') && r.path !== '/asterisk/ping')
+      .filter((r) => !r.path.startsWith('/api-docs') && !/^\/(asterisk|core)\/ping$/.test(r.path))
       .map((r) => `${r.method} ${r.path}`);
   return { simulator, app, ended, run, close, summary };
 }
