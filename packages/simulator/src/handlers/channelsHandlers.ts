@@ -27,6 +27,7 @@ import {
   optStr,
   str,
 } from './HandlerContext.ts';
+import { reviewAudio } from '../world/audioFlow.ts';
 
 function findChannel({ world, params }: HandlerContext): SimChannel {
   const ch = world.channel(str(params, 'channelId'));
@@ -250,10 +251,12 @@ export const channelsHandlers: HandlerTable = {
 
   mute: (ctx) => {
     setMute(controlled(ctx), str(ctx.params, 'direction'), true);
+    reviewAudio(ctx.world);
     return NO_CONTENT;
   },
   unmute: (ctx) => {
     setMute(controlled(ctx), str(ctx.params, 'direction'), false);
+    reviewAudio(ctx.world);
     return NO_CONTENT;
   },
 
