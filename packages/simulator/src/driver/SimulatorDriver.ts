@@ -143,7 +143,7 @@ export class SimulatorDriver {
     const ch = this.channel(channelId);
     if (ch.talkingSince !== undefined) return;
     ch.talkingSince = this.world.clock.now();
-    reviewAudio(this.world);
+    reviewAudio(this.world, ch);
   }
 
   /**
@@ -154,7 +154,7 @@ export class SimulatorDriver {
     const ch = this.channel(channelId);
     if (ch.talkingSince === undefined) return;
     ch.talkingSince = undefined;
-    reviewAudio(this.world);
+    reviewAudio(this.world, ch);
   }
 
   /** The phone puts the call on hold (ChannelHold) or takes it off (ChannelUnhold). */

@@ -250,13 +250,15 @@ export const channelsHandlers: HandlerTable = {
   },
 
   mute: (ctx) => {
-    setMute(controlled(ctx), str(ctx.params, 'direction'), true);
-    reviewAudio(ctx.world);
+    const ch = controlled(ctx);
+    setMute(ch, str(ctx.params, 'direction'), true);
+    reviewAudio(ctx.world, ch);
     return NO_CONTENT;
   },
   unmute: (ctx) => {
-    setMute(controlled(ctx), str(ctx.params, 'direction'), false);
-    reviewAudio(ctx.world);
+    const ch = controlled(ctx);
+    setMute(ch, str(ctx.params, 'direction'), false);
+    reviewAudio(ctx.world, ch);
     return NO_CONTENT;
   },
 

@@ -75,7 +75,7 @@ export class SimPlayback implements MediaJob {
     this.state = 'playing';
     this.plan = this.world.services.sounds.mediaTiming(this.media[this.index]!, this.language);
     this.publish('PlaybackStarted');
-    if (this.plan.kind === 'timed' || this.plan.kind === 'endless') reviewAudio(this.world);
+    if (this.plan.kind === 'timed' || this.plan.kind === 'endless') reviewAudio(this.world, this.target);
     switch (this.plan.kind) {
       case 'missing':
         this.end('failed');
@@ -133,7 +133,7 @@ export class SimPlayback implements MediaJob {
     }
     finishMedia(this.target, this);
     // The sound stopped (unless the next job of the target plays on, which reviewed it already).
-    if (!wasQueued) reviewAudio(this.world);
+    if (!wasQueued) reviewAudio(this.world, this.target);
   }
 
   /** `DELETE /playbacks/{id}`. */
@@ -149,13 +149,13 @@ export class SimPlayback implements MediaJob {
         if (this.state !== 'playing') return;
         this.disarm();
         this.state = 'paused';
-        reviewAudio(this.world);
+        reviewAudio(this.world, this.target);
         return;
       case 'unpause':
         if (this.state !== 'paused') return;
         this.state = 'playing';
         this.publish('PlaybackStarted');
-        reviewAudio(this.world);
+        reviewAudio(this.world, this.target);
         if (!endless) this.arm();
         return;
       case 'restart':

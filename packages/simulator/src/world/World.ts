@@ -26,8 +26,6 @@ export class World {
   /** Live recordings by name. */
   readonly recordings = new Map<string, LiveRecording>();
   readonly globals = new Map<string, string>();
-  /** Channels whose talk detection is on (`TALK_DETECT(set)`). */
-  readonly talkDetectors = new Set<SimChannel>();
   /**
    * Applications served by one connection per call (outbound WebSockets, `per_call_config`): by
    * the name `Stasis()` gives, what opens the call's connection and resolves with the name it

@@ -1,8 +1,11 @@
 import type { RecordingTarget } from './LiveRecording.ts';
 import type { MediaTarget } from './mediaQueue.ts';
-import type { SimBridge } from './SimBridge.ts';
-import type { SimChannel } from './SimChannel.ts';
+import { SimBridge } from './SimBridge.ts';
+import { SimChannel } from './SimChannel.ts';
 import type { World } from './World.ts';
+
+/** Where sound changed: the channel or bridge whose media, membership or talking changed. */
+export type SoundOrigin = SimChannel | SimBridge | MediaTarget | undefined;
 
 /**
  * Where sound would flow. No audio is simulated, but its effects are: talk detection and the
@@ -52,27 +55,55 @@ export function recordingHearsTalking(world: World, target: RecordingTarget): bo
  * Re-evaluates, after a change of where sound flows (media started or ended, a channel joined or
  * left a bridge, a caller started or stopped talking, a channel went away), the channels whose
  * talk detection is on (ChannelTalkingStarted / ChannelTalkingFinished with the talk's duration)
- * and the live recordings (talking and silence, the silence limit).
+ * and the live recordings (talking and silence, the silence limit). Only what sound can reach
+ * from the origins is looked at: the channels and bridges joined to them by Local pairs and
+ * bridge membership (a call or two), so the cost does not grow with the number of calls.
  */
-export function reviewAudio(world: World): void {
-  if (world.talkDetectors.size === 0 && world.recordings.size === 0) return;
-  for (const ch of [...world.talkDetectors]) {
-    if (ch.destroyed) {
-      world.talkDetectors.delete(ch);
-      continue;
-    }
-    const talking = isTalking(world, ch);
-    if (talking && ch.talkDetectedSince === undefined) {
-      ch.talkDetectedSince = world.clock.now();
-      world.publishChannel('ChannelTalkingStarted', ch);
-    } else if (!talking && ch.talkDetectedSince !== undefined) {
-      const duration = world.clock.now() - ch.talkDetectedSince;
-      ch.talkDetectedSince = undefined;
-      world.publishChannel('ChannelTalkingFinished', ch, { duration });
+export function reviewAudio(world: World, ...origins: SoundOrigin[]): void {
+  const { channels, bridges } = connectedTo(world, origins);
+  for (const ch of channels) {
+    if (ch.talkDetect && !ch.destroyed) reviewTalkDetection(world, ch);
+    const recording = ch.recordingName === undefined ? undefined : world.recordings.get(ch.recordingName);
+    recording?.talkingChanged(isTalking(world, ch));
+  }
+  for (const bridge of bridges) {
+    const recording =
+      bridge.recordingName === undefined ? undefined : world.recordings.get(bridge.recordingName);
+    recording?.talkingChanged(bridgeHasSound(world, bridge));
+  }
+}
+
+function reviewTalkDetection(world: World, ch: SimChannel): void {
+  const talking = isTalking(world, ch);
+  if (talking && ch.talkDetectedSince === undefined) {
+    ch.talkDetectedSince = world.clock.now();
+    world.publishChannel('ChannelTalkingStarted', ch);
+  } else if (!talking && ch.talkDetectedSince !== undefined) {
+    const duration = world.clock.now() - ch.talkDetectedSince;
+    ch.talkDetectedSince = undefined;
+    world.publishChannel('ChannelTalkingFinished', ch, { duration });
+  }
+}
+
+/** The channels and bridges joined to the origins by Local pairs and bridge membership. */
+function connectedTo(world: World, origins: readonly SoundOrigin[]) {
+  const channels = new Set<SimChannel>();
+  const bridges = new Set<SimBridge>();
+  const pending: unknown[] = [...origins];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node instanceof SimChannel) {
+      if (channels.has(node)) continue;
+      channels.add(node);
+      if (node.peer) pending.push(node.peer);
+      if (node.bridgeId !== undefined) pending.push(world.bridges.get(node.bridgeId));
+    } else if (node instanceof SimBridge) {
+      if (bridges.has(node)) continue;
+      bridges.add(node);
+      for (const id of node.channelIds) pending.push(world.channel(id));
     }
   }
-  for (const recording of [...world.recordings.values()])
-    recording.talkingChanged(recordingHearsTalking(world, recording.target));
+  return { channels, bridges };
 }
 
 /** True when the media running on the target is a playback that is playing (not paused). */

@@ -26,7 +26,7 @@ export function addToBridge(world: World, bridge: SimBridge, ch: SimChannel, rol
     { bridge: bridge.toJson(), channel: ch.snapshot() },
     membershipScope(bridge, ch),
   );
-  reviewAudio(world);
+  reviewAudio(world, ch, bridge);
 }
 
 /** Takes a channel out of its bridge (ChannelLeftBridge). */
@@ -42,7 +42,7 @@ export function removeFromBridge(world: World, ch: SimChannel): void {
     { bridge: bridge.toJson(), channel: ch.snapshot() },
     membershipScope(bridge, ch),
   );
-  reviewAudio(world);
+  reviewAudio(world, ch, bridge);
 }
 
 /** Destroys a bridge: its channels leave, its media ends, BridgeDestroyed is raised. */

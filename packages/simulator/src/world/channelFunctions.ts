@@ -118,13 +118,11 @@ export function writeChannelFunction(
     case 'TALK_DETECT':
       if (arg === 'set' || arg.startsWith('set,')) {
         ch.talkDetect = true;
-        world.talkDetectors.add(ch);
         // Talking already under way is detected at once.
-        reviewAudio(world);
+        reviewAudio(world, ch);
       } else if (arg === 'remove') {
         ch.talkDetect = false;
         ch.talkDetectedSince = undefined;
-        world.talkDetectors.delete(ch);
       } else return false;
       return true;
     case 'HOLD_INTERCEPT':

@@ -153,9 +153,8 @@ function destroyChannel(world: World, ch: SimChannel): void {
     if (!snoop.hangingUp) hangupChannel(world, snoop, 16, 'remote');
     else finishIfIdle(world, snoop);
   }
-  world.talkDetectors.delete(ch);
   // A Local half that is gone carries no more sound to its twin.
-  reviewAudio(world);
+  reviewAudio(world, ch.peer);
 }
 
 /**
