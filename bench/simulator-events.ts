@@ -90,7 +90,12 @@ class CountingClient {
 
 async function runOnce(run: number): Promise<RunResult> {
   const clock: Clock = VIRTUAL ? new VirtualClock(Date.UTC(2026, 0, 1)) : systemClock;
-  const sim = createSimulator({ clock, answerOutboundAfterMs: ANSWER_AFTER_MS });
+  const sim = createSimulator({
+    clock,
+    answerOutboundAfterMs: ANSWER_AFTER_MS,
+    // The phones the bench dials: a server has only the endpoints it is configured with.
+    endpoints: Array.from({ length: CHANNELS }, (_, i) => `PJSIP/bench-${i}`),
+  });
   const wire = await startWireServer(sim, { users: [{ username: 'bench', password: 'bench' }], clock });
   const http = new Pool(new URL(wire.url).origin, { connections: CONCURRENCY });
   const auth = `Basic ${Buffer.from('bench:bench').toString('base64')}`;

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 describe('flows/ivr.yaml from TypeScript (virtual time)', () => {
   it('counts no-input: three silences re-prompt twice with didNotHear, then the operator is bridged', async () => {
-    call = await testFlow(flow);
+    call = await testFlow(flow, { farEnds: { 'PJSIP/operator': 'answer' } });
     // 3 x (11.6 s of menu prompt + 6 s of silence), retry prompts, then the transfer announcement.
     await call.wait('65s');
     expect(heard(call).filter((m) => m.endsWith(MAIN_MENU))).toEqual([

@@ -51,7 +51,11 @@ const machine = setup({
 describe('channels a call creates', () => {
   it('a dialled leg stays in the caller session; a channel it hands off gets a session of its own', async () => {
     const clock = new VirtualClock();
-    const simulator = createSimulator({ clock, answerOutboundAfterMs: 500 });
+    const simulator = createSimulator({
+      clock,
+      endpoints: ['PJSIP/agent', 'PJSIP/customer'],
+      answerOutboundAfterMs: 500,
+    });
     const { app } = inProcessApp(clock, [{ name: 'pbx', server: simulator }], {
       apps: ['calls'],
       call: machine,

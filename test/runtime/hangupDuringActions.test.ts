@@ -58,7 +58,7 @@ describe('the caller hangs up in the middle of every kind of action', () => {
         // Dialled phones ring until the call ends; prompts last long enough to be interrupted.
         const simulator = createSimulator({
           clock,
-          answerOutboundAfterMs: null,
+          endpoints: { 'PJSIP/never-answers': 'noAnswer' },
           sounds: { extraSounds: [{ id: 'long', durationMs: 10_000 }] },
         });
         await farEnd(clock, simulator).bridges.create({ bridgeId: 'room' });

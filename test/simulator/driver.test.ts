@@ -263,7 +263,7 @@ describe('the test driver', () => {
   });
 
   it('rings an outbound call until the far end answers; a forward carries the subscription to the new channel', async () => {
-    const h = createHarness();
+    const h = createHarness({ endpoints: ['PJSIP/bob'] });
     h.connect('app', ['out'], false);
     const orig = await h.req('POST', '/channels', { endpoint: 'PJSIP/bob', app: 'out', channelId: 'call-1' });
     expect(orig.body).toMatchObject({ id: 'call-1', state: 'Down' });

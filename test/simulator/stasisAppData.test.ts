@@ -45,7 +45,7 @@ describe('Stasis app_data in channel snapshots', () => {
   });
 
   it('splits an originate’s appArgs as Stasis() does and shows the text as given', async () => {
-    const h = createHarness({ answerOutboundAfterMs: 10 });
+    const h = createHarness({ endpoints: ['PJSIP/alice'], answerOutboundAfterMs: 10 });
     h.connect('app', ['ivr'], false);
     const created = await h.req('POST', '/channels', {
       endpoint: 'PJSIP/alice',
@@ -60,7 +60,7 @@ describe('Stasis app_data in channel snapshots', () => {
   });
 
   it('does the same for a channel created for dial', async () => {
-    const h = createHarness();
+    const h = createHarness({ endpoints: ['PJSIP/alice'] });
     h.connect('app', ['ivr'], false);
     const created = await h.req('POST', '/channels/create', {
       endpoint: 'PJSIP/alice',

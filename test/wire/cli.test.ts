@@ -121,6 +121,35 @@ describe('the ringflow command', () => {
     expect(wrong.output().stderr).toContain("--server-resource: expected core or asterisk, got 'ari'");
   });
 
+  it('--endpoint lists the endpoints that can be dialled; any other fails as on a real server', async () => {
+    const run = ringflow([
+      'simulator',
+      '--port',
+      '0',
+      '--endpoint',
+      'PJSIP/operator=answer:2',
+      '--endpoint',
+      'PJSIP/busy=busy',
+    ]);
+    const url = /^listening on (\S+)$/.exec(await run.firstLine)![1];
+    const auth = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` };
+    const originate = async (endpoint: string) => {
+      const reply = await request(`${url}/channels?endpoint=${encodeURIComponent(endpoint)}&app=x`, {
+        method: 'POST',
+        headers: auth,
+      });
+      return [reply.statusCode, await reply.body.json()];
+    };
+    expect((await originate('PJSIP/operator'))[0]).toBe(200);
+    expect((await originate('PJSIP/busy'))[0]).toBe(200);
+    expect(await originate('PJSIP/nobody')).toEqual([500, { error: 'Allocation failed' }]);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const wrong = ringflow(['simulator', '--port', '0', '--endpoint', 'PJSIP/x=sometimes']);
+    expect(await wrong.exit).toBe(1);
+    expect(wrong.output().stderr).toContain("--endpoint PJSIP/x: 'sometimes' is not a far-end behaviour");
+  });
+
   it('--sounds names a folder that does not exist in words', async () => {
     const run = ringflow(['simulator', '--port', '0', '--sounds', '/nonexistent/prompts']);
     expect(await run.exit).toBe(1);

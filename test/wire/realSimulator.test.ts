@@ -10,7 +10,10 @@ let wire: WireServer;
 let events: string;
 
 beforeAll(async () => {
-  sim = createSimulator({ clock: new VirtualClock(Date.UTC(2026, 10, 22, 3, 47, 11, 718)) });
+  sim = createSimulator({
+    clock: new VirtualClock(Date.UTC(2026, 10, 22, 3, 47, 11, 718)),
+    endpoints: ['PJSIP/wire-peer'],
+  });
   wire = await startWireServer(sim, { users, clock: sim.clock });
   events = `${wire.url.replace(/^http/, 'ws')}/events`;
 });

@@ -5,11 +5,13 @@ export {
   createSimulator,
   formatIssue,
   loadDialplanFile,
+  parseFarEndConfig,
   readSoundDirectory,
   startOutboundWebSockets,
   startWireServer,
 } from '@ringflow/simulator';
 export type {
+  FarEndConfig,
   OutboundConnectionConfig,
   OutboundWebSockets,
   SimulatedServer,

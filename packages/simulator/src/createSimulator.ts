@@ -28,6 +28,7 @@ import type {
 } from './transport.ts';
 import { hangupChannel } from './world/channelLifecycle.ts';
 import { Endpoints } from './world/Endpoints.ts';
+import { checkFarEndConfig, type FarEndConfig } from './world/FarEndBehaviour.ts';
 import type { Facilities } from './world/Facilities.ts';
 import { World } from './world/World.ts';
 import type { WorldServices } from './world/WorldServices.ts';
@@ -61,11 +62,17 @@ export interface SimulatorOptions {
    * interface from the description. Both `/core/...` and `/asterisk/...` are served either way.
    */
   readonly serverResource?: PublishedServerResource;
-  /** Endpoints that exist from the start, as `tech/resource` (`PJSIP/alice`). */
-  readonly endpoints?: readonly string[];
   /**
-   * Outbound calls to endpoints are answered after this many milliseconds; `null` makes them
-   * ring until the driver answers or rejects them. Default 1000.
+   * The endpoints that exist (`tech/resource`, `PJSIP/alice`), and how each behaves when dialled:
+   * a list (each answers after `answerOutboundAfterMs`) or a map to a {@link FarEndConfig}
+   * (`{ 'PJSIP/operator': 'busy', 'PJSIP/alice': { answerAfterMs: 3000 } }`). Dialling any other
+   * endpoint fails as on a real server: `500 {"error":"Allocation failed"}`. Endpoints that call
+   * in (the driver's `placeCall`) exist from their first call and answer after the delay.
+   */
+  readonly endpoints?: readonly string[] | Readonly<Record<string, FarEndConfig>>;
+  /**
+   * Outbound calls to endpoints that `answer` are answered after this many milliseconds of
+   * ringing; `null` makes them ring until the driver answers or rejects them. Default 1000.
    */
   readonly answerOutboundAfterMs?: number | null;
 }
@@ -131,11 +138,18 @@ class SimulatorImpl implements Simulator {
     this.serverResource = options.serverResource ?? 'core';
     this.bus = new EventBus(this.clock, this.asteriskId);
     const endpoints = new Endpoints();
-    for (const key of options.endpoints ?? []) {
+    const configured: [string, FarEndConfig | undefined][] = Array.isArray(options.endpoints)
+      ? options.endpoints.map((key) => [key, undefined])
+      : Object.entries(options.endpoints ?? {});
+    for (const [key, farEnd] of configured) {
       const slash = key.indexOf('/');
-      if (slash <= 0)
+      if (slash <= 0 || slash === key.length - 1)
         throw new TypeError(`endpoints: '${key}' must be written tech/resource, for example PJSIP/alice`);
-      endpoints.ensure(key.slice(0, slash), key.slice(slash + 1));
+      endpoints.configure(
+        key.slice(0, slash),
+        key.slice(slash + 1),
+        farEnd === undefined ? undefined : checkFarEndConfig(farEnd, `endpoints['${key}']`),
+      );
     }
     const dialplan = readDialplan(options.dialplan);
     const modules = new ModuleRegistry();

@@ -12,6 +12,8 @@ export type {
   SimulatedServer,
 } from './transport.ts';
 export { SimError } from './SimError.ts';
+export { farEndForAttempt, parseFarEndConfig } from './world/FarEndBehaviour.ts';
+export type { FarEndBehaviour, FarEndConfig } from './world/FarEndBehaviour.ts';
 export { readSoundDirectory, wavDurationMs } from './facilities/readSoundDirectory.ts';
 export type { SoundDirectory } from './facilities/readSoundDirectory.ts';
 export { SimulatorDriver } from './driver/SimulatorDriver.ts';

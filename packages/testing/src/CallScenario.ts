@@ -36,7 +36,6 @@ import { checkAction, checkNoAction, checkUserEvent } from './actionChecks.ts';
 import { toMs } from './durations.ts';
 import { operationOfRequest } from './operationOfRequest.ts';
 import type {
-  FarEnd,
   FarEndBehaviour,
   ScenarioCallOptions,
   ScenarioOptions,
@@ -54,12 +53,19 @@ const LOCAL = /^Local\/([^@/]+)@([^/]+)$/;
 /** Request parameters that name a resource a call's flow created or uses. */
 const RESOURCE_PARAMS = ['channelId', 'otherChannelId', 'snoopId', 'playbackId', 'recordingName', 'name'];
 
-/** The behaviour of the `attempt`-th call (from 0) to an endpoint: a list's last entry repeats. */
-export function farEndFor(behaviour: FarEndBehaviour | undefined, attempt: number): FarEnd {
-  if (behaviour === undefined) return 'answer';
-  if (!Array.isArray(behaviour)) return behaviour as FarEnd;
-  const list = behaviour as readonly FarEnd[];
-  return list[Math.min(attempt, list.length - 1)] ?? 'answer';
+/**
+ * The endpoints of the scenario's server: those of `farEnds` with their behaviour, and the phones
+ * of far-end parties (`answers`), which answer by `farEnds` too (by default after 2 s). A party
+ * that is another flow is reached through a Local channel, which needs no endpoint.
+ */
+function scenarioEndpoints(
+  farEnds: Readonly<Record<string, FarEndBehaviour>>,
+  plans: readonly CallPlan[],
+): Record<string, FarEndBehaviour> {
+  const endpoints: Record<string, FarEndBehaviour> = {};
+  for (const plan of plans)
+    if (plan.answers !== undefined && !plan.answers.startsWith('Local/')) endpoints[plan.answers] = 'answer';
+  return { ...endpoints, ...farEnds };
 }
 
 function startTime(value: ScenarioOptions['startAt']): number {
@@ -226,8 +232,6 @@ export class CallScenario {
   private t0 = 0;
   private started = false;
   private closed = false;
-  /** Calls placed so far to each endpoint: picks the behaviour of the next one from a list. */
-  private readonly callsTo = new Map<string, number>();
 
   private constructor(flow: Flow, options: ScenarioOptions) {
     this.mainFlow = flow;
@@ -242,9 +246,9 @@ export class CallScenario {
       clock: this.clock,
       dialplan: { text: testDialplan(this.plans, options.dialplan), file: 'flow-test.conf' },
       ...(options.sounds?.length ? { sounds: { extraSounds: options.sounds.map(soundSpec) } } : {}),
-      endpoints: Object.keys(this.farEnds),
-      // The test decides how far ends behave (see onRinging).
-      answerOutboundAfterMs: null,
+      // The server has the endpoints the scenario configures, each behaving as it says.
+      endpoints: scenarioEndpoints(this.farEnds, this.plans),
+      answerOutboundAfterMs: DEFAULT_FAR_END_ANSWER_MS,
     });
     this.simulator.driver.onEvent((event) => {
       if (event.type === 'Dial' && event.dialstatus === 'RINGING') this.onRinging(event);
@@ -466,9 +470,6 @@ export class CallScenario {
     const peer = event.peer as { id: string; name: string } | undefined;
     if (!peer) return;
     const endpoint = peer.name.replace(/-[^-/]*$/, '');
-    const attempt = this.callsTo.get(endpoint) ?? 0;
-    this.callsTo.set(endpoint, attempt + 1);
-    const behaviour = farEndFor(this.farEnds[endpoint], attempt);
     // A far-end party of the scenario takes the dialled channel (the latest dial to its phone).
     const party = this.plans.find((p) => p.answers === endpoint);
     // A far end that is another flow answers by itself (its flow's answer step), on the Local
@@ -479,22 +480,7 @@ export class CallScenario {
       this.calls.get(party.name)!.dialled(peer.id, this.elapsed());
       this.note(`${endpoint} rings`, party.name);
     }
-    const driver = this.simulator.driver;
-    const later = (ms: number, act: () => void) =>
-      this.clock.setTimeout(() => {
-        try {
-          act();
-        } catch {
-          // The dialled channel ended meanwhile (the flow gave up): nothing to do.
-        }
-      }, ms);
-    if (behaviour === 'noAnswer') return;
-    if (behaviour === 'busy') later(0, () => driver.reject(peer.id, 17));
-    else if (behaviour === 'unreachable') later(0, () => driver.reject(peer.id, 27));
-    else
-      later(behaviour === 'answer' ? DEFAULT_FAR_END_ANSWER_MS : behaviour.answerAfterMs, () =>
-        driver.answer(peer.id),
-      );
+    // The far end then answers, refuses or keeps ringing as its endpoint is configured (farEnds).
   }
 
   // --- Driving the world ----------------------------------------------------------------------

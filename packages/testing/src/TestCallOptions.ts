@@ -1,11 +1,13 @@
 import type { Flow } from '@ringflow/dsl';
+import type { FarEndBehaviour as SimulatorFarEnd } from '@ringflow/simulator';
 
 /**
  * How the far end of a dialled endpoint behaves: answers (after 2 s by default, or after
- * `answerAfterMs`), is busy (hangup cause 17), never answers (the dial step's timeout decides), or
- * cannot be reached (cause 27, destination out of order).
+ * `answerAfterMs`), is busy (hangup cause 17), rejects the call (cause 21), never answers (the
+ * dial step's timeout decides), or cannot be reached (cause 27, destination out of order). The
+ * simulator's own far-end behaviour, configured per endpoint.
  */
-export type FarEnd = 'answer' | 'busy' | 'noAnswer' | 'unreachable' | { readonly answerAfterMs: number };
+export type FarEnd = SimulatorFarEnd;
 
 /**
  * One behaviour for every call to an endpoint, or one per successive call (the last repeats):
@@ -65,8 +67,10 @@ export interface ScenarioWorldOptions {
   /** Extra `extensions.conf` text: contexts the flow sends calls to with `continue`. */
   readonly dialplan?: string;
   /**
-   * Behaviour of dialled endpoints by `tech/resource` (`PJSIP/operator`); others answer after 2 s.
+   * The endpoints a flow can dial, by `tech/resource` (`PJSIP/operator`), and how each behaves.
    * A list gives one behaviour per successive call to that endpoint, the last one repeating.
+   * Dialling an endpoint not listed here (nor a party's `answers`) fails as on a real server
+   * without it: `500 Allocation failed`.
    */
   readonly farEnds?: Readonly<Record<string, FarEndBehaviour>>;
   /** HTTP for the flows' `http` steps (tests pass a fake); default the global fetch. */

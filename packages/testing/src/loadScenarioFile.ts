@@ -122,7 +122,7 @@ const EXPECT_KEYS = [
 /** Expectations about one caller's flow: with several calls, they say whose. */
 const CALLER_EXPECTATIONS = ['visited', 'notVisited', 'states', 'state', 'end'];
 const CALL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
-const FAR_ENDS = ['answer', 'busy', 'noAnswer', 'unreachable'];
+const FAR_ENDS = ['answer', 'busy', 'reject', 'noAnswer', 'unreachable'];
 const STATUSES = ['completed', 'recovered', 'hungUp', 'continued', 'failed'];
 const ENDED_BY = ['caller', 'flow', 'dialplan', 'server'];
 

@@ -277,7 +277,9 @@ scenarios:
     const lines = result.diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
     expect(lines).toEqual([
       expect.stringMatching(/^1:59 RF104 expected at least one behaviour/),
-      expect.stringMatching(/^1:79 RF104 expected answer, busy, noAnswer, unreachable, \{ answerAfter/),
+      expect.stringMatching(
+        /^1:79 RF104 expected answer, busy, reject, noAnswer, unreachable, \{ answerAfter/,
+      ),
     ]);
     const good = await write({
       'small.yaml': FLOW,

@@ -1,3 +1,4 @@
+import type { FarEndConfig } from '../simulatorPackage.ts';
 import type { CoreOptions, RunningCore } from './simulatorCommand.ts';
 
 /**
@@ -19,9 +20,16 @@ const FOLDER_ERRORS: Readonly<Record<string, string>> = {
 };
 
 export async function createDefaultCore(options: CoreOptions): Promise<RunningCore> {
-  const { createSimulator, formatIssue, loadDialplanFile, readSoundDirectory } = await import(
-    '../simulatorPackage.ts'
-  );
+  const { createSimulator, formatIssue, loadDialplanFile, parseFarEndConfig, readSoundDirectory } =
+    await import('../simulatorPackage.ts');
+  const endpoints: Record<string, FarEndConfig> = {};
+  for (const [endpoint, behaviour] of Object.entries(options.endpoints ?? {})) {
+    try {
+      endpoints[endpoint] = parseFarEndConfig(behaviour);
+    } catch (error) {
+      throw new Error(`--endpoint ${endpoint}: ${(error as Error).message}`);
+    }
+  }
   let sounds: Awaited<ReturnType<typeof readSoundDirectory>>['sounds'] | undefined;
   if (options.soundsDir !== undefined) {
     const found = await readSoundDirectory(options.soundsDir).catch((error: NodeJS.ErrnoException) => {
@@ -47,6 +55,7 @@ export async function createDefaultCore(options: CoreOptions): Promise<RunningCo
     })),
     ...(dialplan ? { dialplan } : {}),
     ...(options.serverResource !== undefined ? { serverResource: options.serverResource } : {}),
+    endpoints,
     ...(sounds ? { sounds: { extraSounds: sounds } } : {}),
   });
 }

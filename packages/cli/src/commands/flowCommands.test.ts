@@ -267,10 +267,10 @@ describe('ringflow run', () => {
     const c = capture({ isTerminal: true });
     expect(await main(['run', IVR, '--demo', '--speed', 'max'], c.io)).toBe(ExitCode.OK);
     const out = c.out();
-    expect(out).toContain('8 simulated callers');
+    expect(out).toContain('9 simulated callers');
     expect(out).toMatch(/\+00:02\.000 {2}#1 {2}☎ caller presses 1/);
     expect(out).toMatch(/#1 {6}→ record voicemail\/c1/);
-    expect(out).toMatch(/Summary: 8 calls \(6 completed, 1 continued, 1 hungUp\)/);
+    expect(out).toMatch(/Summary: 9 calls \(6 completed, 2 continued, 1 hungUp\)/);
     expect(out).toContain('greet → main-menu → sales-menu → voicemail → goodbye');
   });
 

@@ -30,6 +30,8 @@ export interface CoreOptions {
   readonly users?: readonly WireUser[];
   /** The name the published description gives the server resource (`core` unless `asterisk`). */
   readonly serverResource?: 'core' | 'asterisk';
+  /** The endpoints that exist, each with its far-end behaviour written as text (`busy`, `answer:3`). */
+  readonly endpoints?: Readonly<Record<string, string>>;
   /** Receives one line per diagnostic (dialplan warnings...). */
   readonly warn: (line: string) => void;
 }
@@ -56,6 +58,12 @@ Options:
   --sounds <dir>                     your prompts, beside the core sounds: <dir>/<language>/<name>.<format>
                                      (en/acme/welcome.wav is sound:acme/welcome); durations are read
                                      from the files (wav, gsm, ulaw, alaw, slin, sln16, g722, g729)
+  --endpoint <tech/resource[=behaviour]>  an endpoint that can be dialled (PJSIP/alice), and
+                                     what its far end does: answer (default, after 1 s),
+                                     answer:<seconds>, noAnswer, busy, reject, unreachable, or
+                                     several comma separated for successive calls (busy,answer);
+                                     repeat for more. Any other endpoint fails as on a real
+                                     server (500 Allocation failed)
   --server-resource <core|asterisk>  the name /api-docs/ gives the server-level resource:
                                      core (the specification's, default) or asterisk (a real
                                      server's, for clients written for one); both /core/... and
@@ -77,6 +85,7 @@ Exit codes:
 
 Example:
   ringflow simulator --port 8088 --dialplan extensions.conf
+  ringflow simulator --endpoint PJSIP/operator=answer:3 --endpoint PJSIP/customer=busy,answer
   curl -u demo:demo http://127.0.0.1:8088/ari/asterisk/ping
 `;
 
@@ -105,6 +114,7 @@ interface SimulatorArgs {
   readonly dialplan?: string;
   readonly sounds?: string;
   readonly serverResource?: 'core' | 'asterisk';
+  readonly endpoints: Record<string, string>;
 }
 
 function readArgs(args: readonly string[]): SimulatorArgs {
@@ -122,6 +132,16 @@ function readArgs(args: readonly string[]): SimulatorArgs {
     throw new UsageError(`the account '${repeated}' is given twice; give each name once`);
   if (values.host !== undefined && values.host.trim() === '')
     throw new UsageError('--host: expected an address');
+  const endpoints: Record<string, string> = {};
+  for (const text of values.endpoint ?? []) {
+    const [endpoint = '', behaviour = 'answer'] = text.split('=', 2);
+    if (!/^[^/\s=]+\/[^/\s=]+$/.test(endpoint))
+      throw new UsageError(
+        `--endpoint: expected tech/resource[=behaviour] such as PJSIP/alice=busy, got '${text}'`,
+      );
+    if (endpoint in endpoints) throw new UsageError(`--endpoint: '${endpoint}' is given twice`);
+    endpoints[endpoint] = behaviour;
+  }
   const serverResource = values['server-resource'];
   if (serverResource !== undefined && serverResource !== 'core' && serverResource !== 'asterisk')
     throw new UsageError(`--server-resource: expected core or asterisk, got '${serverResource}'`);
@@ -133,6 +153,7 @@ function readArgs(args: readonly string[]): SimulatorArgs {
     ...(values.dialplan !== undefined ? { dialplan: values.dialplan } : {}),
     ...(values.sounds !== undefined ? { sounds: values.sounds } : {}),
     ...(serverResource !== undefined ? { serverResource } : {}),
+    endpoints,
   };
 }
 
@@ -149,6 +170,7 @@ function parse(args: readonly string[]) {
       dialplan: { type: 'string' },
       sounds: { type: 'string' },
       'server-resource': { type: 'string' },
+      endpoint: { type: 'string', multiple: true },
       outbound: { type: 'string' },
       'outbound-app': { type: 'string', multiple: true },
       'outbound-mode': { type: 'string' },
@@ -197,6 +219,7 @@ async function runSimulator(
       ...(options.sounds !== undefined ? { soundsDir: options.sounds } : {}),
       users: options.users,
       ...(options.serverResource !== undefined ? { serverResource: options.serverResource } : {}),
+      endpoints: options.endpoints,
       warn: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {

@@ -137,7 +137,7 @@ describe('dial on the simulator', () => {
         },
       },
     });
-    call = await testFlow(flow);
+    call = await testFlow(flow, { farEnds: { 'PJSIP/bob': 'answer' } });
     const peer = dialled(call);
     await call.wait('2s');
     call.expectUserEvent('Answered', { leg: peer });
@@ -241,6 +241,18 @@ describe('dial on the simulator', () => {
     // Nothing was placed, so nothing is hung up.
     call.expectNoAction({ operation: 'channels.hangup', params: { channelId: /^channel-/ } });
   });
+
+  it('an endpoint the server does not have fails at once, as on a real server (500 Allocation failed)', async () => {
+    call = await testFlow(dialFlow({}), { farEnds: { 'PJSIP/alice': 'answer' } });
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '1s' });
+    call.expectVisited('failed');
+    const [originate] = call.expectAction({
+      operation: 'channels.originateWithId',
+      params: { endpoint: 'PJSIP/bob' },
+    });
+    expect(originate?.status).toBe(500);
+    call.expectUserEvent('Failed', { outcome: 'failed' });
+  });
 });
 
 describe('originate on the simulator', () => {
@@ -272,6 +284,7 @@ describe('originate on the simulator', () => {
     });
     call = await testFlow(flow, {
       caller: '5550123',
+      farEnds: { 'PJSIP/200': 'answer' },
       dialplan:
         '[callbacks]\nexten => _X.,1,UserEvent(CalledBack,number: ${EXTEN},origin: ${ORIGIN})\n same => n,Wait(10)\n same => n,Hangup()\n',
     });
@@ -323,7 +336,10 @@ describe('originate on the simulator', () => {
       },
       on: { error: 'oops' },
     });
-    call = await testFlow(flow, { dialplan: '[callbacks]\nexten => s,1(start),Wait(1)\n' });
+    call = await testFlow(flow, {
+      farEnds: { 'PJSIP/200': 'answer', 'PJSIP/201': 'answer' },
+      dialplan: '[callbacks]\nexten => s,1(start),Wait(1)\n',
+    });
     // The flow's error handler took over the refused originate: not a plain success.
     const end = await call.expectEnd({ status: 'recovered', by: 'flow', within: '1s' });
     expect(end.error).toMatchObject({

@@ -1,5 +1,6 @@
 import type { PublishedEvent } from '../events/EventBus.ts';
 import { answerDialedLeg, createChannel, dialFields, hangupChannel } from '../world/channelLifecycle.ts';
+import { reviewAudio } from '../world/audioFlow.ts';
 import { playDigits, receiveDtmf } from '../world/dtmf.ts';
 import type { SimChannel } from '../world/SimChannel.ts';
 import { stasisEntryFromArgs } from '../world/StasisEntry.ts';
@@ -134,23 +135,26 @@ export class SimulatorDriver {
     hangupChannel(this.world, this.channel(channelId), cause, 'remote');
   }
 
-  /** The caller starts talking: ChannelTalkingStarted when TALK_DETECT is set; recordings hear speech. */
+  /**
+   * The caller starts talking: ChannelTalkingStarted when TALK_DETECT is set; recordings hear
+   * speech, and so does whoever hears this channel (its bridge, the other half of a Local pair).
+   */
   startTalking(channelId: string): void {
     const ch = this.channel(channelId);
     if (ch.talkingSince !== undefined) return;
     ch.talkingSince = this.world.clock.now();
-    if (ch.talkDetect) this.world.publishChannel('ChannelTalkingStarted', ch);
-    if (ch.recordingName !== undefined) this.world.recordings.get(ch.recordingName)?.talkingChanged(true);
+    reviewAudio(this.world, ch);
   }
 
-  /** The caller stops talking: ChannelTalkingFinished with the talk's `duration` in milliseconds. */
+  /**
+   * The caller stops talking: ChannelTalkingFinished with the talk's `duration` in milliseconds
+   * (unless sound still comes from the channel's side: media played into the call).
+   */
   stopTalking(channelId: string): void {
     const ch = this.channel(channelId);
     if (ch.talkingSince === undefined) return;
-    const duration = this.world.clock.now() - ch.talkingSince;
     ch.talkingSince = undefined;
-    if (ch.talkDetect) this.world.publishChannel('ChannelTalkingFinished', ch, { duration });
-    if (ch.recordingName !== undefined) this.world.recordings.get(ch.recordingName)?.talkingChanged(false);
+    reviewAudio(this.world, ch);
   }
 
   /** The phone puts the call on hold (ChannelHold) or takes it off (ChannelUnhold). */

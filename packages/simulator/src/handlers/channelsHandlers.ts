@@ -27,6 +27,7 @@ import {
   optStr,
   str,
 } from './HandlerContext.ts';
+import { reviewAudio } from '../world/audioFlow.ts';
 
 function findChannel({ world, params }: HandlerContext): SimChannel {
   const ch = world.channel(str(params, 'channelId'));
@@ -249,11 +250,15 @@ export const channelsHandlers: HandlerTable = {
   },
 
   mute: (ctx) => {
-    setMute(controlled(ctx), str(ctx.params, 'direction'), true);
+    const ch = controlled(ctx);
+    setMute(ch, str(ctx.params, 'direction'), true);
+    reviewAudio(ctx.world, ch);
     return NO_CONTENT;
   },
   unmute: (ctx) => {
-    setMute(controlled(ctx), str(ctx.params, 'direction'), false);
+    const ch = controlled(ctx);
+    setMute(ch, str(ctx.params, 'direction'), false);
+    reviewAudio(ctx.world, ch);
     return NO_CONTENT;
   },
 

@@ -1,4 +1,5 @@
 import type { Endpoint as EndpointJson } from '@ringflow/client';
+import type { FarEndConfig } from './FarEndBehaviour.ts';
 
 export type EndpointState = 'unknown' | 'offline' | 'online';
 
@@ -6,6 +7,10 @@ export type EndpointState = 'unknown' | 'offline' | 'online';
 export class SimEndpoint {
   state: EndpointState = 'online';
   readonly channelIds = new Set<string>();
+  /** How its far end behaves when dialled; undefined: it answers after the simulator's delay. */
+  farEnd: FarEndConfig | undefined;
+  /** Calls made to it so far (picks the behaviour of the next one from a list). */
+  dialled = 0;
   constructor(
     readonly technology: string,
     readonly resource: string,
@@ -43,6 +48,13 @@ export class Endpoints {
       this.byKey.set(key, ep);
       this.technologies.add(technology);
     }
+    return ep;
+  }
+
+  /** Makes the endpoint exist with the far-end behaviour its calls get. */
+  configure(technology: string, resource: string, farEnd: FarEndConfig | undefined): SimEndpoint {
+    const ep = this.ensure(technology, resource);
+    ep.farEnd = farEnd;
     return ep;
   }
 

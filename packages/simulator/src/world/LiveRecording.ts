@@ -1,14 +1,22 @@
 import type { LiveRecording as LiveRecordingJson, TimerHandle } from '@ringflow/client';
 import type { EventScope } from '../events/EventScope.ts';
+import { recordingHearsTalking } from './audioFlow.ts';
 import { finishMedia, type MediaJob, type MediaTarget } from './mediaQueue.ts';
+import type { SimBridge } from './SimBridge.ts';
+import type { SimChannel } from './SimChannel.ts';
 import type { World } from './World.ts';
+
+/** Where the sound a recording captures comes from. */
+export type SoundSource =
+  | { readonly kind: 'channel'; readonly channel: SimChannel }
+  | { readonly kind: 'bridge'; readonly bridge: SimBridge };
 
 /** What is recorded: a channel or a bridge, with the scope its events go to. */
 export interface RecordingTarget extends MediaTarget {
   readonly uri: string;
   readonly scope: EventScope;
-  /** True while the target's far end is talking (drives silence detection). */
-  isTalking(): boolean;
+  /** What the recording captures: a channel's side of the call, or a bridge's mix (see audioFlow). */
+  readonly soundSource: SoundSource;
   /** Called when the recording ends, so the target can forget it. */
   recordingEnded(name: string): void;
 }
@@ -26,8 +34,8 @@ export interface RecordingOptions {
 
 /**
  * A live recording of a channel or bridge. It runs in virtual time: it ends after
- * `maxDurationSeconds`, after `maxSilenceSeconds` of continuous silence (talk state comes from
- * the test driver), on a terminating DTMF digit, on stop or hangup; then it is stored.
+ * `maxDurationSeconds`, after `maxSilenceSeconds` of continuous silence (talking is what would
+ * reach it: the caller's talk, or media played into the call; see audioFlow), on a terminating DTMF digit, on stop or hangup; then it is stored.
  * Cancelling discards it.
  *
  * `queued` only while other media of its target plays before it. When its turn comes it is
@@ -57,6 +65,10 @@ export class LiveRecording implements MediaJob {
     readonly options: RecordingOptions,
   ) {}
 
+  sounding(): boolean {
+    return false;
+  }
+
   get name(): string {
     return this.options.name;
   }
@@ -80,7 +92,7 @@ export class LiveRecording implements MediaJob {
     this.beeping = false;
     this.timer = undefined;
     this.startedAt = this.stretchStart = this.world.clock.now();
-    this.talking = this.target.isTalking();
+    this.talking = recordingHearsTalking(this.world, this.target);
     if (this.options.maxDurationMs > 0) {
       this.timer = this.world.clock.setTimeout(() => this.finish('done'), this.options.maxDurationMs);
     }
@@ -113,9 +125,10 @@ export class LiveRecording implements MediaJob {
     this.silenceTimer = this.world.clock.setTimeout(() => this.finish('done'), this.options.maxSilenceMs);
   }
 
-  /** The far end started or stopped talking. */
+  /** What the recording captures started or stopped being talking (see audioFlow). */
   talkingChanged(talking: boolean): void {
     if (this.state !== 'recording' && this.state !== 'paused') return;
+    if (talking === this.talking) return;
     this.closeStretch();
     this.talking = talking;
     this.armSilence();

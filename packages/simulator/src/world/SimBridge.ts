@@ -1,6 +1,6 @@
 import type { Bridge as BridgeJson } from '@ringflow/client';
 import type { EventScope } from '../events/EventScope.ts';
-import type { RecordingTarget } from './LiveRecording.ts';
+import type { RecordingTarget, SoundSource } from './LiveRecording.ts';
 import type { MediaJob, MediaTarget } from './mediaQueue.ts';
 
 /** Attributes a bridge type may combine (`type=mixing,dtmf_events`). */
@@ -46,10 +46,6 @@ export class SimBridge implements MediaTarget {
 
   get uri(): string {
     return `bridge:${this.id}`;
-  }
-
-  isTalking(): boolean {
-    return false;
   }
 
   recordingEnded(name: string): void {
@@ -106,8 +102,8 @@ class BridgeRecorder implements RecordingTarget {
     this.bridge.recordingName = name;
   }
 
-  isTalking(): boolean {
-    return this.bridge.isTalking();
+  get soundSource(): SoundSource {
+    return { kind: 'bridge', bridge: this.bridge };
   }
 
   recordingEnded(name: string): void {

@@ -1,6 +1,7 @@
 import type { Channel as ChannelJson, TimerHandle } from '@ringflow/client';
 import type { StasisExit } from '../dialplan/DialplanHost.ts';
 import type { EventScope, ScopeChannel } from '../events/EventScope.ts';
+import type { SoundSource } from './LiveRecording.ts';
 import type { MediaJob, MediaTarget } from './mediaQueue.ts';
 import type { Destination } from './sendToDestination.ts';
 
@@ -67,7 +68,10 @@ export class SimChannel implements ScopeChannel, MediaTarget {
   silence = false;
   ringing = false;
   talkDetect = false;
+  /** Since when its talk detection has seen talking (ChannelTalkingStarted sent), if it has. */
+  talkDetectedSince: number | undefined;
   holdIntercept = false;
+  /** Since when its caller has been talking (the driver's `startTalking`). */
   talkingSince: number | undefined;
   /** Id of the channel a snoop channel spies on. */
   snoopTarget: string | undefined;
@@ -135,8 +139,8 @@ export class SimChannel implements ScopeChannel, MediaTarget {
     return { channels: [this] };
   }
 
-  isTalking(): boolean {
-    return this.talkingSince !== undefined;
+  get soundSource(): SoundSource {
+    return { kind: 'channel', channel: this };
   }
 
   recordingEnded(name: string): void {

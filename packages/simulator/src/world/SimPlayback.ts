@@ -1,5 +1,6 @@
 import type { Playback as PlaybackJson, TimerHandle } from '@ringflow/client';
 import type { EventScope } from '../events/EventScope.ts';
+import { reviewAudio } from './audioFlow.ts';
 import { finishMedia, isRunning, type MediaJob, type MediaTarget } from './mediaQueue.ts';
 import type { MediaTiming } from '../facilities/index.ts';
 import type { World } from './World.ts';
@@ -62,6 +63,10 @@ export class SimPlayback implements MediaJob {
     this.startItem();
   }
 
+  sounding(): boolean {
+    return this.state === 'playing';
+  }
+
   private publish(type: string): void {
     this.world.publish(type, { playback: this.toJson() }, this.target.scope);
   }
@@ -70,6 +75,7 @@ export class SimPlayback implements MediaJob {
     this.state = 'playing';
     this.plan = this.world.services.sounds.mediaTiming(this.media[this.index]!, this.language);
     this.publish('PlaybackStarted');
+    if (this.plan.kind === 'timed' || this.plan.kind === 'endless') reviewAudio(this.world, this.target);
     switch (this.plan.kind) {
       case 'missing':
         this.end('failed');
@@ -126,6 +132,8 @@ export class SimPlayback implements MediaJob {
       this.publish('PlaybackFinished');
     }
     finishMedia(this.target, this);
+    // The sound stopped (unless the next job of the target plays on, which reviewed it already).
+    if (!wasQueued) reviewAudio(this.world, this.target);
   }
 
   /** `DELETE /playbacks/{id}`. */
@@ -141,11 +149,13 @@ export class SimPlayback implements MediaJob {
         if (this.state !== 'playing') return;
         this.disarm();
         this.state = 'paused';
+        reviewAudio(this.world, this.target);
         return;
       case 'unpause':
         if (this.state !== 'paused') return;
         this.state = 'playing';
         this.publish('PlaybackStarted');
+        reviewAudio(this.world, this.target);
         if (!endless) this.arm();
         return;
       case 'restart':

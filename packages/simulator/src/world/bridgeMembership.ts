@@ -1,3 +1,4 @@
+import { reviewAudio } from './audioFlow.ts';
 import { LiveRecording } from './LiveRecording.ts';
 import type { SimBridge } from './SimBridge.ts';
 import type { SimChannel } from './SimChannel.ts';
@@ -25,6 +26,7 @@ export function addToBridge(world: World, bridge: SimBridge, ch: SimChannel, rol
     { bridge: bridge.toJson(), channel: ch.snapshot() },
     membershipScope(bridge, ch),
   );
+  reviewAudio(world, ch, bridge);
 }
 
 /** Takes a channel out of its bridge (ChannelLeftBridge). */
@@ -40,6 +42,7 @@ export function removeFromBridge(world: World, ch: SimChannel): void {
     { bridge: bridge.toJson(), channel: ch.snapshot() },
     membershipScope(bridge, ch),
   );
+  reviewAudio(world, ch, bridge);
 }
 
 /** Destroys a bridge: its channels leave, its media ends, BridgeDestroyed is raised. */

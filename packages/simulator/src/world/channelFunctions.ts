@@ -1,3 +1,4 @@
+import { reviewAudio } from './audioFlow.ts';
 import type { SimChannel } from './SimChannel.ts';
 import type { World } from './World.ts';
 
@@ -115,9 +116,14 @@ export function writeChannelFunction(
       }
       return false;
     case 'TALK_DETECT':
-      if (arg === 'set' || arg.startsWith('set,')) ch.talkDetect = true;
-      else if (arg === 'remove') ch.talkDetect = false;
-      else return false;
+      if (arg === 'set' || arg.startsWith('set,')) {
+        ch.talkDetect = true;
+        // Talking already under way is detected at once.
+        reviewAudio(world, ch);
+      } else if (arg === 'remove') {
+        ch.talkDetect = false;
+        ch.talkDetectedSince = undefined;
+      } else return false;
       return true;
     case 'HOLD_INTERCEPT':
       if (arg === 'set') ch.holdIntercept = true;

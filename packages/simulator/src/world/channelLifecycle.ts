@@ -1,3 +1,4 @@
+import { reviewAudio } from './audioFlow.ts';
 import type { SimEndpoint } from './Endpoints.ts';
 import { causeText } from './hangupCauses.ts';
 import { type ChannelState, SimChannel } from './SimChannel.ts';
@@ -152,6 +153,8 @@ function destroyChannel(world: World, ch: SimChannel): void {
     if (!snoop.hangingUp) hangupChannel(world, snoop, 16, 'remote');
     else finishIfIdle(world, snoop);
   }
+  // A Local half that is gone carries no more sound to its twin.
+  reviewAudio(world, ch.peer);
 }
 
 /**

@@ -2,6 +2,8 @@
 export interface MediaJob {
   /** Starts the job; called when it reaches the head of its target's queue. */
   begin(): void;
+  /** True while the job sends sound to its target (a playback that plays; never a recording). */
+  sounding(): boolean;
 }
 
 /** A channel or bridge: media jobs run on it one after the other. */

@@ -8,6 +8,7 @@ import {
   setChannelState,
 } from './channelLifecycle.ts';
 import { parseCallerId, parseFunctionName, writeChannelFunction } from './channelFunctions.ts';
+import { farEndForAttempt, REFUSAL_CAUSES } from './FarEndBehaviour.ts';
 import type { SimChannel } from './SimChannel.ts';
 import type { Destination } from './sendToDestination.ts';
 import { stasisEntryFromText } from './StasisEntry.ts';
@@ -15,17 +16,12 @@ import { startDialplan } from './startDialplan.ts';
 import { enterStasis } from './stasis.ts';
 import type { World } from './World.ts';
 
-/** Technologies whose endpoints the simulator creates on first use (`PJSIP/bob`). */
-const ENDPOINT_TECHNOLOGIES = new Set([
-  'PJSIP',
-  'SIP',
-  'IAX2',
-  'DAHDI',
-  'WebRTC',
-  'Test',
-  'UnicastRTP',
-  'AudioSocket',
-]);
+/**
+ * Technologies whose resource is an address, not a configured endpoint (`UnicastRTP/host:port`):
+ * any can be dialled, and the endpoint appears with its channel. Every other technology dials
+ * only endpoints that exist (configured, or seen calling in).
+ */
+const ADDRESS_TECHNOLOGIES = new Set(['UnicastRTP', 'AudioSocket']);
 
 export interface OriginateRequest {
   readonly endpoint: string;
@@ -117,16 +113,23 @@ function destinationOf(world: World, request: OriginateRequest): Destination {
   return { context, exten, priority: request.priority && request.priority > 0 ? request.priority : 1 };
 }
 
-/** A channel to an endpoint (`PJSIP/bob`), or undefined when the technology cannot be dialed. */
+/**
+ * A channel to an endpoint (`PJSIP/bob`), or undefined when the endpoint cannot be dialled: a
+ * technology that is not loaded, or a resource that is not configured. The real server's channel
+ * driver then fails the request and the originate answers `500 {"error":"Allocation failed"}`.
+ */
 function endpointChannelInit(world: World, target: ParsedEndpoint, request: OriginateRequest) {
-  if (!ENDPOINT_TECHNOLOGIES.has(target.technology) && !world.endpoints.hasTechnology(target.technology))
-    return undefined;
-  const endpoint = world.endpoints.ensure(target.technology, target.resource);
+  const endpoint = ADDRESS_TECHNOLOGIES.has(target.technology)
+    ? world.endpoints.ensure(target.technology, target.resource)
+    : // Technology names are matched in any case, as the real server's channel driver lookup does.
+      world.endpoints.find(target.technology, target.resource);
+  if (!endpoint) return undefined;
+  const technology = endpoint.technology;
   return {
-    name: `${target.technology}/${target.resource}-${world.nextSequence(target.technology)}`,
-    technology: target.technology,
+    name: `${technology}/${target.resource}-${world.nextSequence(technology)}`,
+    technology,
     endpoint,
-    deviceName: `${target.technology}/${target.resource}`,
+    deviceName: `${technology}/${target.resource}`,
     context: request.context || 'default',
     exten: request.extension || 's',
   };
@@ -268,16 +271,33 @@ function startDialing(
 
 /**
  * The far end of an endpoint channel: it starts ringing once the originate has returned (the reply
- * shows the channel `Down`, as on the real server), and answers when the policy says so.
- * The timers exist only while the leg is being dialed.
+ * shows the channel `Down`, as on the real server), then does what its endpoint's far-end
+ * behaviour says (answer after a delay, refuse, or keep ringing). The timers exist only while the
+ * leg is being dialed.
  */
 export function ringFarEnd(world: World, leg: SimChannel): void {
+  const slash = leg.endpointKey?.indexOf('/') ?? -1;
+  const endpoint =
+    leg.endpointKey === undefined
+      ? undefined
+      : world.endpoints.get(leg.endpointKey.slice(0, slash), leg.endpointKey.slice(slash + 1));
+  const behaviour =
+    endpoint?.farEnd === undefined ? 'answer' : farEndForAttempt(endpoint.farEnd, endpoint.dialled);
+  if (endpoint) endpoint.dialled++;
   leg.farEndTimer = world.clock.setTimeout(() => {
     leg.farEndTimer = undefined;
     if (!leg.dialing || leg.hangingUp) return;
     setChannelState(world, leg, 'Ringing');
     world.publish('Dial', dialFields(leg, 'RINGING'), { channels: [leg] });
-    const after = world.services.farEnd.answerAfterMs;
+    if (behaviour === 'noAnswer') return;
+    if (behaviour === 'busy' || behaviour === 'reject' || behaviour === 'unreachable') {
+      leg.farEndTimer = world.clock.setTimeout(() => {
+        leg.farEndTimer = undefined;
+        if (leg.dialing && !leg.hangingUp) hangupChannel(world, leg, REFUSAL_CAUSES[behaviour], 'remote');
+      }, 0);
+      return;
+    }
+    const after = behaviour === 'answer' ? world.services.farEnd.answerAfterMs : behaviour.answerAfterMs;
     if (after === undefined) return;
     leg.farEndTimer = world.clock.setTimeout(() => {
       leg.farEndTimer = undefined;
