@@ -54,3 +54,4 @@ export { isCallGone } from '@ringflow/client';
 export { machineEventFilter, type MachineEventFilter } from './session/machineEventFilter.ts';
 export { SessionRouter } from './session/SessionRouter.ts';
 export { TrackingClock } from './session/TrackingClock.ts';
+export * from './engine/index.ts';

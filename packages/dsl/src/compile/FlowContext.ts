@@ -1,5 +1,5 @@
 import type { ExpressionScope } from '../expr/Expression.ts';
-import type { EffectRunner } from './EffectRunner.ts';
+import type { EffectRunner, EffectTarget } from '@ringflow/runtime/engine';
 import { ErrorCode, isCallGone } from '@ringflow/client/interface';
 import { evaluateCondition, evaluateExpression, ExpressionError } from '../expr/Expression.ts';
 import type { ExprValue, Value } from '../schema/s.ts';
@@ -50,6 +50,8 @@ export interface AnyFlowEvent {
 export interface ActionArgs {
   readonly context: FlowContext;
   readonly event: AnyFlowEvent;
+  /** The running machine (XState's `self`): the engine reports effects and timers to it. */
+  readonly self: EffectTarget;
 }
 
 /** The roots an expression sees; `event` is the routed step result, else the current event. */

@@ -5,10 +5,10 @@ import { type FlowTransitions, transitionList } from '../model/transition.ts';
 import { parseDuration } from '../schema/s.ts';
 import { stepDefinition } from '../steps/index.ts';
 import type { FlowCompileInfo, OutcomeKind, StepBuild } from '../steps/StepDefinition.ts';
+import { EffectRunner, lowerEffects, RESUMED_EVENT } from '@ringflow/runtime/engine';
 import type { StepFailure } from '@ringflow/runtime';
 import type { Path } from '../validate/Diagnostic.ts';
 import { type Flow, flowPlace } from '../validate/validateFlow.ts';
-import { EffectRunner } from './EffectRunner.ts';
 import { effect, setContext, setVars } from './effects.ts';
 import {
   type ActionArgs,
@@ -19,7 +19,6 @@ import {
   scopeOf,
 } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
-import { lowerEffects } from './lowerEffects.ts';
 import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import type { Action, StateSpec, TransitionSpec } from './StateSpec.ts';
 
@@ -534,13 +533,16 @@ function compileBody(
       ];
   }
 
+  const lowered = lowerEffects(states);
+  // A restored call's engine takes up what was under way when its snapshot was written.
+  rootOn[RESUMED_EVENT] = [{ actions: [lowered.resume] }];
   const config = {
     id: ROOT,
     description: name,
     context: ({ input }: { input: unknown }): FlowContext =>
       initialContext(body, name, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
     initial: body.start,
-    states: lowerEffects(states),
+    states: lowered.states,
     on: rootOn,
     output: ({ context }: { context: FlowContext }): FlowOutput => ({
       status: finalStatus(context),
@@ -580,7 +582,7 @@ function initialContext(body: Body, name: string, input: FlowMachineInput): Flow
   const inputs = flowInputsOrThrow(name, body.inputs ?? {}, input.input ?? {});
   return {
     host: input.host,
-    effects: new EffectRunner(),
+    effects: new EffectRunner(input.host.clock),
     call: input.call,
     input: inputs,
     vars: body.vars ? structuredClone(body.vars) : {},

@@ -1,3 +1,4 @@
+import type { ResumeRule } from '@ringflow/runtime/engine';
 import { assign } from 'xstate';
 import { type ActionArgs, describeFailure, type FlowContext, scopeOf } from './FlowContext.ts';
 import type { Action, EffectSpec, Transitions } from './StateSpec.ts';
@@ -13,10 +14,17 @@ import type { Action, EffectSpec, Transitions } from './StateSpec.ts';
  */
 export function effect(
   run: (args: ActionArgs) => Promise<unknown>,
-  handlers: { onDone?: Transitions; onError: Transitions; doneWhen?: (output: unknown) => boolean },
+  handlers: {
+    onDone?: Transitions;
+    onError: Transitions;
+    doneWhen?: (output: unknown) => boolean;
+    /** What a restored call does if the effect was under way (default `repeat`; see `ResumeRule`). */
+    resume?: ResumeRule;
+  },
 ): EffectSpec {
   return {
     run,
+    ...(handlers.resume ? { resume: handlers.resume } : {}),
     ...(handlers.onDone ? { onDone: handlers.onDone } : {}),
     ...(handlers.onDone && handlers.doneWhen ? { doneWhen: handlers.doneWhen } : {}),
     onError: handlers.onError,
@@ -43,21 +51,21 @@ export function failureData({ event }: ActionArgs): Record<string, unknown> {
 
 /** Merges into the running step's scratch space. */
 export function setStep(patch: (args: ActionArgs) => Record<string, unknown>): Action {
-  return assign(({ context, event }: ActionArgs) => ({
-    step: { ...context.step, ...patch({ context, event }) },
+  return assign((args: ActionArgs) => ({
+    step: { ...args.context.step, ...patch(args) },
   })) as unknown as Action;
 }
 
 /** Assigns flow variables. */
 export function setVars(patch: (args: ActionArgs) => Record<string, unknown>): Action {
-  return assign(({ context, event }: ActionArgs) => ({
-    vars: { ...context.vars, ...patch({ context, event }) },
+  return assign((args: ActionArgs) => ({
+    vars: { ...args.context.vars, ...patch(args) },
   })) as unknown as Action;
 }
 
 /** Assigns any context fields. */
 export function setContext(patch: (args: ActionArgs) => Partial<FlowContext>): Action {
-  return assign(({ context, event }: ActionArgs) => patch({ context, event })) as unknown as Action;
+  return assign((args: ActionArgs) => patch(args)) as unknown as Action;
 }
 
 /** Starts an effect without waiting for it (stopping a playback on barge-in); failures are only logged. */

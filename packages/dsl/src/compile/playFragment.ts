@@ -98,6 +98,9 @@ export function playFragment(options: PlayFragmentOptions): StateSpec {
         onDone: options.onFinished,
         doneWhen: (output) => output === NOTHING_TO_PLAY,
         onError: options.onFailed,
+        // Playing again would repeat the prompt: the playback's events (or the restored
+        // session's check of it) say how it ended.
+        resume: 'await',
       },
     ),
     on,

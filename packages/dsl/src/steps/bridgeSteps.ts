@@ -429,7 +429,8 @@ export const bridgeRecordStep = defineStep({
             ifExists: p.ifExists ?? 'fail',
           });
         },
-        { onError: build.exit('failed', failureData) },
+        // Its RecordingStarted (or the restored session's check of it) says it started.
+        { onError: build.exit('failed', failureData), resume: 'await' },
       ),
       on: {
         // Started means recording (after the beep): what the flow waits for before going on.

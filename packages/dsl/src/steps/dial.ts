@@ -181,6 +181,9 @@ export const dialStep = defineStep({
               });
             },
             {
+              // A second originate would place a second call: the dialled channel's events (or the
+              // restored session's check of it) say what became of the first.
+              resume: 'await',
               // No call was placed: nothing to hang up.
               onError: {
                 target: 'notPlaced',
@@ -217,6 +220,7 @@ export const dialStep = defineStep({
                     onDone: { target: connect },
                     doneWhen: (output) => output === 'nothing-to-play',
                     onError: build.exit('failed', failureData),
+                    resume: 'await',
                   },
                 ),
                 on: {

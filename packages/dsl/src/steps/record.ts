@@ -99,7 +99,9 @@ export const recordStep = defineStep({
             terminateOn: p.terminateOn ?? '#',
             ifExists: p.ifExists ?? 'overwrite',
           }),
-        { onError: build.exit('failed', failureData) },
+        // Its events say how it ends (the restored session checks the recording): asking again
+        // would start it anew over what was recorded.
+        { onError: build.exit('failed', failureData), resume: 'await' },
       ),
       on: {
         RecordingFinished: { guard: mine, ...build.exit('recorded', recorded) },

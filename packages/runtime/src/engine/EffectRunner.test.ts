@@ -16,7 +16,7 @@ const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('EffectRunner', () => {
   it('reports a result as flow.effect.done.<site> and a failure as flow.effect.error.<site>', async () => {
-    const runner = new EffectRunner();
+    const runner = new EffectRunner(new VirtualClock());
     const { t, sent } = target();
     runner.start(effectSite(1), async () => 'ok', t);
     runner.start(effectSite(2), async () => Promise.reject(new Error('boom')), t);
@@ -29,7 +29,7 @@ describe('EffectRunner', () => {
   });
 
   it('drops the result of an effect whose state was left while it ran', async () => {
-    const runner = new EffectRunner();
+    const runner = new EffectRunner(new VirtualClock());
     const { t, sent } = target();
     let finish!: (value: string) => void;
     runner.start(effectSite(1), () => new Promise<string>((resolve) => (finish = resolve)), t);
@@ -41,7 +41,7 @@ describe('EffectRunner', () => {
   });
 
   it('never starts an effect cancelled in the transition that started it', async () => {
-    const runner = new EffectRunner();
+    const runner = new EffectRunner(new VirtualClock());
     const { t, sent } = target();
     let ran = 0;
     runner.start(effectSite(1), async () => ++ran, t);
@@ -52,7 +52,7 @@ describe('EffectRunner', () => {
   });
 
   it('a re-entered state gets only the result of its latest run', async () => {
-    const runner = new EffectRunner();
+    const runner = new EffectRunner(new VirtualClock());
     const { t, sent } = target();
     const resolvers: ((value: string) => void)[] = [];
     const work = () => new Promise<string>((resolve) => resolvers.push(resolve));
@@ -68,7 +68,7 @@ describe('EffectRunner', () => {
   });
 
   it('sends nothing to a machine that is no longer running', async () => {
-    const runner = new EffectRunner();
+    const runner = new EffectRunner(new VirtualClock());
     const { t, sent } = target();
     runner.start(effectSite(1), async () => 'ok', t);
     t.status = 'stopped';
@@ -78,18 +78,71 @@ describe('EffectRunner', () => {
 
   it('timers send flow.timer.<site> when they fire, and nothing once cancelled or restarted', async () => {
     const clock = new VirtualClock();
-    const runner = new EffectRunner();
+    const runner = new EffectRunner(clock);
     const { t, sent } = target();
-    runner.startTimer(effectSite(1), 1000, clock, t);
-    runner.startTimer(effectSite(2), 1000, clock, t);
+    runner.startTimer(effectSite(1), 1000, t);
+    runner.startTimer(effectSite(2), 1000, t);
     runner.cancelTimer(effectSite(2));
     await clock.advance(500);
-    runner.startTimer(effectSite(1), 1000, clock, t); // re-entered: counts from now
+    runner.startTimer(effectSite(1), 1000, t); // re-entered: counts from now
     await clock.advance(999);
     expect(sent).toEqual([]);
     await clock.advance(1);
     expect(sent).toEqual([{ type: 'flow.timer.t1' }]);
     expect(runner.pending).toBe(0);
     expect(clock.pendingTimers).toBe(0);
+  });
+});
+
+describe('EffectRunner: persisted and resumed', () => {
+  it('writes what is under way as plain data: running effects by slot, timers by the clock time they fire', async () => {
+    const clock = new VirtualClock();
+    await clock.advance(10_000);
+    const runner = new EffectRunner(clock);
+    const { t } = target();
+    runner.start(effectSite(0), () => new Promise(() => {}), t);
+    runner.startTimer(effectSite(1), 5000, t);
+    runner.start(effectSite(2), async () => 'done', t);
+    await flush();
+    const persisted = runner.persist();
+    expect(persisted).toEqual({ $ringflow: 'effects', effects: [0], timers: [{ slot: 1, deadline: 15_000 }] });
+    expect(JSON.parse(JSON.stringify(persisted))).toEqual(persisted);
+  });
+
+  it('a restored runner starts nothing until resumed, then fires each timer for the time it had left (at once when past) and takes up each effect', async () => {
+    const clock = new VirtualClock();
+    await clock.advance(12_000);
+    const runner = EffectRunner.restored(clock, {
+      $ringflow: 'effects',
+      effects: [0],
+      timers: [
+        { slot: 1, deadline: 15_000 },
+        { slot: 3, deadline: 11_000 },
+      ],
+    });
+    const { t, sent } = target();
+    expect(runner.pending).toBe(0);
+    // Written again before it resumed: still what the snapshot said.
+    expect(runner.persist().timers).toHaveLength(2);
+    const resumed: number[] = [];
+    runner.resume({ effect: (slot) => resumed.push(slot), timer: (slot) => effectSite(slot) }, t);
+    expect(resumed).toEqual([0]);
+    await clock.advance(0);
+    expect(sent).toEqual([{ type: 'flow.timer.t3' }]);
+    await clock.advance(2999);
+    expect(sent).toHaveLength(1);
+    await clock.advance(1);
+    expect(sent).toEqual([{ type: 'flow.timer.t3' }, { type: 'flow.timer.t1' }]);
+    // Resuming twice takes up nothing more.
+    runner.resume({ effect: (slot) => resumed.push(slot), timer: (slot) => effectSite(slot) }, t);
+    expect(resumed).toEqual([0]);
+  });
+
+  it('an effect taken up without being sent again (awaitEvents) counts as running until its state is left', () => {
+    const runner = new EffectRunner(new VirtualClock());
+    runner.awaitEvents(effectSite(4));
+    expect(runner.persist().effects).toEqual([4]);
+    runner.cancel(effectSite(4));
+    expect(runner.pending).toBe(0);
   });
 });

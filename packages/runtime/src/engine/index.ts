@@ -1,0 +1,21 @@
+/**
+ * @ringflow/runtime/engine: the engine of a call machine's actions and delays, on its own (no
+ * application, no server link), for code that builds machines without running them (the flow
+ * compiler). Everything here is also exported by `@ringflow/runtime`.
+ */
+export { EffectRunner, effectSite } from './EffectRunner.ts';
+export type { EffectSite, EffectTarget, PersistedEffects, ResumeSites } from './EffectRunner.ts';
+export { lowerEffects, RESUMED_EVENT } from './lowerEffects.ts';
+export type { LoweredStates } from './lowerEffects.ts';
+export type {
+  Action,
+  EffectSpec,
+  EngineArgs,
+  InvokeSpec,
+  ResumeRule,
+  StateSpec,
+  TransitionSpec,
+  Transitions,
+} from './MachineSpec.ts';
+export { defineLiveValue, PERSIST, reviveLiveValues, toPlainData } from '../snapshot/liveValues.ts';
+export type { LiveValueReviver, Persistable, PersistedValue } from '../snapshot/liveValues.ts';
