@@ -97,7 +97,7 @@ describe('EffectRunner', () => {
 describe('EffectRunner: persisted and resumed', () => {
   it('writes what is under way as plain data: running effects by slot, timers by the clock time they fire', async () => {
     const clock = new VirtualClock();
-    await clock.advance(10_000);
+    const t0 = clock.now();
     const runner = new EffectRunner(clock);
     const { t } = target();
     runner.start(effectSite(0), () => new Promise(() => {}), t);
@@ -105,19 +105,19 @@ describe('EffectRunner: persisted and resumed', () => {
     runner.start(effectSite(2), async () => 'done', t);
     await flush();
     const persisted = runner.persist();
-    expect(persisted).toEqual({ $ringflow: 'effects', effects: [0], timers: [{ slot: 1, deadline: 15_000 }] });
+    expect(persisted).toEqual({ $ringflow: 'effects', effects: [0], timers: [{ slot: 1, deadline: t0 + 5000 }] });
     expect(JSON.parse(JSON.stringify(persisted))).toEqual(persisted);
   });
 
   it('a restored runner starts nothing until resumed, then fires each timer for the time it had left (at once when past) and takes up each effect', async () => {
     const clock = new VirtualClock();
-    await clock.advance(12_000);
+    const now = clock.now();
     const runner = EffectRunner.restored(clock, {
       $ringflow: 'effects',
       effects: [0],
       timers: [
-        { slot: 1, deadline: 15_000 },
-        { slot: 3, deadline: 11_000 },
+        { slot: 1, deadline: now + 3000 },
+        { slot: 3, deadline: now - 1000 },
       ],
     });
     const { t, sent } = target();
