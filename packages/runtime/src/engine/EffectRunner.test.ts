@@ -105,7 +105,11 @@ describe('EffectRunner: persisted and resumed', () => {
     runner.start(effectSite(2), async () => 'done', t);
     await flush();
     const persisted = runner.persist();
-    expect(persisted).toEqual({ $ringflow: 'effects', effects: [0], timers: [{ slot: 1, deadline: t0 + 5000 }] });
+    expect(persisted).toEqual({
+      $ringflow: 'effects',
+      effects: [0],
+      timers: [{ slot: 1, deadline: t0 + 5000 }],
+    });
     expect(JSON.parse(JSON.stringify(persisted))).toEqual(persisted);
   });
 

@@ -214,7 +214,8 @@ export class EffectRunner {
     if (!persisted) return;
     this.toResume = undefined;
     const now = this.clock.now();
-    for (const { slot, deadline } of persisted.timers) this.startTimer(sites.timer(slot), deadline - now, target);
+    for (const { slot, deadline } of persisted.timers)
+      this.startTimer(sites.timer(slot), deadline - now, target);
     for (const slot of persisted.effects) sites.effect(slot);
   }
 }

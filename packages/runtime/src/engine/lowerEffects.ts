@@ -52,7 +52,9 @@ export function lowerEffects<A extends EngineArgs>(
     effects[site.slot] = { site, spec: effect };
     return withEffect(lowered, effect, site);
   };
-  const lowered = Object.fromEntries(Object.entries(states).map(([name, state]) => [name, lowerState(state)]));
+  const lowered = Object.fromEntries(
+    Object.entries(states).map(([name, state]) => [name, lowerState(state)]),
+  );
   const resume = (args: A): void => {
     const { context, self } = args;
     context.effects.resume(

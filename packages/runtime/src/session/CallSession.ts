@@ -29,6 +29,7 @@ import { addressedTo, EventCopyFilter } from './EventCopyFilter.ts';
 import { type HandleSession, SessionCallHandle } from './SessionCallHandle.ts';
 import type { SessionHost } from './SessionHost.ts';
 import { type MachineEventFilter, machineEventFilter } from './machineEventFilter.ts';
+import { OwnedResources } from './OwnedResources.ts';
 import { TrackingClock } from './TrackingClock.ts';
 
 /** What the application tells a session about the call it serves. */
@@ -87,30 +88,8 @@ const APP_ADDRESSED = new Set([
   'ApplicationReplaced',
 ]);
 
-/** The stronger of two cleanups: remove > when-empty > nothing. */
-function strongerCleanup(a: ResourceCleanup, b: ResourceCleanup): ResourceCleanup {
-  return a === true || b === true ? true : a || b;
-}
-
-/** What a session owns, with whether the runtime must clean it up on the server at the end. */
-interface Owned {
-  readonly kind: ResourceKind;
-  readonly id: string;
-  cleanup: ResourceCleanup;
-  /**
-   * A recording known to exist on the server (its RecordingStarted came, or a record request for
-   * it succeeded): only those are stopped at the end. A name picked for a recording that was
-   * never requested (its step failed first) has nothing to stop.
-   */
-  started?: boolean;
-}
-
 /** Operations that start a live recording named by their `name` parameter. */
 const RECORD_OPERATIONS = new Set(['channels.record', 'bridges.record']);
-
-function ownedKey(kind: ResourceKind, id: string): string {
-  return `${kind}\u0000${id}`;
-}
 
 /** The `status` a machine's output reports (compiled flows do: completed, recovered, failed...). */
 function resultOf(output: unknown): string | undefined {
@@ -164,7 +143,7 @@ export class CallSession implements HandleSession {
   /** The call's events for `events$` subscribers; made when the first one subscribes. */
   private events: Subject<StreamEvent> | undefined;
   private eventsObservable: Observable<StreamEvent> | undefined;
-  private readonly owned = new Map<string, Owned>();
+  private readonly owned: OwnedResources;
   /** Channels of the call found gone (404); made on the first one. */
   private gone: Set<string> | undefined;
   /** Channels of the call in its own application (its copy of their events is certain to come). */
@@ -213,6 +192,12 @@ export class CallSession implements HandleSession {
     this.app = options.app;
     this.startedAt = this.clock.now();
     this.copies = options.sharedStream ? new EventCopyFilter() : undefined;
+    const { router } = host;
+    const asteriskId = this.server.asteriskId;
+    this.owned = new OwnedResources({
+      add: (kind, id) => router.add(asteriskId, kind, id, this),
+      remove: (kind, id) => router.remove(asteriskId, kind, id, this),
+    });
     this.own('channel', options.channelId, false);
   }
 
@@ -285,30 +270,22 @@ export class CallSession implements HandleSession {
 
   /** Ids of the channels this session owns (its own and the ones it created). */
   ownedChannels(): string[] {
-    return [...this.owned.values()].filter((o) => o.kind === 'channel').map((o) => o.id);
+    return this.owned.idsOf('channel');
   }
 
   /** Ids of the bridges this session owns or joined. */
   ownedBridges(): string[] {
-    return [...this.owned.values()].filter((o) => o.kind === 'bridge').map((o) => o.id);
+    return this.owned.idsOf('bridge');
   }
 
   own(kind: ResourceKind, id: string, cleanup: ResourceCleanup): void {
     if (this.ended) return;
-    const key = ownedKey(kind, id);
-    const known = this.owned.get(key);
-    if (known) {
-      known.cleanup = strongerCleanup(known.cleanup, cleanup);
-      return;
-    }
-    this.owned.set(key, { kind, id, cleanup });
-    this.host.router.add(this.server.asteriskId, kind, id, this);
+    this.owned.own(kind, id, cleanup);
   }
 
   disown(kind: ResourceKind, id: string): void {
     if (kind === 'channel' && id === this.channelId) return; // the main channel goes with the session
-    if (this.owned.delete(ownedKey(kind, id)))
-      this.host.router.remove(this.server.asteriskId, kind, id, this);
+    this.owned.disown(kind, id);
   }
 
   /** Receives one event the router found to be about this call. */
@@ -379,6 +356,9 @@ export class CallSession implements HandleSession {
   /** Bookkeeping once everyone has seen the event: end the call, forget finished resources. */
   private afterEvent(event: StreamEvent, channelId: string | undefined, isMain: boolean): void {
     switch (event.type) {
+      case 'StasisStart':
+        if (!isMain && channelId) this.owned.noteStarted('channel', channelId);
+        return;
       case 'StasisEnd':
         if (isMain) this.finish(this.actor ? 'completed' : 'unanswered');
         return;
@@ -398,7 +378,7 @@ export class CallSession implements HandleSession {
       }
       case 'RecordingStarted': {
         const name = (event as { recording?: { name?: unknown } }).recording?.name;
-        if (typeof name === 'string') this.noteRecordingStarted(name);
+        if (typeof name === 'string') this.owned.noteStarted('recording', name);
         return;
       }
       case 'RecordingFinished':
@@ -415,11 +395,6 @@ export class CallSession implements HandleSession {
       default:
         return;
     }
-  }
-
-  private noteRecordingStarted(name: string): void {
-    const owned = this.owned.get(ownedKey('recording', name));
-    if (owned) owned.started = true;
   }
 
   private noteCause(event: StreamEvent): void {
@@ -604,10 +579,10 @@ export class CallSession implements HandleSession {
       });
       if (channelId === this.channelId && LEAVING_OPERATIONS.has(operation)) this.leaving = true;
       if (RECORD_OPERATIONS.has(operation) && typeof params.name === 'string')
-        this.noteRecordingStarted(params.name);
+        this.owned.noteStarted('recording', params.name);
       return result;
     } catch (error) {
-      if (channelId && isResourceGone(error) && this.owned.has(ownedKey('channel', channelId))) {
+      if (channelId && isResourceGone(error) && this.owned.has('channel', channelId)) {
         markCallGone(error);
         this.channelGone(channelId, operation);
       } else if (this.closing !== undefined && error instanceof HttpError && error.status < 500) {
@@ -682,7 +657,7 @@ export class CallSession implements HandleSession {
    * longer has, telling the machine `call.gone` for lost channels. The main channel is alive.
    */
   reconcile(liveChannels: ReadonlySet<string>, liveBridges: ReadonlySet<string>): void {
-    for (const { kind, id } of [...this.owned.values()]) {
+    for (const { kind, id } of this.owned.list()) {
       if (kind === 'channel' && id !== this.channelId && !liveChannels.has(id)) {
         this.disown('channel', id);
         this.channelGone(id, 'reconcile');
@@ -739,12 +714,13 @@ export class CallSession implements HandleSession {
     // Bridge recordings would otherwise run on after the call (a bridge the call does not own
     // outlives it). A channel recording ends with its channel (its RecordingFinished comes before
     // the StasisEnd, so it is no longer listed); one still listed gets a stop, 404 = done.
-    for (const { kind, id, cleanup, started } of this.owned.values()) {
+    const owned = this.owned.list();
+    for (const { kind, id, cleanup, started } of owned) {
       if (kind === 'recording' && cleanup && started)
         this.host.cleanup(`stop recording ${id}`, () => client.recording(id).stop());
     }
-    for (const { kind, id, cleanup } of this.owned.values()) {
-      this.host.router.remove(this.server.asteriskId, kind, id, this);
+    this.owned.releaseRoutes();
+    for (const { kind, id, cleanup } of owned) {
       const main = kind === 'channel' && id === this.channelId;
       // A main channel already on its way out (left, hung up, continued) is not hung up again.
       const gone = this.gone?.has(id) === true;
@@ -756,7 +732,6 @@ export class CallSession implements HandleSession {
           this.host.cleanup(`destroy bridge ${id}`, () => client.bridge(id).destroy(), { kind, id });
       }
     }
-    this.owned.clear();
     const endedAt = this.clock.now();
     const status = snapshot?.status;
     const output = status === 'done' ? snapshot?.output : undefined;

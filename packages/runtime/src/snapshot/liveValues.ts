@@ -65,7 +65,10 @@ const registered = new Map<string, (marker: PersistedValue, call: unknown) => un
  *
  * @example defineLiveValue('flowHost', (_marker, call) => hostFromCall(call as CallHandle));
  */
-export function defineLiveValue(kind: string, revive: (marker: PersistedValue, call: unknown) => unknown): void {
+export function defineLiveValue(
+  kind: string,
+  revive: (marker: PersistedValue, call: unknown) => unknown,
+): void {
   registered.set(kind, revive);
 }
 

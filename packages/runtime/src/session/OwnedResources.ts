@@ -1,0 +1,105 @@
+import type { ResourceKind } from '@ringflow/client';
+import type { ResourceCleanup } from '../call/CallHandle.ts';
+
+/** What a call owns, with whether the runtime must clean it up on the server at the end. */
+export interface OwnedResource {
+  readonly kind: ResourceKind;
+  readonly id: string;
+  cleanup: ResourceCleanup;
+  /**
+   * Its start was seen: a recording known to exist on the server (its RecordingStarted came,
+   * or a record request for it succeeded: only those are stopped at the end; a name picked for
+   * a recording never requested has nothing to stop), a channel whose StasisStart came.
+   */
+  started?: boolean;
+}
+
+/** Where an owned resource's events are routed from (the application's session router). */
+export interface ResourceRoutes {
+  add(kind: ResourceKind, id: string): void;
+  remove(kind: ResourceKind, id: string): void;
+}
+
+/** The stronger of two cleanups: remove > when-empty > nothing. */
+function strongerCleanup(a: ResourceCleanup, b: ResourceCleanup): ResourceCleanup {
+  return a === true || b === true ? true : a || b;
+}
+
+function keyOf(kind: ResourceKind, id: string): string {
+  return `${kind}\u0000${id}`;
+}
+
+/**
+ * The resources one call owns (its channel, the channels, playbacks, recordings and bridges it
+ * created or joined): owning one routes its events to the call, and says what to do with it on
+ * the server when the call ends. Plain data, so a call's snapshot can carry it.
+ *
+ * @example
+ * owned.own('playback', id, false); // its PlaybackFinished reaches the call
+ */
+export class OwnedResources {
+  private readonly byKey = new Map<string, OwnedResource>();
+
+  constructor(private readonly routes: ResourceRoutes) {}
+
+  /** Owns a resource (or makes the cleanup of one already owned the stronger of the two). */
+  own(kind: ResourceKind, id: string, cleanup: ResourceCleanup): void {
+    const key = keyOf(kind, id);
+    const known = this.byKey.get(key);
+    if (known) {
+      known.cleanup = strongerCleanup(known.cleanup, cleanup);
+      return;
+    }
+    this.byKey.set(key, { kind, id, cleanup });
+    this.routes.add(kind, id);
+  }
+
+  /** Stops owning it; false when it was not owned. */
+  disown(kind: ResourceKind, id: string): boolean {
+    if (!this.byKey.delete(keyOf(kind, id))) return false;
+    this.routes.remove(kind, id);
+    return true;
+  }
+
+  has(kind: ResourceKind, id: string): boolean {
+    return this.byKey.has(keyOf(kind, id));
+  }
+
+  /** Notes that an owned resource's start was seen (see {@link OwnedResource.started}). */
+  noteStarted(kind: ResourceKind, id: string): void {
+    const owned = this.byKey.get(keyOf(kind, id));
+    if (owned) owned.started = true;
+  }
+
+  /** Ids of the owned resources of one kind. */
+  idsOf(kind: ResourceKind): string[] {
+    return this.list()
+      .filter((o) => o.kind === kind)
+      .map((o) => o.id);
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** A copy of the list (safe to change the resources while going through it). */
+  list(): OwnedResource[] {
+    return [...this.byKey.values()];
+  }
+
+  /** Stops routing every resource's events to the call, and forgets them all. */
+  releaseRoutes(): void {
+    for (const { kind, id } of this.byKey.values()) this.routes.remove(kind, id);
+    this.byKey.clear();
+  }
+
+  /** The list as plain data, for the call's snapshot. */
+  persist(): OwnedResource[] {
+    return this.list().map((o) => ({
+      kind: o.kind,
+      id: o.id,
+      cleanup: o.cleanup,
+      ...(o.started ? { started: true } : {}),
+    }));
+  }
+}
