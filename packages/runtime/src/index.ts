@@ -55,3 +55,6 @@ export { machineEventFilter, type MachineEventFilter } from './session/machineEv
 export { SessionRouter } from './session/SessionRouter.ts';
 export { TrackingClock } from './session/TrackingClock.ts';
 export * from './engine/index.ts';
+export { MemoryCallStore } from './snapshot/CallRecord.ts';
+export type { CallRecord, CallStore } from './snapshot/CallRecord.ts';
+export type { OwnedResource } from './session/OwnedResources.ts';

@@ -1,4 +1,5 @@
 import type { CallHandle, CallInput, StepFailure } from '@ringflow/runtime';
+import { defineLiveValue, PERSIST, type PersistedValue } from '@ringflow/runtime/engine';
 import type { AnyStateMachine } from 'xstate';
 import type { Clock } from '@ringflow/client';
 import { callFromStasisStart, type FlowAri, type FlowHost, type FlowLog } from '../compile/FlowHost.ts';
@@ -55,6 +56,15 @@ class CallFlowHost implements FlowHost {
     this.#call.own(kind, id, { cleanup: options?.shared ? 'when-empty' : true });
   }
 
+  /**
+   * In a call's snapshot the host is a marker: the process restoring the call makes a host of
+   * its own call (see `defineLiveValue` below). A `fetch` given to the machine is not carried
+   * over: the restored host uses the global one.
+   */
+  [PERSIST](): PersistedValue {
+    return { $ringflow: 'flowHost' };
+  }
+
   /** The call's logger is made on first use: read only when a record is written. */
   get log(): FlowLog {
     const call = this.#call;
@@ -65,6 +75,9 @@ class CallFlowHost implements FlowHost {
     return this.#log;
   }
 }
+
+// A restored call's flow gets a host of the call that took it over.
+defineLiveValue('flowHost', (_marker, call) => hostFromCall(call as CallHandle));
 
 /**
  * The effects of a flow, taken from a runtime call (see {@link CallFlowHost}).

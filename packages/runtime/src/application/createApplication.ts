@@ -27,6 +27,7 @@ import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
 import { CleanupRetry, type CleanupRetryOptions } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
+import type { CallStore } from '../snapshot/CallRecord.ts';
 import { parseStasisAppData, type StasisAppData } from './parseStasisAppData.ts';
 import type { ListenOptions } from './ListenOptions.ts';
 import { ServerLink, type ServerLinkContext } from './ServerLink.ts';
@@ -82,6 +83,14 @@ export interface ApplicationOptions {
    * Default 10 000 ms.
    */
   readonly leftoverSweepMs?: number;
+  /**
+   * Where each call's record (its machine's snapshot and the session's bookkeeping, plain data)
+   * is written after every step, so that a call survives its process: an application started
+   * with the same store restores every call whose channel is still in the application, and goes
+   * on where it was (see `detach()`, `CallRecord`, and the runtime README "Calls that survive
+   * their process"). None: nothing is written, and nothing is restored.
+   */
+  readonly store?: CallStore;
   /** Called after each event stream gap, once sessions were reconciled. */
   readonly onGap?: (report: GapReport) => void;
   /**
@@ -234,6 +243,7 @@ export class Application {
       throw new RingflowError(ErrorCode.CONFIG, `start() called twice (state: ${this.state})`);
     this.state = 'starting';
     await Promise.all(this.links.map((link) => link.start()));
+    await Promise.all(this.links.map((link) => this.restoreCalls(link)));
     const listen = this.options.listen;
     if (listen) {
       this.listener = await listenForServers(listen, (socket) => this.acceptServer(listen, socket));
@@ -403,6 +413,7 @@ export class Application {
       direction,
       ...(app === undefined ? {} : { app }),
       sharedStream: this.apps.length > 1,
+      ...(this.options.store ? { store: this.options.store } : {}),
       machineFor: this.machinePicker(link.name, direction, machine),
       onEnded: this.onSessionEnded,
     });
@@ -565,6 +576,59 @@ export class Application {
     }, options.deadlineMs);
     await Promise.all([...this.sessions].map((s) => s.done));
     this.clock.clearTimeout(timer);
+  }
+
+  /**
+   * Lets every call go without touching it on the server, then stops like {@link stop}: each
+   * call's last record is written to the store and its machine stopped; its channel, playbacks,
+   * recordings and bridges stay as they are. An application started with the same store (in this
+   * process or another) takes the calls over. Without a store the calls are lost to the
+   * application (their channels stay in it until they hang up): give `store`.
+   *
+   * @example
+   * process.on('SIGTERM', async () => { await app.detach(); process.exit(0); });
+   */
+  async detach(): Promise<void> {
+    if (this.state === 'stopped') return;
+    if (!this.options.store)
+      this.logger.warn(
+        { activeCalls: this.sessions.size },
+        'detach without a store: the calls stay on the server, but no process can take them over',
+      );
+    for (const s of [...this.sessions]) s.end('detached');
+    await this.stop();
+  }
+
+  /**
+   * Takes over the calls the store has records of on this server whose channels are still up
+   * (see {@link CallSession.restore}); forgets the records of the others.
+   */
+  private async restoreCalls(link: ServerLink): Promise<void> {
+    const store = this.options.store;
+    if (!store) return;
+    const records = (await store.list()).filter(
+      (r) => r.asteriskId === link.server.asteriskId && this.apps.includes(r.app ?? ''),
+    );
+    if (records.length === 0) return;
+    const live = new Set((await link.client.channels.list()).map((c) => c.id));
+    let restored = 0;
+    for (const record of records) {
+      if (record.version !== 1) {
+        link.logger.warn(
+          { call: record.callId, version: record.version },
+          'call record of an unknown version; left alone',
+        );
+        continue;
+      }
+      if (!live.has(record.channelId)) {
+        await store.remove(record.callId);
+        continue;
+      }
+      if (this.router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
+      this.newSession(link, record.channelId, record.direction, record.app).restore(record);
+      restored++;
+    }
+    link.logger.info({ restored, records: records.length }, 'calls restored from the store');
   }
 
   /**

@@ -14,7 +14,12 @@ export type SessionOutcome =
   /** The drain deadline passed and the call was hung up. */
   | 'drained'
   /** The application stopped. */
-  | 'stopped';
+  | 'stopped'
+  /**
+   * The application let the call go without touching it on the server (`app.detach()`): its
+   * record stays in the store for another process to take it over.
+   */
+  | 'detached';
 
 /**
  * How one call ended, told once per call (`app.callEnded$`, `onCallEnded`, `session.result`):

@@ -13,7 +13,13 @@ import {
 } from '@ringflow/client';
 import type { Logger } from 'pino';
 import { Observable, Subject } from 'rxjs';
-import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
+import { type Actor, type AnyEventObject, type AnyStateMachine, createActor, type Snapshot } from 'xstate';
+import { EffectRunner, type PersistedEffects } from '../engine/EffectRunner.ts';
+import { RESUMED_EVENT } from '../engine/lowerEffects.ts';
+import type { CallRecord, CallStore } from '../snapshot/CallRecord.ts';
+import { checkRestoredResources } from '../snapshot/checkRestoredResources.ts';
+import { registeredRevivers, reviveLiveValues, toPlainData } from '../snapshot/liveValues.ts';
+import { RecordWriter } from '../snapshot/RecordWriter.ts';
 import type {
   CallHandle,
   CallInput,
@@ -48,6 +54,11 @@ export interface CallSessionOptions {
   readonly sharedStream?: boolean;
   /** Picks the machine once the channel enters the application. */
   readonly machineFor: (start: StasisStart) => AnyStateMachine;
+  /**
+   * Where the call's record is written after each step, so another process can take the call
+   * over (see {@link CallRecord}); none: nothing is written.
+   */
+  readonly store?: CallStore;
   /** Called once when the session has ended and released everything, with how the call ended. */
   readonly onEnded: (session: CallSession, ended: CallEnded) => void;
 }
@@ -171,12 +182,14 @@ export class CallSession implements HandleSession {
   private settleTimer: TimerHandle | undefined;
   private outcome: SessionOutcome | undefined;
   private ending: CallEnded | undefined;
-  private readonly startedAt: number;
+  private startedAt: number;
   private cause: { cause?: number; causeText?: string } = {};
   /** The last step failure the call's logic reported, and how many it reported. */
   private lastFailure: StepFailure | undefined;
   private failures = 0;
   private resolveDone!: (outcome: SessionOutcome) => void;
+  /** Writes the call's record to the application's store (only with one). */
+  private readonly recorder: RecordWriter | undefined;
 
   constructor(host: SessionHost, options: CallSessionOptions) {
     this.host = host;
@@ -198,6 +211,14 @@ export class CallSession implements HandleSession {
       add: (kind, id) => router.add(asteriskId, kind, id, this),
       remove: (kind, id) => router.remove(asteriskId, kind, id, this),
     });
+    this.recorder = options.store
+      ? new RecordWriter(
+          options.store,
+          this.id,
+          () => this.record(),
+          () => this.callLogger,
+        )
+      : undefined;
     this.own('channel', options.channelId, false);
   }
 
@@ -281,11 +302,12 @@ export class CallSession implements HandleSession {
   own(kind: ResourceKind, id: string, cleanup: ResourceCleanup): void {
     if (this.ended) return;
     this.owned.own(kind, id, cleanup);
+    this.recorder?.changed();
   }
 
   disown(kind: ResourceKind, id: string): void {
     if (kind === 'channel' && id === this.channelId) return; // the main channel goes with the session
-    this.owned.disown(kind, id);
+    if (this.owned.disown(kind, id)) this.recorder?.changed();
   }
 
   /** Receives one event the router found to be about this call. */
@@ -309,6 +331,15 @@ export class CallSession implements HandleSession {
     }
     // The channel is leaving: a machine that ends on this event must not hang it up again.
     if (isMain && (event.type === 'StasisEnd' || event.type === 'ChannelDestroyed')) this.leaving = true;
+    this.dispatch(event, channelId, isMain);
+  }
+
+  /** Gives an event to the call's subscribers and machine, then does the session's bookkeeping. */
+  private dispatch(
+    event: StreamEvent,
+    channelId = eventChannelId(event),
+    isMain = channelId === this.channelId,
+  ): void {
     this.events?.next(event);
     this.tell(event);
     this.afterEvent(event, channelId, isMain);
@@ -462,7 +493,7 @@ export class CallSession implements HandleSession {
   }
 
   /** The channel entered the application: start the machine. */
-  private begin(start: StasisStart): void {
+  private begin(start: StasisStart, restored?: CallRecord): void {
     this.app ??= start.application;
     this.logApp = start.application;
     this.childLogger = undefined; // made before the call started: without the application
@@ -480,6 +511,7 @@ export class CallSession implements HandleSession {
     const input: CallInput = { call: handle };
     const actor = createActor(machine, {
       input,
+      ...(restored ? { snapshot: this.revive(restored.machine, handle) } : {}),
       clock: this.clock,
       id: `call:${this.channelId}`,
       logger: (...args: unknown[]) => this.log('debug', 'machine log', { machineLog: args }),
@@ -492,8 +524,98 @@ export class CallSession implements HandleSession {
         this.fail();
       },
     });
+    const recorder = this.recorder;
+    if (recorder) actor.subscribe(() => recorder.changed());
+    if (restored) {
+      this.log('info', 'call restored from its record', {
+        args: start.args,
+        direction: this.direction,
+        writtenAt: restored.writtenAt,
+        state: actor.getSnapshot().value,
+      });
+      actor.start();
+      this.tell({ type: RESUMED_EVENT });
+      return;
+    }
     this.log('info', 'call started', { args: start.args, direction: this.direction });
     actor.start();
+  }
+
+  /** A record's machine snapshot with this process's live objects in place of its markers. */
+  private revive(data: unknown, handle: CallHandle): Snapshot<unknown> {
+    return reviveLiveValues(data, {
+      ...registeredRevivers(handle),
+      call: () => handle,
+      effects: (marker) => EffectRunner.restored(this.clock, marker as PersistedEffects),
+    }) as Snapshot<unknown>;
+  }
+
+  /**
+   * The call as plain data (see {@link CallRecord}): what another process needs to take it
+   * over. Undefined before the machine started, and once the call has ended.
+   */
+  record(): CallRecord | undefined {
+    const actor = this.actor;
+    const handle = this.handle;
+    if (!actor || !handle || this.ended) return undefined;
+    return {
+      version: 1,
+      callId: this.id,
+      channelId: this.channelId,
+      asteriskId: this.server.asteriskId,
+      server: this.server.name,
+      app: this.app,
+      direction: this.direction,
+      startedAt: this.startedAt,
+      writtenAt: this.clock.now(),
+      start: handle.start,
+      owned: this.owned.persist(),
+      digits: this.digits.peek(),
+      failures: this.failures,
+      ...(this.lastFailure ? { lastFailure: this.lastFailure } : {}),
+      machine: toPlainData(actor.getPersistedSnapshot()),
+    };
+  }
+
+  /**
+   * Takes over a call from its record (written by another process, or by an application of this
+   * one that let it go with `detach()`): the resources it owned are its again, its machine goes
+   * on from its snapshot (effects and timers that were under way are taken up by the engine, see
+   * `ResumeRule`), and what its resources did while nobody followed them is looked up on the
+   * server and told to the machine (see {@link checkRestoredResources}).
+   */
+  restore(record: CallRecord): void {
+    if (this.ended || this.actor) return;
+    this.app ??= record.app;
+    this.startedAt = record.startedAt;
+    this.failures = record.failures;
+    this.lastFailure = record.lastFailure;
+    for (const { kind, id, cleanup, started } of record.owned) {
+      this.owned.own(kind, id, cleanup);
+      if (started) this.owned.noteStarted(kind, id);
+    }
+    for (const digit of record.digits) this.digits.push(digit);
+    this.inOwnApp ??= new Set();
+    this.inOwnApp.add(this.channelId);
+    this.begin(record.start, record);
+    if (this.ended) return;
+    checkRestoredResources({
+      channelId: this.channelId,
+      app: this.app,
+      client: this.host.client,
+      owned: () => (this.ended ? [] : this.owned.list()),
+      dispatch: (event) => {
+        if (!this.ended) this.dispatch(event);
+      },
+      mainGone: () => this.end('reconciled'),
+      bridgeGone: (bridgeId) => this.disown('bridge', bridgeId),
+    }).then(
+      (told) => {
+        if (told.length > 0) this.log('info', 'restored call: told the machine what it missed', { told });
+      },
+      (error: unknown) =>
+        this.log('warn', 'restored call: could not check its resources on the server', { err: error }),
+    );
   }
 
   /** The REST client of the call's server (untracked). */
@@ -699,6 +821,10 @@ export class CallSession implements HandleSession {
    */
   end(outcome: SessionOutcome, hangUpMain = false): void {
     if (this.ended) return;
+    const detached = outcome === 'detached';
+    // Handed over: the last record is written before the machine stops; ended here: removed.
+    if (detached) this.recorder?.flush();
+    this.recorder?.close(!detached);
     this.outcome = outcome;
     const snapshot = this.actor?.getSnapshot();
     this.actor?.stop();
@@ -714,7 +840,8 @@ export class CallSession implements HandleSession {
     // Bridge recordings would otherwise run on after the call (a bridge the call does not own
     // outlives it). A channel recording ends with its channel (its RecordingFinished comes before
     // the StasisEnd, so it is no longer listed); one still listed gets a stop, 404 = done.
-    const owned = this.owned.list();
+    // A call handed over to another process keeps everything on the server.
+    const owned = detached ? [] : this.owned.list();
     for (const { kind, id, cleanup, started } of owned) {
       if (kind === 'recording' && cleanup && started)
         this.host.cleanup(`stop recording ${id}`, () => client.recording(id).stop());

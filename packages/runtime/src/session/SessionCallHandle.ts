@@ -11,6 +11,7 @@ import type {
 import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import { bindHandle } from '../call/bindHandle.ts';
+import { PERSIST, type PersistedValue } from '../snapshot/liveValues.ts';
 import { bindResources } from '../call/bindResources.ts';
 import type { CallHandle, CallRequestOptions, ResourceCleanup, ServerInfo } from '../call/CallHandle.ts';
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
@@ -146,5 +147,10 @@ export class SessionCallHandle implements CallHandle {
 
   reportFailure(failure: StepFailure): void {
     this.#session.reportFailure(failure);
+  }
+
+  /** In a call's snapshot the handle is a marker: the process restoring the call puts its own handle there. */
+  [PERSIST](): PersistedValue {
+    return { $ringflow: 'call' };
   }
 }

@@ -1,0 +1,64 @@
+import type { Logger } from 'pino';
+import type { CallRecord, CallStore } from './CallRecord.ts';
+
+/**
+ * Writes one call's record to the application's store: at most once per turn of the event loop
+ * however many steps the machine took in it (the record is built when written, so it is the
+ * latest), and removes it when the call ends. A store that fails is logged, never thrown into
+ * the call: the call goes on, only its takeover by another process is at risk.
+ */
+export class RecordWriter {
+  private due = false;
+  private closed = false;
+  private warned = false;
+
+  constructor(
+    private readonly store: CallStore,
+    private readonly callId: string,
+    private readonly build: () => CallRecord | undefined,
+    private readonly logger: () => Logger,
+  ) {}
+
+  /** Something in the record changed: write it once the current turn is over. */
+  changed(): void {
+    if (this.due || this.closed) return;
+    this.due = true;
+    queueMicrotask(() => {
+      this.due = false;
+      if (this.closed) return;
+      const record = this.build();
+      if (record) this.attempt('save', () => this.store.save(record));
+    });
+  }
+
+  /** Writes the record now (a process handing its calls over writes them before it lets go). */
+  flush(): void {
+    if (this.closed) return;
+    const record = this.build();
+    if (record) this.attempt('save', () => this.store.save(record));
+  }
+
+  /** No more writes; with `remove`, the record is deleted (the call ended here). */
+  close(remove: boolean): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (remove) this.attempt('remove', () => this.store.remove(this.callId));
+  }
+
+  private attempt(what: 'save' | 'remove', work: () => void | Promise<void>): void {
+    const failed = (error: unknown) => {
+      if (this.warned) return;
+      this.warned = true;
+      this.logger().warn(
+        { err: error, what },
+        'call record store failed; the call goes on, but another process could not take it over',
+      );
+    };
+    try {
+      const done = work();
+      if (done) done.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+}
