@@ -19,11 +19,11 @@ export class CallRequests {
 
   /**
    * @param client the REST client of the call's server
-   * @param usableAsIs a signal the end of the call aborts anyway (see above)
+   * @param call tells a signal the end of the call aborts anyway (see above)
    */
   constructor(
     private readonly client: RestClient,
-    private readonly usableAsIs: (signal: AbortSignal) => boolean,
+    private readonly call: { endAborts(signal: AbortSignal): boolean },
   ) {}
 
   /** Requests in flight. */
@@ -41,7 +41,7 @@ export class CallRequests {
     signal: AbortSignal | undefined,
     timeoutMs: CallRequestOptions['timeoutMs'],
   ): Promise<unknown> {
-    const own = signal && !signal.aborted && !this.usableAsIs(signal) ? new AbortController() : undefined;
+    const own = signal && !signal.aborted && !this.call.endAborts(signal) ? new AbortController() : undefined;
     const onAbort = own && signal ? () => own.abort(signal.reason) : undefined;
     if (own && signal && onAbort) {
       signal.addEventListener('abort', onAbort, { once: true });

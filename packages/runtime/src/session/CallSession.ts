@@ -38,6 +38,7 @@ import { OwnedResources } from './OwnedResources.ts';
 import { releaseOnServer } from './releaseOnServer.ts';
 import { type HandleSession, SessionCallHandle } from './SessionCallHandle.ts';
 import type { SessionHost } from './SessionHost.ts';
+import type { EventOwner } from './SessionRouter.ts';
 import type { SessionPhase } from './SessionPhase.ts';
 import { SharedStreamCopies } from './SharedStreamCopies.ts';
 import { TrackingClock } from './TrackingClock.ts';
@@ -135,7 +136,7 @@ export class CallSession implements HandleSession {
   private leaving = false;
   /** Started from a channel listing after a gap (see {@link adopt}). */
   private adopted = false;
-  private readonly owned: OwnedResources;
+  private readonly owned: OwnedResources<EventOwner>;
   private readonly requests: CallRequests;
   private readonly report = new CallReport();
   private readonly copies: SharedStreamCopies | undefined;
@@ -176,16 +177,8 @@ export class CallSession implements HandleSession {
     this.app = options.app;
     this.startedAt = this.clock.now();
     this.copies = options.sharedStream ? new SharedStreamCopies() : undefined;
-    const { router } = host;
-    const asteriskId = this.server.asteriskId;
-    this.owned = new OwnedResources({
-      add: (kind, id) => router.add(asteriskId, kind, id, this),
-      remove: (kind, id) => router.remove(asteriskId, kind, id, this),
-    });
-    this.requests = new CallRequests(
-      host.client,
-      (signal) => signal === this.abort?.signal || isCallScoped(signal, this.handle),
-    );
+    this.owned = new OwnedResources(host.router, this.server.asteriskId, this);
+    this.requests = new CallRequests(host.client, this);
     this.recorder = options.store
       ? new RecordWriter(
           options.store,
@@ -512,6 +505,14 @@ export class CallSession implements HandleSession {
   /** The REST client of the call's server (untracked). */
   get client(): RestClient {
     return this.host.client;
+  }
+
+  /**
+   * True for a signal the end of the call aborts anyway: the call's own, or a step signal of its
+   * machine (see `markCallScoped`). Requests sent with one need no controller of their own.
+   */
+  endAborts(signal: AbortSignal): boolean {
+    return signal === this.abort?.signal || isCallScoped(signal, this.handle);
   }
 
   /** A fresh id for a resource of this call. */

@@ -1,5 +1,6 @@
 import type { ResourceKind } from '@ringflow/client';
 import type { ResourceCleanup } from '../call/CallHandle.ts';
+import type { SessionRouter } from './SessionRouter.ts';
 
 /** What a call owns, with whether the runtime must clean it up on the server at the end. */
 export interface OwnedResource {
@@ -14,10 +15,10 @@ export interface OwnedResource {
   started?: boolean;
 }
 
-/** Where an owned resource's events are routed from (the application's session router). */
-export interface ResourceRoutes {
-  add(kind: ResourceKind, id: string): void;
-  remove(kind: ResourceKind, id: string): void;
+/** Where an owned resource's events are routed from (the application's {@link SessionRouter}). */
+export interface ResourceRoutes<Owner> {
+  add(asteriskId: string, kind: ResourceKind, id: string, owner: Owner): void;
+  remove(asteriskId: string, kind: ResourceKind, id: string, owner: Owner): void;
 }
 
 /** The stronger of two cleanups: remove > when-empty > nothing. */
@@ -37,10 +38,19 @@ function keyOf(kind: ResourceKind, id: string): string {
  * @example
  * owned.own('playback', id, false); // its PlaybackFinished reaches the call
  */
-export class OwnedResources {
+export class OwnedResources<Owner = unknown> {
   private readonly byKey = new Map<string, OwnedResource>();
 
-  constructor(private readonly routes: ResourceRoutes) {}
+  /**
+   * @param routes the router that sends owned resources' events to `owner`
+   * @param asteriskId the server the resources live on
+   * @param owner the call the events go to
+   */
+  constructor(
+    private readonly routes: ResourceRoutes<Owner>,
+    private readonly asteriskId: string,
+    private readonly owner: Owner,
+  ) {}
 
   /** Owns a resource (or makes the cleanup of one already owned the stronger of the two). */
   own(kind: ResourceKind, id: string, cleanup: ResourceCleanup): void {
@@ -51,13 +61,13 @@ export class OwnedResources {
       return;
     }
     this.byKey.set(key, { kind, id, cleanup });
-    this.routes.add(kind, id);
+    this.routes.add(this.asteriskId, kind, id, this.owner);
   }
 
   /** Stops owning it; false when it was not owned. */
   disown(kind: ResourceKind, id: string): boolean {
     if (!this.byKey.delete(keyOf(kind, id))) return false;
-    this.routes.remove(kind, id);
+    this.routes.remove(this.asteriskId, kind, id, this.owner);
     return true;
   }
 
@@ -89,7 +99,7 @@ export class OwnedResources {
 
   /** Stops routing every resource's events to the call, and forgets them all. */
   releaseRoutes(): void {
-    for (const { kind, id } of this.byKey.values()) this.routes.remove(kind, id);
+    for (const { kind, id } of this.byKey.values()) this.routes.remove(this.asteriskId, kind, id, this.owner);
     this.byKey.clear();
   }
 
