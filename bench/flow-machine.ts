@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { VirtualClock, systemClock } from '@ringflow/client';
 import { callFromStasisStart, compileFlow, type FlowHost, loadFlowFile } from '@ringflow/dsl';
-import { machineEventFilter } from '@ringflow/runtime';
+import { machineEventFilter } from '../packages/runtime/src/session/machineEventFilter.ts';
 import { createSimulator } from '@ringflow/simulator';
 import { type AnyActorRef, type AnyStateMachine, createActor } from 'xstate';
 import { fmt, median, spread } from './apps/stats.ts';

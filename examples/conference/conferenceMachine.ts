@@ -86,7 +86,6 @@ export function createConferenceMachine(rooms: ConferenceRooms) {
       answering: {
         invoke: {
           src: 'answer',
-          input: ({ context }) => ({ call: context.call }),
           onDone: 'entering',
           onError: 'failed',
         },
@@ -109,7 +108,6 @@ export function createConferenceMachine(rooms: ConferenceRooms) {
         invoke: {
           src: 'request',
           input: ({ context }) => ({
-            call: context.call,
             operation: 'channels.setChannelVar' as const,
             params: { channelId: context.call.channelId, variable: 'TALK_DETECT(set)', value: '' },
           }),
@@ -121,7 +119,6 @@ export function createConferenceMachine(rooms: ConferenceRooms) {
         invoke: {
           src: 'play',
           input: ({ context }) => ({
-            call: context.call,
             // Alone: "you are the only person in this conference"; else "you will now be placed into the conference".
             media:
               context.room?.status.members.length === 1
@@ -135,7 +132,7 @@ export function createConferenceMachine(rooms: ConferenceRooms) {
       joining: {
         invoke: {
           src: 'joinBridge',
-          input: ({ context }) => ({ call: context.call, bridgeId: context.room!.bridge.bridgeId }),
+          input: ({ context }) => ({ bridgeId: context.room!.bridge.bridgeId }),
           onDone: {
             target: 'inRoom',
             actions: ({ context }) => context.room!.joined(context.call.channelId),

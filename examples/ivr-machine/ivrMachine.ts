@@ -56,13 +56,13 @@ export function createIvrMachine(settings: IvrSettings) {
     on: { 'call.gone': '.gone' },
     states: {
       answering: {
-        invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'welcome' },
+        invoke: { src: 'answer', onDone: 'welcome' },
       },
       welcome: {
         on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'play',
-          input: ({ context }) => ({ call: context.call, media: 'sound:hello-world', bargeIn: true }),
+          input: { media: 'sound:hello-world', bargeIn: true },
           onDone: 'menu',
         },
       },
@@ -70,7 +70,7 @@ export function createIvrMachine(settings: IvrSettings) {
         on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'collectDigits',
-          input: ({ context }) => ({ call: context.call, maxDigits: 1, firstDigitTimeoutMs: 3000 }),
+          input: { maxDigits: 1, firstDigitTimeoutMs: 3000 },
           onDone: [
             {
               guard: ({ event }) => event.output.digits === '1',
@@ -92,7 +92,7 @@ export function createIvrMachine(settings: IvrSettings) {
           connecting: {
             invoke: {
               src: 'bridgeWith',
-              input: ({ context }) => ({ call: context.call, endpoint: settings.agentEndpoint }),
+              input: { endpoint: settings.agentEndpoint },
               onDone: [
                 { guard: ({ event }) => event.output.outcome === 'bridged', target: 'talking' },
                 { target: '#ivr.voicemail' },
@@ -118,7 +118,6 @@ export function createIvrMachine(settings: IvrSettings) {
             invoke: {
               src: 'userEvent',
               input: ({ context }) => ({
-                call: context.call,
                 name: 'OperatorRequested',
                 variables: { caller: context.call.channelId },
               }),
@@ -128,7 +127,7 @@ export function createIvrMachine(settings: IvrSettings) {
           leaving: {
             invoke: {
               src: 'continueAt',
-              input: ({ context }) => ({ call: context.call, ...settings.operator }),
+              input: settings.operator,
               onDone: '#ivr.done',
             },
           },
@@ -138,12 +137,7 @@ export function createIvrMachine(settings: IvrSettings) {
         on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'record',
-          input: ({ context }) => ({
-            call: context.call,
-            maxDurationSeconds: 3,
-            beep: true,
-            terminateOn: '#',
-          }),
+          input: { maxDurationSeconds: 3, beep: true, terminateOn: '#' },
           onDone: {
             target: 'voicemailLeft',
             actions: assign({ recording: ({ event }) => event.output.name }),
@@ -155,7 +149,6 @@ export function createIvrMachine(settings: IvrSettings) {
         invoke: {
           src: 'userEvent',
           input: ({ context }) => ({
-            call: context.call,
             name: 'VoicemailLeft',
             variables: { recording: context.recording },
           }),
@@ -166,12 +159,12 @@ export function createIvrMachine(settings: IvrSettings) {
         on: { StasisEnd: { guard: ({ context, event }) => callerLeft(context, event), target: 'gone' } },
         invoke: {
           src: 'play',
-          input: ({ context }) => ({ call: context.call, media: 'sound:vm-goodbye' }),
+          input: { media: 'sound:vm-goodbye' },
           onDone: 'hangingUp',
         },
       },
       hangingUp: {
-        invoke: { src: 'hangup', input: ({ context }) => ({ call: context.call }), onDone: 'done' },
+        invoke: { src: 'hangup', onDone: 'done' },
       },
       gone: { type: 'final' },
       done: { type: 'final' },

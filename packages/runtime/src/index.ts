@@ -25,7 +25,6 @@ export type {
   QueuedPlayback,
   VideoSourceMode,
 } from './bridge/BridgeSession.ts';
-export { bindHandle } from './call/bindHandle.ts';
 export type {
   CallDrainingEvent,
   CallEvent,
@@ -49,11 +48,8 @@ export { createRuntimeLogger, REDACTED_PATHS, safeUrl } from './logging/createRu
 export * from './metrics/index.ts';
 export { CallSession } from './session/CallSession.ts';
 export type { CallEnded, SessionOutcome } from './session/CallEnded.ts';
-export { DigitBuffer } from './session/DigitBuffer.ts';
+export type { DigitBuffer } from './session/DigitBuffer.ts';
 export { isCallGone } from '@ringflow/client';
-export { machineEventFilter, type MachineEventFilter } from './session/machineEventFilter.ts';
-export { SessionRouter } from './session/SessionRouter.ts';
-export { TrackingClock } from './session/TrackingClock.ts';
 export * from './engine/index.ts';
 export { MemoryCallStore } from './snapshot/CallRecord.ts';
 export type { CallRecord, CallStore } from './snapshot/CallRecord.ts';

@@ -1,12 +1,26 @@
 import { isCallGone } from '@ringflow/client';
+import { ErrorCode, RingflowError } from '@ringflow/client';
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { CallHandle } from '../call/CallHandle.ts';
+import { callOfSystem } from '../call/callOfSystem.ts';
 import { markCallScoped } from '../call/callScopedSignal.ts';
 
 /** Every helper's input carries the call it acts on. */
 export interface WithCall {
   readonly call: CallHandle;
 }
+
+/**
+ * What a machine gives a call actor when it invokes it: its input, where `call` may be left out
+ * (the actor then acts on the call whose machine invoked it).
+ *
+ * @example invoke: { src: 'play', input: { media: 'sound:hello-world' }, onDone: 'menu' }
+ */
+export type CallActorInput<I extends WithCall> = Omit<I, 'call'> & { readonly call?: CallHandle };
+
+/** The input an invoke gives: none at all when nothing in it is required (`{ src: 'answer' }`). */
+type InvokeInput<I extends WithCall> =
+  object extends CallActorInput<I> ? CallActorInput<I> | undefined : CallActorInput<I>;
 
 /**
  * A promise that settles only when the step's `signal` aborts (its state was left, or the call
@@ -28,7 +42,9 @@ function parkUntilAborted(signal: AbortSignal, callSignal: AbortSignal): Promise
 }
 
 /**
- * Turns an async step of a call into an XState promise actor with the call's failure rules:
+ * Turns an async step of a call into an XState promise actor with the call's failure rules. Its
+ * input's `call` may be left out: the actor acts on the call whose machine invoked it.
+ *
  * - success: the machine gets `xstate.done.actor.<id>` with the output (`onDone`);
  * - the call's channel is gone (the caller hung up): not a failure. The machine has already got
  *   `call.gone`; the actor stays quiet until its state is left or the call ends;
@@ -49,9 +65,15 @@ function parkUntilAborted(signal: AbortSignal, callSignal: AbortSignal): Promise
  */
 export function callActor<I extends WithCall, O>(
   run: (input: I, signal: AbortSignal) => Promise<O>,
-): PromiseActorLogic<O, I> {
-  return fromPromise<O, I>(async ({ input, signal }) => {
-    const { call } = input;
+): PromiseActorLogic<O, InvokeInput<I>> {
+  return fromPromise<O, InvokeInput<I>>(async ({ input: given, signal, system }) => {
+    const call = given?.call ?? callOfSystem(system);
+    if (!call)
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        'a call actor was invoked without `call` in its input, outside a machine the runtime runs for a call: give `call` in the input.',
+      );
+    const input = (given?.call ? given : { ...given, call }) as I;
     if (call.signal.aborted) return parkUntilAborted(signal, call.signal);
     // Stopping the call's machine (which the session does when the call ends) aborts this signal.
     markCallScoped(signal, call);

@@ -20,6 +20,7 @@ import type {
   ResourceCleanup,
   ServerInfo,
 } from '../call/CallHandle.ts';
+import { bindCallToSystem } from '../call/callOfSystem.ts';
 import { isCallScoped } from '../call/callScopedSignal.ts';
 import type { StepFailure } from '../call/StepFailure.ts';
 import { EffectRunner, type PersistedEffects } from '../engine/EffectRunner.ts';
@@ -438,6 +439,8 @@ export class CallSession implements HandleSession {
       id: `call:${this.channelId}`,
       logger: (...args: unknown[]) => this.log('debug', 'machine log', { machineLog: args }),
     });
+    // Call actors invoked without `call` in their input act on this call.
+    bindCallToSystem(actor.system, handle);
     this.actor = actor;
     actor.subscribe({
       complete: () => this.machineDone(),
