@@ -24,6 +24,8 @@ describe('call actors invoked without `call` in their input', () => {
     });
     const actor = createActor(machine).start();
     await waitFor(actor, (s) => s.status === 'done');
-    expect(actor.getSnapshot().context.error).toMatch(/without `call` in its input.*give `call` in the input/);
+    expect(actor.getSnapshot().context.error).toMatch(
+      /without `call` in its input.*give `call` in the input/,
+    );
   });
 });

@@ -58,13 +58,13 @@ export async function checkRestoredResources(call: RestoredCall): Promise<string
       const playback = await ifThere(() => client.playbacks.get({ playbackId: id }));
       if (!playback)
         tell(
-          { type: 'PlaybackFinished', timestamp, playback: { id, media_uri: '', state: 'done' } } as never,
+          { type: 'PlaybackFinished', timestamp, playback: { id, media_uri: '', state: 'done' } },
           `playback ${id} finished`,
         );
     } else if (kind === 'recording') {
       const live = await ifThere(() => client.recordings.getLive({ recordingName: id }));
       if (live && !started)
-        tell({ type: 'RecordingStarted', timestamp, recording: live } as never, `recording ${id} started`);
+        tell({ type: 'RecordingStarted', timestamp, recording: live }, `recording ${id} started`);
       if (live) continue;
       const stored = await ifThere(() => client.recordings.getStored({ recordingName: id }));
       if (stored)
@@ -73,7 +73,7 @@ export async function checkRestoredResources(call: RestoredCall): Promise<string
             type: 'RecordingFinished',
             timestamp,
             recording: { name: id, state: 'done', format: stored.format },
-          } as never,
+          },
           `recording ${id} finished`,
         );
       else
@@ -82,7 +82,7 @@ export async function checkRestoredResources(call: RestoredCall): Promise<string
             type: 'RecordingFailed',
             timestamp,
             recording: { name: id, state: 'failed', cause: 'lost while the call moved' },
-          } as never,
+          },
           `recording ${id} failed`,
         );
     } else if (kind === 'channel' && id !== call.channelId) {
@@ -95,7 +95,7 @@ export async function checkRestoredResources(call: RestoredCall): Promise<string
             channel: { id },
             cause: 16,
             cause_txt: 'Normal Clearing',
-          } as never,
+          },
           `channel ${id} gone`,
         );
         continue;
@@ -109,7 +109,7 @@ export async function checkRestoredResources(call: RestoredCall): Promise<string
             application: stasis.app,
             args: [...stasis.args],
             channel,
-          } as never,
+          },
           `channel ${id} entered the application`,
         );
     } else if (kind === 'bridge') {

@@ -6,7 +6,7 @@
  */
 
 /** The method a live object persists itself with: it returns its marker, plain JSON data. */
-export const PERSIST: unique symbol = Symbol.for('ringflow.persist') as never;
+export const PERSIST: unique symbol = Symbol.for('ringflow.persist');
 
 /** A live object's marker in a snapshot: its kind, and whatever plain data it needs back. */
 export interface PersistedValue {
