@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type Channel,
-  type ChannelsOriginateParams,
-  type Clock,
   type AcceptedServerSocket,
   ErrorCode,
-  type EventGap,
   listenForServers,
   type RestTransport,
   RingflowError,
@@ -15,123 +11,28 @@ import {
   systemClock,
   type TimerHandle,
 } from '@ringflow/client';
-import type { Logger, LoggerOptions } from 'pino';
+import type { Logger } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import type { AnyStateMachine } from 'xstate';
-import { BridgeSession, type BridgeSessionOptions } from '../bridge/BridgeSession.ts';
+import { BridgeSession } from '../bridge/BridgeSession.ts';
 import { createRuntimeLogger } from '../logging/createRuntimeLogger.ts';
 import { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
 import type { CallEnded } from '../session/CallEnded.ts';
 import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
-import { CleanupRetry, type CleanupRetryOptions } from './CleanupRetry.ts';
+import { CleanupRetry } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
-import type { CallStore } from '../snapshot/CallRecord.ts';
-import { parseStasisAppData, type StasisAppData } from './parseStasisAppData.ts';
+import type {
+  ApplicationOptions,
+  CallInfo,
+  CreateBridgeOptions,
+  OriginateOptions,
+  RuntimeCounters,
+} from './ApplicationOptions.ts';
+import { GapReconciler } from './GapReconciler.ts';
 import type { ListenOptions } from './ListenOptions.ts';
 import { ServerLink, type ServerLinkContext } from './ServerLink.ts';
-import type { ServerOptions } from './ServerOptions.ts';
-
-/** What the machine factory learns about a new call. */
-export interface CallInfo {
-  readonly app: string;
-  readonly args: readonly string[];
-  readonly direction: 'inbound' | 'outbound';
-  readonly server: string;
-  readonly start: StasisStart;
-}
-
-export interface ApplicationOptions {
-  /** The servers to dial; one event stream and one REST client each. May be empty with `listen`. */
-  readonly servers: readonly ServerOptions[];
-  /**
-   * Also (or only) wait for servers to dial the application (outbound WebSockets, persistent or
-   * one connection per call): each accepted socket carries its events and its REST requests, and
-   * a call's actions go over the socket it arrived on. Per-call application names
-   * (`<app>:<channel name>`) count as `<app>`.
-   */
-  readonly listen?: ListenOptions;
-  /** The application names channels enter with `Stasis(name)`. */
-  readonly apps: string | readonly string[];
-  /** The machine every call runs, or a function choosing one per call (by app, args...). */
-  readonly call: AnyStateMachine | ((info: CallInfo) => AnyStateMachine);
-  /** Source of time for everything (machines' `after`, digit timeouts, drain, reconnects). Default: system clock. */
-  readonly clock?: Clock;
-  /** A pino logger to use (a redacting child is made), or options for a new one. */
-  readonly logger?: Logger | LoggerOptions;
-  /** Makes unique ids for channels, bridges, playbacks...; default `randomUUID`. */
-  readonly ids?: () => string;
-  /** Ask the servers for every event, not only the application's resources. Default false. */
-  readonly subscribeAll?: boolean;
-  /**
-   * What to do with a channel entering the application while draining: `hangup` (default, with
-   * cause `congestion`, so the caller's side can retry elsewhere) or `continue` (back to the
-   * dialplan at the next priority, which may route it elsewhere).
-   */
-  readonly whileDraining?: 'hangup' | 'continue';
-  /**
-   * How the runtime's own cleanup requests (hang up a call's channel at its end, the channels and
-   * snoops it created, destroy its bridges) are retried after no reply or a 5xx. Default: 3
-   * attempts, 500 ms doubling to 4 s, jittered. A 404 means done.
-   */
-  readonly cleanupRetry?: CleanupRetryOptions;
-  /**
-   * A channel or bridge still there after its cleanup's last attempt is a leftover: every
-   * reconciliation after a gap removes it again, and so does a sweep this long after each failed
-   * round (at most 5 rounds, then it is logged as an error and given up). 0: only after gaps.
-   * Default 10 000 ms.
-   */
-  readonly leftoverSweepMs?: number;
-  /**
-   * Where each call's record (its machine's snapshot and the session's bookkeeping, plain data)
-   * is written after every step, so that a call survives its process: an application started
-   * with the same store restores every call whose channel is still in the application, and goes
-   * on where it was (see `detach()`, `CallRecord`, and the runtime README "Calls that survive
-   * their process"). None: nothing is written, and nothing is restored.
-   */
-  readonly store?: CallStore;
-  /** Called after each event stream gap, once sessions were reconciled. */
-  readonly onGap?: (report: GapReport) => void;
-  /**
-   * Called once per call when its session has ended: why (`outcome`), where the machine was
-   * (`machineStatus`, `snapshotValue`) and the flow's `output` if it reached a final state.
-   * Also on `app.callEnded$`.
-   */
-  readonly onCallEnded?: (ended: CallEnded) => void;
-}
-
-/** Options of {@link Application.originate}. */
-export interface OriginateOptions
-  extends Omit<ChannelsOriginateParams, 'app' | 'channelId' | 'otherChannelId'> {
-  /** The server to call from (by name); default: the first one. */
-  readonly server?: string;
-  /** The application the channel enters; default: the first of `apps`. */
-  readonly app?: string;
-  /** The machine this call runs; default: the application's `call` option. */
-  readonly machine?: AnyStateMachine;
-}
-
-/** Options of {@link Application.createBridge}. */
-export interface CreateBridgeOptions extends Omit<BridgeSessionOptions, 'bridgeId' | 'sharedStream'> {
-  readonly server?: string;
-}
-
-/** Live counts of what the application holds; all zero after every call has ended. */
-export interface RuntimeCounters {
-  readonly activeSessions: number;
-  readonly bridgeSessions: number;
-  /** Subscriptions to call and bridge event streams. */
-  readonly subscriptions: number;
-  /** Timers set by sessions and machines, and the drain deadline. */
-  readonly timers: number;
-  /** REST requests in flight for sessions, plus cleanup requests. */
-  readonly pendingRequests: number;
-  /** Resources routed to a session. */
-  readonly routes: number;
-  /** Digit collectors waiting. */
-  readonly digitWaiters: number;
-}
 
 /**
  * A running telephony application: connects to every server, starts a call session (one XState
@@ -161,13 +62,7 @@ export class Application {
   private state: 'new' | 'starting' | 'running' | 'draining' | 'stopped' = 'new';
   private drainDeadline = 0;
   private unrouted = 0;
-  /** Reconciliations waiting for the server's listing. */
-  private listing = 0;
-  /**
-   * Channels whose sessions ended while a listing was in flight: the listing may predate their
-   * StasisEnd, so they are not adopted from it.
-   */
-  private readonly endedWhileListing = new Set<string>();
+  private readonly reconciler: GapReconciler;
   private readonly sweeps = new Map<ServerLink, TimerHandle>();
   private readonly leftoverSweepMs: number;
   private readonly linkContext: ServerLinkContext;
@@ -209,6 +104,28 @@ export class Application {
     }
     this.leftoverSweepMs = sweepMs;
     const cleanupRetry = new CleanupRetry(options.cleanupRetry);
+    this.reconciler = new GapReconciler({
+      apps: this.apps,
+      router: this.router,
+      metrics: this.metrics,
+      logger: this.logger,
+      state: () => this.state,
+      sessionsOn: (link) => [...this.sessions].filter((s) => s.server.name === link.name),
+      bridgesOn: (link) => [...this.bridges].filter((b) => b.server.name === link.name),
+      adopt: (link, start) => {
+        if (this.state !== 'running') this.inbound(link, start);
+        else this.newSession(link, start.channel.id, 'inbound', start.application).adopt(start);
+      },
+      timestamp: () => serverTimestamp(this.clock.now()),
+      reported: (report) => {
+        this.gapsSubject.next(report);
+        try {
+          this.options.onGap?.(report);
+        } catch (error) {
+          this.logger.error({ err: error }, 'onGap callback threw');
+        }
+      },
+    });
     const names = new Set<string>();
     this.linkContext = {
       apps: this.apps,
@@ -219,7 +136,7 @@ export class Application {
       logger: this.logger,
       pickId: (kind) => `${kind}-${this.ids()}`,
       onEvent: (l, event) => this.onEvent(l, event),
-      onGap: (l, gap) => void this.reconcile(l, gap),
+      onGap: (l, gap) => void this.reconciler.reconcile(l, gap),
       cleanupRetry,
       leftoverRounds: LEFTOVER_ROUNDS,
       onLeftover: (l) => this.scheduleSweep(l),
@@ -461,7 +378,7 @@ export class Application {
 
   private sessionEnded(session: CallSession, ended: CallEnded): void {
     this.sessions.delete(session);
-    if (this.listing > 0) this.endedWhileListing.add(session.channelId);
+    this.reconciler.sessionEnded(session.channelId);
     this.metrics.callEnded(ended.outcome);
     this.callEndedSubject.next(ended);
     try {
@@ -651,134 +568,6 @@ export class Application {
     this.logger.info('application stopped');
   }
 
-  /**
-   * After a gap: list the server's channels and bridges; end the sessions whose channels are gone;
-   * start a session for each channel in one of the application's Stasis apps that no session owns
-   * (its StasisStart was lost in the gap); remove again the leftovers of failed cleanups.
-   */
-  private async reconcile(link: ServerLink, gap: EventGap): Promise<void> {
-    const mine = [...this.sessions].filter((s) => s.server.name === link.name);
-    const myBridges = [...this.bridges].filter((b) => b.server.name === link.name);
-    let report: GapReport;
-    this.listing++;
-    try {
-      const [channels, bridges] = await Promise.all([
-        link.client.channels.list(),
-        link.client.bridges.list(),
-      ]);
-      const liveChannels = new Set(channels.map((c) => c.id));
-      const liveBridges = new Set(bridges.map((b) => b.id));
-      const endedCalls: string[] = [];
-      const keptCalls: string[] = [];
-      for (const s of mine) {
-        if (s.ended) continue;
-        if (liveChannels.has(s.channelId)) {
-          s.reconcile(liveChannels, liveBridges);
-          keptCalls.push(s.channelId);
-        } else {
-          s.end('reconciled');
-          endedCalls.push(s.channelId);
-        }
-      }
-      const endedBridges: string[] = [];
-      for (const b of myBridges) {
-        if (liveBridges.has(b.bridgeId)) b.reconcile(liveChannels);
-        else {
-          b.end();
-          endedBridges.push(b.bridgeId);
-        }
-      }
-      const removedLeftovers =
-        this.state === 'stopped' ? [] : link.removeLeftovers(liveChannels, liveBridges);
-      const adoptedCalls = this.adoptOrphans(link, channels);
-      report = {
-        server: link.name,
-        asteriskId: link.server.asteriskId,
-        gap,
-        endedCalls,
-        keptCalls,
-        endedBridges,
-        adoptedCalls,
-        removedLeftovers,
-      };
-    } catch (error) {
-      report = {
-        server: link.name,
-        asteriskId: link.server.asteriskId,
-        gap,
-        endedCalls: [],
-        keptCalls: mine.map((s) => s.channelId),
-        endedBridges: [],
-        adoptedCalls: [],
-        removedLeftovers: [],
-        error: error instanceof Error ? error : new Error(String(error)),
-      };
-    } finally {
-      this.listing--;
-      if (this.listing === 0) this.endedWhileListing.clear();
-    }
-    this.metrics.gaps.inc({ server: link.name });
-    link.logger.warn(
-      {
-        gapMs: gap.durationMs,
-        attempts: gap.attempts,
-        endedCalls: report.endedCalls.length,
-        keptCalls: report.keptCalls.length,
-        adoptedCalls: report.adoptedCalls.length,
-        removedLeftovers: report.removedLeftovers.length,
-        err: report.error,
-      },
-      'event stream gap: sessions reconciled',
-    );
-    this.gapsSubject.next(report);
-    try {
-      this.options.onGap?.(report);
-    } catch (error) {
-      this.logger.error({ err: error }, 'onGap callback threw');
-    }
-  }
-
-  /**
-   * Starts a session for each listed channel that is in one of the application's Stasis apps
-   * (`dialplan.app_name` `Stasis`, `app_data` `<app>[,args...]`) and that nothing of the
-   * application owns or is removing: as if its StasisStart (lost in a gap) had arrived, with the
-   * args the server split from `app_data`. Returns the adopted channel ids.
-   */
-  private adoptOrphans(link: ServerLink, channels: readonly Channel[]): string[] {
-    if (this.state !== 'running' && this.state !== 'draining') return [];
-    const adopted: string[] = [];
-    for (const channel of channels) {
-      const stasis = parseStasisAppData(channel.dialplan ?? {});
-      if (!stasis || !this.apps.includes(stasis.app)) continue;
-      if (this.router.ownersOf(link.server.asteriskId, 'channel', channel.id).length > 0) continue;
-      if (link.isBeingRemoved('channel', channel.id) || this.endedWhileListing.has(channel.id)) continue;
-      adopted.push(channel.id);
-      this.adopt(link, channel, stasis);
-    }
-    return adopted;
-  }
-
-  private adopt(link: ServerLink, channel: Channel, stasis: StasisAppData): void {
-    const start: StasisStart = {
-      type: 'StasisStart',
-      application: stasis.app,
-      args: [...stasis.args],
-      channel,
-      timestamp: serverTimestamp(this.clock.now()),
-      asterisk_id: link.server.asteriskId,
-    };
-    this.metrics.callsAdopted.inc({ server: link.name });
-    link.logger.warn(
-      { call: channel.id, app: stasis.app, args: stasis.args },
-      'call adopted: its channel is in the application with no session (its StasisStart was lost in a gap)',
-    );
-    if (this.state !== 'running') {
-      this.inbound(link, start);
-      return;
-    }
-    this.newSession(link, channel.id, 'inbound', stasis.app).adopt(start);
-  }
-
   /** A cleanup left a channel or bridge behind: remove it again after `leftoverSweepMs`. */
   private scheduleSweep(link: ServerLink): void {
     if (this.leftoverSweepMs === 0 || this.state === 'stopped' || this.sweeps.has(link)) return;
@@ -826,3 +615,5 @@ function serverTimestamp(ms: number): string {
 export function createApplication(options: ApplicationOptions): Application {
   return new Application(options);
 }
+
+export type { ApplicationOptions, CallInfo, CreateBridgeOptions, OriginateOptions, RuntimeCounters };
