@@ -56,6 +56,25 @@ function setUp() {
 }
 
 describe('Application on the simulator', () => {
+  it('connects to its servers on start(), not when made: making one must not take the events of a running one', async () => {
+    const clock = new VirtualClock();
+    const simulator = createSimulator({ clock });
+    let connections = 0;
+    const counted = {
+      handle: simulator.handle.bind(simulator),
+      connectEvents: (...args: Parameters<typeof simulator.connectEvents>) => {
+        connections++;
+        return simulator.connectEvents(...args);
+      },
+    };
+    const { app } = inProcessApp(clock, [{ name: 'pbx', server: counted }], { apps: ['ivr'], call: menu });
+    await clock.advance(1000);
+    expect(connections).toBe(0);
+    await app.start();
+    expect(connections).toBe(1);
+    await app.stop();
+  });
+
   it('runs a call machine: answer, play with barge-in, collect digits, user event, hang up', async () => {
     const { clock, server, requests, app } = setUp();
     await app.start();

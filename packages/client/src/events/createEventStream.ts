@@ -21,6 +21,13 @@ import type { RestTransport } from '../rest/RestTransport.ts';
 export interface EventStreamOptions extends EventStreamTarget {
   /** Source of time for every timer (backoff, ping, timeouts). Default: the system clock. */
   readonly clock?: Clock;
+  /**
+   * Connect only when `open()` is called, not as soon as the stream is made. For code that makes
+   * its streams early and starts them later: a server takes an application's events away from
+   * the connection it had as soon as another one registers the same application name. Default
+   * false: connect at once.
+   */
+  readonly lazy?: boolean;
   /** Reconnection delays; see {@link BackoffSettings}. */
   readonly backoff?: Partial<BackoffSettings>;
   /** Random numbers in [0, 1) for the backoff jitter. Default Math.random; tests pass a seeded one. */
@@ -83,6 +90,8 @@ export interface EventStream {
    * stream keeps trying. Handy at startup, to fail loudly on a wrong password.
    */
   whenOpen(): Promise<Extract<ConnectionState, { kind: 'open' }>>;
+  /** Starts connecting a `lazy` stream; does nothing on a stream already connecting or open. */
+  open(): void;
   /**
    * Stops for good: no more reconnects, no timers left, every observable completes. Resolves when
    * the connection has closed.
@@ -136,6 +145,8 @@ class EventStreamController implements EventStream {
   private attemptsSinceLoss = 0;
   private opens = 0;
   private finished = false;
+  /** `open()` was called (at creation unless `lazy`). */
+  private opened = false;
   private closing: Promise<void> | undefined;
 
   constructor(options: EventStreamOptions) {
@@ -165,6 +176,12 @@ class EventStreamController implements EventStream {
     this.problems$ = this.problemsSubject.asObservable();
     // Connect on the next microtask, so that code subscribing right after creation sees every
     // event even from a transport that opens and delivers synchronously.
+    if (!options.lazy) this.open();
+  }
+
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
     queueMicrotask(() => {
       if (!this.finished) this.connect();
     });

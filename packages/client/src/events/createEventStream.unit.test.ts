@@ -33,6 +33,16 @@ function setup(options: Partial<EventStreamOptions> = {}) {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createEventStream rules', () => {
+  it('a lazy stream connects only when opened (once, however often it is opened)', async () => {
+    const { transport, stream } = setup({ lazy: true });
+    await tick();
+    expect(transport.connections).toHaveLength(0);
+    stream.open();
+    stream.open();
+    await tick();
+    expect(transport.connections).toHaveLength(1);
+  });
+
   it('hands the transport the URL, headers and the same facts unparsed', async () => {
     const { transport } = setup({ apps: ['a', 'b'], subscribeAll: true, username: 'u', password: 'p' });
     await tick();

@@ -108,6 +108,11 @@ export class ServerLink implements SessionHost {
       username: options.username,
       password: options.password,
       clock: context.clock,
+      // Not before start(): a server gives an application's events to the connection that
+      // registered it last, so merely making an application must not take them from a running
+      // one; and events arriving before start() subscribed would be lost. A link whose REST goes
+      // over the socket needs it open to learn the server's identity, so it connects at once.
+      lazy: !options.restOverSocket,
       // The same credentials travel the same way on the event socket as on REST requests.
       ...(options.auth ? { auth: options.auth } : {}),
       ...(options.tls ? { tls: options.tls } : {}),
@@ -154,6 +159,7 @@ export class ServerLink implements SessionHost {
         this.logger.warn({ problem: problem.kind, err: problem.error }, 'event stream problem'),
       ),
     );
+    this.stream.open();
     await this.stream.whenOpen();
     this.logger.info({ asteriskId: this.info.asteriskId }, 'connected');
   }
