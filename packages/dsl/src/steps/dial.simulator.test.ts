@@ -97,6 +97,50 @@ describe('dial on the simulator', () => {
     call.expectNoAction({ operation: 'channels.hangup', params: { channelId: peer } });
   });
 
+  it('the caller hears a ringback while it rings: ring when dialling starts, stopped at the answer before the bridge', async () => {
+    call = await testFlow(dialFlow({ timeout: '20s' }), {
+      farEnds: { 'PJSIP/bob': { answerAfterMs: 4_000 } },
+    });
+    const order = () => call!.actions().map((a) => a.operation);
+    call.expectAction({ operation: 'channels.ring', params: { channelId: 'c1' } }, { times: 1 });
+    call.expectNoAction('channels.ringStop');
+    await call.wait('4s');
+    call.expectAction({ operation: 'channels.ringStop', params: { channelId: 'c1' } }, { times: 1 });
+    const ops = order();
+    expect(ops.indexOf('channels.ring')).toBeLessThan(ops.indexOf('channels.ringStop'));
+    expect(ops.indexOf('channels.ringStop')).toBeLessThan(ops.indexOf('bridges.addChannel'));
+  });
+
+  it.each([
+    { ringback: 'moh', start: 'channels.startMoh', stop: 'channels.stopMoh' },
+    { ringback: 'none', start: undefined, stop: undefined },
+  ] as const)(
+    'ringback: $ringback while it rings, stopped when the far end is busy',
+    async ({ ringback, start, stop }) => {
+      call = await testFlow(dialFlow({ ringback, ...(ringback === 'moh' ? { mohClass: 'jazz' } : {}) }), {
+        farEnds: { 'PJSIP/bob': 'busy' },
+      });
+      await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+      call.expectNoAction('channels.ring');
+      if (start && stop) {
+        call.expectAction({ operation: start, params: { channelId: 'c1', mohClass: 'jazz' } }, { times: 1 });
+        call.expectAction({ operation: stop, params: { channelId: 'c1' } }, { times: 1 });
+      } else {
+        call.expectNoAction('channels.startMoh');
+        call.expectNoAction('channels.ringStop');
+      }
+    },
+  );
+
+  it('a caller who hangs up while it rings: the call placed is hung up and the flow ends hungUp', async () => {
+    call = await testFlow(dialFlow({ timeout: '20s' }), { farEnds: { 'PJSIP/bob': 'noAnswer' } });
+    await call.wait('2s');
+    await call.hangUp();
+    const end = await call.expectEnd({ status: 'hungUp' });
+    expect(end.error).toBeUndefined();
+    call.expectAction({ operation: 'channels.hangup', params: { channelId: /^channel-/ } }, { times: 1 });
+  });
+
   it.each([
     { farEnd: 'busy', state: 'busy', outcome: 'busy', cause: '17', at: 0 },
     { farEnd: 'unreachable', state: 'failed', outcome: 'failed', cause: '27', at: 0 },

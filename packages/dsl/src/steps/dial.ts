@@ -1,3 +1,4 @@
+import { isResourceGone } from '@ringflow/client/interface';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
@@ -34,6 +35,14 @@ const params = stepParams(
         default: true,
       }),
     ),
+    ringback: s.optional(
+      s.enum(['ring', 'moh', 'none'], {
+        description:
+          'What the caller hears while it rings: ring (a ringback tone, what callers expect), moh (music on hold), none (silence). Stopped at answer or failure.',
+        default: 'ring',
+      }),
+    ),
+    mohClass: s.optional(s.string({ description: 'The music on hold class, with ringback: moh.' })),
   },
   'Calls another party; on answer, bridges the two calls (default) or hands the new call to the flow.',
 );
@@ -63,6 +72,40 @@ export function resolveVariables(
     out[k] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   return out;
+}
+
+/** Starts what the caller hears while the called party rings (see the `ringback` parameter). */
+function ringbackStart(ringback: 'ring' | 'moh' | 'none', mohClass: string | undefined) {
+  if (ringback === 'none') return [];
+  return [
+    fireAndForget(
+      ({ context }) =>
+        ringback === 'ring'
+          ? context.host.ari.channels.ring({ channelId: context.call.channelId })
+          : context.host.ari.channels.startMoh({
+              channelId: context.call.channelId,
+              ...(mohClass ? { mohClass } : {}),
+            }),
+      `start ringback (${ringback})`,
+    ),
+  ];
+}
+
+/** Stops the ringback when the ringing ends (answer, refusal, time-out, or the caller hanging up). */
+function ringbackStop(ringback: 'ring' | 'moh' | 'none') {
+  if (ringback === 'none') return [];
+  return [
+    fireAndForget(async ({ context }) => {
+      const channelId = context.call.channelId;
+      try {
+        if (ringback === 'ring') await context.host.ari.channels.ringStop({ channelId });
+        else await context.host.ari.channels.stopMoh({ channelId });
+      } catch (error) {
+        // The caller hung up while it rang: nothing to stop.
+        if (!isResourceGone(error)) throw error;
+      }
+    }, `stop ringback (${ringback})`),
+  ];
 }
 
 function playbackOf(event: unknown): { id?: string; state?: string } {
@@ -163,7 +206,8 @@ export const dialStep = defineStep({
       initial: 'ringing',
       states: {
         ringing: {
-          entry: [setStep(() => ({ peerUp: true }))],
+          entry: [setStep(() => ({ peerUp: true })), ...ringbackStart(p.ringback ?? 'ring', p.mohClass)],
+          exit: ringbackStop(p.ringback ?? 'ring'),
           effect: effect(
             (args) => {
               const { context } = args;
