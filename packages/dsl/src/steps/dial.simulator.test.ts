@@ -417,4 +417,108 @@ describe('originate on the simulator', () => {
     call.expectUserEvent('Oops', { status: '400' });
     call.expectStates(['a', 'oops']);
   });
+
+  describe('ring groups', () => {
+    const originated = (c: FlowTestCall) =>
+      c
+        .actions()
+        .filter((a) => a.operation === 'channels.originateWithId')
+        .map((a) => String(a.params.endpoint));
+
+    it('all at once: every endpoint rings; the first to answer is bridged, the others are hung up', async () => {
+      call = await testFlow(
+        dialFlow({ endpoint: ['PJSIP/bob', 'PJSIP/carol', 'PJSIP/dave'], timeout: '20s', as: 'dial' }),
+        {
+          farEnds: { 'PJSIP/bob': 'noAnswer', 'PJSIP/carol': { answerAfterMs: 3_000 }, 'PJSIP/dave': 'busy' },
+        },
+      );
+      expect(originated(call)).toEqual(['PJSIP/bob', 'PJSIP/carol', 'PJSIP/dave']);
+      await call.wait('3s');
+      const [bob = '', carol = ''] = call
+        .actions()
+        .filter((a) => a.operation === 'channels.originateWithId')
+        .map((a) => String(a.params.channelId));
+      // Bob still rang: he is hung up; Dave was busy and is gone already.
+      call.expectAction({ operation: 'channels.hangup', params: { channelId: bob } }, { times: 1 });
+      call.expectAction({ operation: 'bridges.addChannel', params: { channel: `c1,${carol}` } });
+      await call.wait('10s');
+      await call.hangUpFarEnd('PJSIP/carol');
+      call.expectUserEvent('Talked', { outcome: 'completed', channelId: carol });
+      const end = await call.expectEnd({ status: 'completed', by: 'flow' });
+      expect(end.vars.dial).toMatchObject({
+        outcome: 'completed',
+        endpoint: 'PJSIP/carol',
+        channelId: carol,
+      });
+    });
+
+    it.each([
+      { group: { 'PJSIP/bob': 'busy', 'PJSIP/carol': 'busy' }, outcome: 'busy', event: 'Busy' },
+      { group: { 'PJSIP/bob': 'busy', 'PJSIP/carol': 'noAnswer' }, outcome: 'noAnswer', event: 'NoAnswer' },
+      {
+        group: { 'PJSIP/bob': 'unreachable', 'PJSIP/carol': 'unreachable' },
+        outcome: 'failed',
+        event: 'Failed',
+      },
+    ] as const)('all at once, nobody answers ($group): $outcome', async ({ group, outcome, event }) => {
+      call = await testFlow(dialFlow({ endpoint: ['PJSIP/bob', 'PJSIP/carol'], timeout: '10s' }), {
+        farEnds: group,
+      });
+      await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+      call.expectUserEvent(event, { outcome });
+      call.expectNoAction('bridges.createWithId');
+    });
+
+    it('all at once: an endpoint the server cannot call does not stop the others', async () => {
+      call = await testFlow(dialFlow({ endpoint: ['PJSIP/nobody', 'PJSIP/carol'], timeout: '10s' }), {
+        farEnds: { 'PJSIP/carol': { answerAfterMs: 2_000 } },
+      });
+      await call.wait('2s');
+      call.expectAction('bridges.addChannel');
+      await call.hangUp();
+      await call.expectEnd({ status: 'hungUp' });
+    });
+
+    it('all at once: no endpoint can be called: failed with the reason', async () => {
+      call = await testFlow(dialFlow({ endpoint: ['PJSIP/nobody', 'PJSIP/none'] }), {});
+      await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+      call.expectUserEvent('Failed', { outcome: 'failed' });
+    });
+
+    it('one after another: each endpoint rings for ringTimeout, then the next; the ringback goes on throughout', async () => {
+      call = await testFlow(
+        dialFlow({
+          endpoint: ['PJSIP/bob', 'PJSIP/dave', 'PJSIP/carol'],
+          strategy: 'sequential',
+          ringTimeout: '5s',
+          as: 'dial',
+        }),
+        {
+          farEnds: { 'PJSIP/bob': 'noAnswer', 'PJSIP/dave': 'busy', 'PJSIP/carol': { answerAfterMs: 2_000 } },
+        },
+      );
+      expect(originated(call)).toEqual(['PJSIP/bob']);
+      call.expectAction({ operation: 'channels.originateWithId', params: { timeout: 5 } });
+      await call.wait('5s');
+      expect(originated(call)).toEqual(['PJSIP/bob', 'PJSIP/dave', 'PJSIP/carol']);
+      await call.wait('2s');
+      call.expectAction('bridges.addChannel');
+      call.expectAction('channels.ring', { times: 1 });
+      call.expectAction('channels.ringStop', { times: 1 });
+      await call.hangUpFarEnd('PJSIP/carol');
+      const end = await call.expectEnd({ status: 'completed', by: 'flow' });
+      expect(end.vars.dial).toMatchObject({ outcome: 'completed', endpoint: 'PJSIP/carol' });
+    });
+
+    it('one after another, nobody answers: noAnswer once the last one rang out', async () => {
+      call = await testFlow(
+        dialFlow({ endpoint: ['PJSIP/bob', 'PJSIP/carol'], strategy: 'sequential', ringTimeout: '4s' }),
+        { farEnds: { 'PJSIP/bob': 'noAnswer', 'PJSIP/carol': 'noAnswer' } },
+      );
+      const end = await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+      expect(end.at).toBe(8_000);
+      call.expectUserEvent('NoAnswer', { outcome: 'noAnswer' });
+      expect(originated(call)).toEqual(['PJSIP/bob', 'PJSIP/carol']);
+    });
+  });
 });

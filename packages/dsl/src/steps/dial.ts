@@ -1,6 +1,6 @@
 import { isResourceGone } from '@ringflow/client/interface';
 import type { ActionArgs } from '../compile/FlowContext.ts';
-import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
+import { describeFailure, resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';
@@ -10,10 +10,32 @@ import { defineStep, stepParams } from './StepDefinition.ts';
 
 const params = stepParams(
   {
-    endpoint: s.value(
-      s.string({
-        description: 'Who to call: technology/resource, e.g. PJSIP/operator or Local/100@default.',
-        examples: ['PJSIP/operator'],
+    endpoint: s.union(
+      [
+        s.value(
+          s.string({
+            description: 'Who to call: technology/resource, e.g. PJSIP/operator or Local/100@default.',
+            examples: ['PJSIP/operator'],
+          }),
+        ),
+        s.array(s.value(s.string({ description: 'One endpoint of the ring group.' })), { minItems: 1 }),
+      ],
+      {
+        description:
+          'Who to call: one endpoint (technology/resource, e.g. PJSIP/operator), or a ring group: a list of them, rung as `strategy` says.',
+      },
+    ),
+    strategy: s.optional(
+      s.enum(['all', 'sequential'], {
+        description:
+          'A ring group: all (every endpoint at once; the first to answer wins, the others are hung up) or sequential (one after another, each for ringTimeout).',
+        default: 'all',
+      }),
+    ),
+    ringTimeout: s.optional(
+      s.duration({
+        description: 'With strategy sequential: how long each endpoint rings before the next one is tried.',
+        default: '15s',
       }),
     ),
     callerId: s.optional(
@@ -91,22 +113,61 @@ function ringbackStart(ringback: 'ring' | 'moh' | 'none', mohClass: string | und
   ];
 }
 
-/** Stops the ringback when the ringing ends (answer, refusal, time-out, or the caller hanging up). */
-function ringbackStop(ringback: 'ring' | 'moh' | 'none') {
-  if (ringback === 'none') return [];
-  return [
-    fireAndForget(async ({ context }) => {
-      const channelId = context.call.channelId;
-      try {
-        if (ringback === 'ring') await context.host.ari.channels.ringStop({ channelId });
-        else await context.host.ari.channels.stopMoh({ channelId });
-      } catch (error) {
-        // The caller hung up while it rang: nothing to stop.
-        if (!isResourceGone(error)) throw error;
-      }
-    }, `stop ringback (${ringback})`),
-  ];
+/** Stops the ringback (its stop finds nothing to stop when the caller hung up meanwhile). */
+async function stopRingbackOf(ringback: 'ring' | 'moh' | 'none', { context }: ActionArgs): Promise<void> {
+  const channelId = context.call.channelId;
+  try {
+    if (ringback === 'ring') await context.host.ari.channels.ringStop({ channelId });
+    else if (ringback === 'moh') await context.host.ari.channels.stopMoh({ channelId });
+  } catch (error) {
+    if (!isResourceGone(error)) throw error;
+  }
 }
+
+/** A channel already gone needs no hang-up. */
+function ignoreGone(error: unknown): undefined {
+  if (isResourceGone(error)) return undefined;
+  throw error;
+}
+
+/** The endpoints to call: one, a list, or an expression giving either. */
+function resolveEndpoints(endpoint: unknown, args: ActionArgs): string[] {
+  const scope = scopeOf(args.context, args.event);
+  const list = Array.isArray(endpoint) ? endpoint : [endpoint];
+  return list.flatMap((one) => {
+    const value = resolveValue(one as Value<unknown>, scope);
+    return Array.isArray(value) ? value.map(String) : [String(value)];
+  });
+}
+
+/**
+ * How a ring group that nobody answered ended, from its calls' hangup causes: `noAnswer` when
+ * one of them rang out, `busy` when all were busy, else `failed` (one call: its own cause).
+ */
+export function groupOutcome(causes: readonly unknown[]): 'busy' | 'noAnswer' | 'failed' {
+  const outcomes = causes.map(dialOutcomeForCause);
+  if (outcomes.includes('noAnswer')) return 'noAnswer';
+  if (outcomes.length > 0 && outcomes.every((o) => o === 'busy')) return 'busy';
+  return 'failed';
+}
+
+/** The output of the effect whose result is being handled. */
+function eventOutput({ event }: ActionArgs): Record<string, unknown> {
+  return (event as { output?: Record<string, unknown> }).output ?? {};
+}
+
+/** Calls that could not be placed: no longer ringing, and not the call's to route or clean up. */
+const forgetFailed = setStep((args) => {
+  const failed = (eventOutput(args).failed ?? []) as string[];
+  for (const id of failed) args.context.host.forget?.('channel', id);
+  return { ringing: ((args.context.step.ringing ?? []) as string[]).filter((id) => !failed.includes(id)) };
+});
+
+/** Hangs up the calls of the group still ringing (their attempt rang too long). */
+const hangUpRinging = fireAndForget(async ({ context }) => {
+  for (const id of (context.step.ringing ?? []) as string[])
+    await context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
+}, 'hang up the endpoint that rang too long');
 
 function playbackOf(event: unknown): { id?: string; state?: string } {
   return ((event as { playback?: { id?: string; state?: string } }).playback ?? {}) as {
@@ -159,20 +220,51 @@ export const dialStep = defineStep({
     p.bridge === false
       ? ['answered', 'busy', 'noAnswer', 'failed']
       : ['completed', 'busy', 'noAnswer', 'failed'],
-  label: (p) => `dial ${typeof p.endpoint === 'string' ? p.endpoint : 'expr'}`,
+  label: (p) =>
+    `dial ${
+      typeof p.endpoint === 'string'
+        ? p.endpoint
+        : Array.isArray(p.endpoint)
+          ? p.endpoint.map((e) => (typeof e === 'string' ? e : 'expr')).join(' + ')
+          : 'expr'
+    }`,
   compile: (p, build) => {
     const timeoutMs = parseDuration(p.timeout ?? '30s') ?? 30_000;
+    const sequential = p.strategy === 'sequential';
+    // How long one attempt rings: the whole group at once, or each endpoint in turn.
+    const attemptMs = sequential ? (parseDuration(p.ringTimeout ?? '15s') ?? 15_000) : timeoutMs;
+    const ringback = p.ringback ?? 'ring';
     const isPeer = ({ context, event }: ActionArgs) => channelOf(event).id === context.step.peer;
+    const ringingNow = ({ context }: ActionArgs) => (context.step.ringing ?? []) as string[];
+    const isRinging = (args: ActionArgs) => ringingNow(args).includes(channelOf(args.event).id ?? '');
+    const lastRinging = (args: ActionArgs) => isRinging(args) && ringingNow(args).length === 1;
+    const moreToTry = ({ context }: ActionArgs) =>
+      sequential && Number(context.step.index) + 1 < (context.step.peers as string[]).length;
     const result = ({ context }: ActionArgs) => ({
       channelId: context.step.peer,
+      endpoint: context.step.endpoint,
       ...(context.step.bridge ? { bridgeId: context.step.bridge } : {}),
     });
-    // The outcome of a call that ended unanswered, from the cause kept when its channel went.
+    // The outcome of a group that ended unanswered, from the causes of its calls' ends.
     const endedWith =
       (outcome: 'busy' | 'noAnswer' | 'failed') =>
       ({ context }: ActionArgs) =>
-        dialOutcomeForCause(context.step.cause) === outcome;
+        groupOutcome(context.step.causes as unknown[]) === outcome;
     const cause = ({ context }: ActionArgs) => ({ cause: context.step.cause });
+    const causeOf = (event: unknown) => (event as { cause?: unknown }).cause;
+    const stopRingback = [
+      fireAndForget(async (args) => {
+        if (args.context.step.ringbackOn === true) await stopRingbackOf(ringback, args);
+      }, `stop ringback (${ringback})`),
+      setStep(() => ({ ringbackOn: false })),
+    ];
+    // The next endpoint of a sequential group, after this one ended or rang too long.
+    const nextEndpoint = (guard: (a: ActionArgs) => boolean, actions: ReturnType<typeof setStep>[]) => ({
+      guard,
+      target: 'ringing',
+      reenter: true,
+      actions: [...actions, setStep(({ context }) => ({ index: Number(context.step.index) + 1 }))],
+    });
     // The step's exit action (cleanup) runs before a transition's own actions, so what it must
     // know (the called party is gone, or is now the flow's) is set on entering a child state first;
     // that state then leaves the step.
@@ -182,20 +274,36 @@ export const dialStep = defineStep({
     const announcement = p.announce;
     const peerLeft = {
       target: 'peerLeft',
-      actions: [setStep(({ event }) => ({ peerUp: false, cause: (event as { cause?: unknown }).cause }))],
+      actions: [setStep(({ event }) => ({ peerUp: false, cause: causeOf(event) }))],
     };
     return {
       entry: [
-        setStep(({ context }) => ({
-          peer: context.host.newId('channel'),
-          peerUp: false,
-          handedOver: false,
-          bridge: undefined,
-        })),
+        setStep((args) => {
+          const endpoints = resolveEndpoints(p.endpoint, args);
+          return {
+            endpoints,
+            // One call per endpoint, each id picked (and owned) before it is placed.
+            peers: endpoints.map(() => args.context.host.newId('channel')),
+            index: 0,
+            ringing: [],
+            causes: [],
+            peer: undefined,
+            endpoint: undefined,
+            peerUp: false,
+            handedOver: false,
+            bridge: undefined,
+            ringbackOn: ringback !== 'none',
+          };
+        }),
+        ...ringbackStart(ringback, p.mohClass),
       ],
       // Whatever ends this step (the caller hanging up included), a call we placed does not outlive it.
       exit: [
-        fireAndForget(async ({ context }) => {
+        fireAndForget(async (args) => {
+          const { context } = args;
+          if (context.step.ringbackOn === true) await stopRingbackOf(ringback, args).catch(() => undefined);
+          for (const id of (context.step.ringing ?? []) as string[])
+            await context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
           if (context.step.handedOver === true) return;
           if (context.step.peerUp === true)
             await context.host.ari.channels.hangup({ channelId: String(context.step.peer) });
@@ -206,41 +314,149 @@ export const dialStep = defineStep({
       initial: 'ringing',
       states: {
         ringing: {
-          entry: [setStep(() => ({ peerUp: true })), ...ringbackStart(p.ringback ?? 'ring', p.mohClass)],
-          exit: ringbackStop(p.ringback ?? 'ring'),
+          entry: [
+            setStep(({ context }) => {
+              const peers = context.step.peers as string[];
+              return { ringing: sequential ? [peers[Number(context.step.index)]] : [...peers] };
+            }),
+          ],
           effect: effect(
-            (args) => {
+            async (args) => {
               const { context } = args;
               const scope = scopeOf(context, args.event);
               const callerId = resolveOptional(p.callerId, scope);
               const variables = resolveVariables(p.variables, args);
-              return context.host.ari.channels.originateWithId({
-                channelId: String(context.step.peer),
-                endpoint: resolveValue(p.endpoint, scope),
-                app: context.host.application,
-                appArgs: 'dialed',
-                timeout: Math.max(1, Math.round(timeoutMs / 1000)),
-                ...(callerId ? { callerId } : {}),
-                ...(variables ? { variables } : {}),
-              });
+              const peers = context.step.peers as string[];
+              const endpoints = context.step.endpoints as string[];
+              const placing = ringingNow(args);
+              const placed = await Promise.allSettled(
+                placing.map((channelId) =>
+                  context.host.ari.channels.originateWithId({
+                    channelId,
+                    endpoint: endpoints[peers.indexOf(channelId)]!,
+                    app: context.host.application,
+                    appArgs: 'dialed',
+                    timeout: Math.max(1, Math.round(attemptMs / 1000)),
+                    ...(callerId ? { callerId } : {}),
+                    ...(variables ? { variables } : {}),
+                  }),
+                ),
+              );
+              const failed = placing.filter((_, i) => placed[i]!.status === 'rejected');
+              // No call at all could be placed: the step fails with the (first) reason.
+              const refused = placed.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+              if (failed.length === placing.length && refused && !sequential) throw refused.reason;
+              return { failed, ...(refused ? { failure: { ...describeFailure(refused.reason) } } : {}) };
             },
             {
+              // Only calls that could not be placed need the reply: the others' events say how they go.
+              doneWhen: (output) => (output as { failed: string[] }).failed.length > 0,
+              onDone: [
+                // A sequential group's endpoint that could not be called: the next one.
+                {
+                  guard: (args: ActionArgs) =>
+                    ringingNow(args).length === (eventOutput(args).failed as string[]).length &&
+                    moreToTry(args),
+                  target: 'ringing',
+                  reenter: true,
+                  actions: [
+                    forgetFailed,
+                    setStep(({ context }) => ({ index: Number(context.step.index) + 1 })),
+                  ],
+                },
+                {
+                  guard: (args: ActionArgs) =>
+                    ringingNow(args).length === (eventOutput(args).failed as string[]).length,
+                  target: 'notPlaced',
+                  actions: [
+                    forgetFailed,
+                    setStep((args) => ({ ringing: [], failure: eventOutput(args).failure })),
+                  ],
+                },
+                { actions: [forgetFailed] },
+              ],
               // A second originate would place a second call: the dialled channel's events (or the
               // restored session's check of it) say what became of the first.
               resume: 'await',
               // No call was placed: nothing to hang up.
               onError: {
                 target: 'notPlaced',
-                actions: [setStep((args) => ({ peerUp: false, failure: failureData(args) }))],
+                actions: [
+                  ({ context }: ActionArgs) => {
+                    for (const id of (context.step.ringing ?? []) as string[])
+                      context.host.forget?.('channel', id);
+                  },
+                  setStep((args) => ({ ringing: [], failure: failureData(args) })),
+                ],
               },
             },
           ),
           on: {
-            StasisStart: { guard: isPeer, target: afterAnswer },
-            ChannelDestroyed: { guard: isPeer, ...peerLeft, target: 'unanswered' },
+            StasisStart: {
+              guard: isRinging,
+              target: afterAnswer,
+              actions: [
+                // The others of the group are hung up: the first to answer wins.
+                fireAndForget(async (args) => {
+                  const winner = channelOf(args.event).id;
+                  for (const id of ringingNow(args))
+                    if (id !== winner)
+                      await args.context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
+                }, 'hang up the rest of the ring group'),
+                setStep(({ context, event }) => {
+                  const id = channelOf(event).id;
+                  const peers = context.step.peers as string[];
+                  return {
+                    peer: id,
+                    endpoint: (context.step.endpoints as string[])[peers.indexOf(id ?? '')],
+                    peerUp: true,
+                    ringing: [],
+                  };
+                }),
+                ...stopRingback,
+              ],
+            },
+            ChannelDestroyed: [
+              nextEndpoint(
+                (a) => lastRinging(a) && moreToTry(a),
+                [
+                  setStep(({ context, event }) => ({
+                    ringing: [],
+                    causes: [...(context.step.causes as unknown[]), causeOf(event)],
+                  })),
+                ],
+              ),
+              {
+                guard: lastRinging,
+                target: 'unanswered',
+                actions: [
+                  setStep(({ context, event }) => ({
+                    ringing: [],
+                    cause: causeOf(event),
+                    causes: [...(context.step.causes as unknown[]), causeOf(event)],
+                  })),
+                ],
+              },
+              {
+                guard: isRinging,
+                actions: [
+                  setStep(({ context, event }) => ({
+                    ringing: ringingNow({ context, event } as ActionArgs).filter(
+                      (id) => id !== channelOf(event).id,
+                    ),
+                    causes: [...(context.step.causes as unknown[]), causeOf(event)],
+                  })),
+                ],
+              },
+            ],
           },
           // The server's own timeout normally ends the call first; this is the safety net.
-          after: { [timeoutMs + 5000]: { ...build.exit('noAnswer', () => ({ cause: 'timeout' })) } },
+          after: {
+            [attemptMs + 5000]: [
+              nextEndpoint(moreToTry, [hangUpRinging, setStep(() => ({ ringing: [] }))]),
+              { ...build.exit('noAnswer', () => ({ cause: 'timeout' })) },
+            ],
+          },
         },
         // The called party alone hears the announcement; the caller still hears nothing new.
         ...(announcement
@@ -320,10 +536,11 @@ export const dialStep = defineStep({
           exit: [setContext(() => ({ bridgeId: undefined }))],
         },
         notPlaced: {
-          entry: [({ context }: ActionArgs) => context.host.forget?.('channel', String(context.step.peer))],
+          entry: stopRingback,
           always: build.exit('failed', ({ context }) => context.step.failure as Record<string, unknown>),
         },
         unanswered: {
+          entry: stopRingback,
           always: [
             { guard: endedWith('busy'), ...build.exit('busy', cause) },
             { guard: endedWith('noAnswer'), ...build.exit('noAnswer', cause) },
