@@ -445,7 +445,7 @@ describe('originate on the simulator', () => {
       await call.hangUpFarEnd('PJSIP/carol');
       call.expectUserEvent('Talked', { outcome: 'completed', channelId: carol });
       const end = await call.expectEnd({ status: 'completed', by: 'flow' });
-      expect(end.vars.dial).toMatchObject({
+      expect(end.vars?.dial).toMatchObject({
         outcome: 'completed',
         endpoint: 'PJSIP/carol',
         channelId: carol,
@@ -507,7 +507,7 @@ describe('originate on the simulator', () => {
       call.expectAction('channels.ringStop', { times: 1 });
       await call.hangUpFarEnd('PJSIP/carol');
       const end = await call.expectEnd({ status: 'completed', by: 'flow' });
-      expect(end.vars.dial).toMatchObject({ outcome: 'completed', endpoint: 'PJSIP/carol' });
+      expect(end.vars?.dial).toMatchObject({ outcome: 'completed', endpoint: 'PJSIP/carol' });
     });
 
     it('one after another, nobody answers: noAnswer once the last one rang out', async () => {
