@@ -194,13 +194,20 @@ export const dialStep = defineStep({
       name: 'completed',
       kind: 'success',
       description: 'They talked; the called party hung up.',
-      data: { channelId: ['string', 'the called channel'], bridgeId: ['string', 'the bridge used'] },
+      data: {
+        channelId: ['string', 'the called channel'],
+        endpoint: ['string', 'the endpoint that answered (of a ring group)'],
+        bridgeId: ['string', 'the bridge used'],
+      },
     },
     {
       name: 'answered',
       kind: 'success',
       description: 'With bridge: false, the call was answered (the flow decides what next).',
-      data: { channelId: ['string', 'the called channel'] },
+      data: {
+        channelId: ['string', 'the called channel'],
+        endpoint: ['string', 'the endpoint that answered (of a ring group)'],
+      },
     },
     {
       name: 'busy',
