@@ -24,6 +24,14 @@ export function describeAction(a: RecordedAction): string {
         return `dial ${String(p.endpoint)}`;
       case 'channels.continueInDialplan':
         return `continue in the dialplan at ${[p.context, p.extension, p.label ?? p.priority].filter((x) => x !== undefined).join(',')}`;
+      case 'channels.ring':
+        return 'ringback to the caller';
+      case 'channels.ringStop':
+        return 'stop the ringback';
+      case 'channels.startMoh':
+        return `music on hold${p.mohClass ? ` (${String(p.mohClass)})` : ''}`;
+      case 'channels.stopMoh':
+        return 'stop the music on hold';
       case 'playbacks.stop':
         return `stop playback ${String(p.playbackId)}`;
       case 'bridges.createWithId':
