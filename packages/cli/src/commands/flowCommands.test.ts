@@ -280,7 +280,9 @@ describe('ringflow run', () => {
     const out = c.out();
     expect(out).toMatch(/#6 {6}◇ menu → noMatch \(1 so far\)/);
     expect(out).toMatch(/#5 {6}◇ menu → noInput \(3 so far\)/);
-    expect(out).toMatch(/#5 {6}◇ dial → completed channelId=channel-\d+ endpoint=PJSIP\/operator bridgeId=bridge-\d+/);
+    expect(out).toMatch(
+      /#5 {6}◇ dial → completed channelId=channel-\d+ endpoint=PJSIP\/operator bridgeId=bridge-\d+/,
+    );
     expect(out).toMatch(
       /#7 {6}✗ dial failed \(operator, step 2, .*flows\/ivr\.yaml:\d+:\d+\): the called party could not be reached → the step's on\.failed: dialplan-operator/,
     );
