@@ -90,7 +90,9 @@ describe('ringflow validate', () => {
     const help = capture();
     await main(['validate', '--help'], help.io);
     const root = new URL('../../../../', import.meta.url).pathname;
-    for (const example of help.out().matchAll(/^ {2}ringflow validate (.+)$/gm)) {
+    const examples = [...help.out().matchAll(/^ {2}ringflow validate (.+)$/gm)];
+    expect(examples.length, 'the help shows examples').toBeGreaterThan(0);
+    for (const example of examples) {
       const args = example[1]!
         .split(' > ')[0]!
         .split(' ')
