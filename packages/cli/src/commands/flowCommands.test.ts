@@ -77,7 +77,7 @@ describe('ringflow validate', () => {
       const c = capture();
       expect(await main(['validate', ...paths], c.io)).toBe(ExitCode.FAILURE);
       expect(c.out()).toMatch(
-        /ivr\.test\.yaml:4:9 error RF101 unknown-step: unknown step "pres"\. Did you mean "press"\?/,
+        /ivr\.test\.yaml:4:9 error RF101 unknown-step: Unknown step "pres"\. Did you mean "press"\?/,
       );
       expect(c.out()).toMatch(/ivr\.test\.yaml:5:29 error RF200 unknown-target: unknown state "nowhere"/);
       expect(c.out()).not.toContain('Missing required field "states"');
