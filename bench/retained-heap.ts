@@ -14,11 +14,11 @@
  */
 import { parseArgs } from 'node:util';
 import { VirtualClock } from '@ringflow/client';
-import { createApplication, inProcessEventTransport, inProcessRestTransport } from '@ringflow/runtime';
 import { createSimulator } from '@ringflow/simulator';
 import { pino } from 'pino';
 import { RELIABILITY_DIALPLAN } from '../test/reliability/appOnServer.ts';
-import { IVR_CALL_MAX_MS, ivrCallMachine } from '../test/reliability/ivrCallMachine.ts';
+import { IVR_CALL_MAX_MS } from '../test/reliability/ivrCallMachine.ts';
+import { loadApplication } from '../test/reliability/loadApplication.ts';
 import { measureHeap } from './apps/measureHeap.ts';
 import { scheduleCallers } from '../test/reliability/scheduleCallers.ts';
 import { seededRandom } from '../test/reliability/seededRandom.ts';
@@ -50,25 +50,7 @@ async function run(seed: number): Promise<RunFigures> {
   const random = seededRandom(seed);
   const clock = new VirtualClock();
   const sim = createSimulator({ clock, dialplan: RELIABILITY_DIALPLAN });
-  let n = 0;
-  const app = createApplication({
-    servers: [
-      {
-        name: 'pbx',
-        url: 'http://pbx/ari',
-        username: 'ringflow',
-        password: 'secret',
-        restTransport: inProcessRestTransport(sim),
-        eventTransport: inProcessEventTransport(sim),
-        eventStream: { pingIntervalMs: 0 },
-      },
-    ],
-    apps: ['ivr'],
-    call: ivrCallMachine,
-    clock,
-    logger: pino({ level: 'silent' }),
-    ids: () => String(++n),
-  });
+  const app = loadApplication(sim, clock, pino({ level: 'silent' }));
   await app.start();
   const plan = { spacingMs: SPACING_MS, pressShare: 0.5, hangUpShare: 0.5 };
   scheduleCallers(clock, () => sim, random, { ...plan, calls: WARM_UP, prefix: 'warm' });

@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import { VirtualClock } from '@ringflow/client';
-import { createApplication, inProcessEventTransport, inProcessRestTransport } from '@ringflow/runtime';
 import { createSimulator } from '@ringflow/simulator';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { expectNothingLeft, RELIABILITY_DIALPLAN } from './appOnServer.ts';
-import { IVR_CALL_MAX_MS, ivrCallMachine } from './ivrCallMachine.ts';
+import { IVR_CALL_MAX_MS } from './ivrCallMachine.ts';
+import { loadApplication } from './loadApplication.ts';
 import { followStasisStarts, scheduleCallers } from './scheduleCallers.ts';
 import { seededRandom } from './seededRandom.ts';
 import { settle, watchUnhandledRejections } from './watchUnhandledRejections.ts';
@@ -36,25 +36,7 @@ describe('load: 5,000 calls through the simulator in virtual time', () => {
     const clock = new VirtualClock();
     const sim = createSimulator({ clock, dialplan: RELIABILITY_DIALPLAN });
     const { logger, counts } = countingLogger();
-    let n = 0;
-    const app = createApplication({
-      servers: [
-        {
-          name: 'pbx',
-          url: 'http://pbx/ari',
-          username: 'ringflow',
-          password: 'secret',
-          restTransport: inProcessRestTransport(sim),
-          eventTransport: inProcessEventTransport(sim),
-          eventStream: { pingIntervalMs: 0 },
-        },
-      ],
-      apps: ['ivr'],
-      call: ivrCallMachine,
-      clock,
-      logger,
-      ids: () => String(++n),
-    });
+    const app = loadApplication(sim, clock, logger);
     await app.start();
     const sent = followStasisStarts(sim);
 
