@@ -15,4 +15,5 @@ export { validateParams, parseParamText, paramValues } from './description/valid
 export type { ParamIssue } from './description/validate.ts';
 export * from './errors/index.ts';
 export * from './clock/index.ts';
+export * from './dialplan/index.ts';
 export type * from './generated/types.ts';

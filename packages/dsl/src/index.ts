@@ -62,3 +62,8 @@ export type { Duration, ExprValue, Value } from './schema/s.ts';
 export { parseYamlWithPositions } from './yaml/parseYamlWithPositions.ts';
 export type { PositionedYaml } from './yaml/parseYamlWithPositions.ts';
 export { diagnostic } from './validate/Diagnostic.ts';
+// The schema language the flow format is written in, for tools that check their own YAML files the
+// same way (scenario files): builders, and the checker (every problem with its path, "did you mean").
+export { s } from './schema/s.ts';
+export type { Infer, Schema } from './schema/s.ts';
+export { checkValue } from './schema/checkValue.ts';

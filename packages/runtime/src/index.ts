@@ -15,7 +15,8 @@ export type { CleanupRetryOptions } from './application/CleanupRetry.ts';
 export type { GapReport } from './application/GapReport.ts';
 export { installShutdownHandlers } from './application/installShutdownHandlers.ts';
 export type { ShutdownOptions } from './application/installShutdownHandlers.ts';
-export { parseStasisAppData, type StasisAppData } from './application/parseStasisAppData.ts';
+/** Re-exported from the client, where the reading of `Stasis()` data lives. */
+export { parseStasisAppData, type StasisAppData } from '@ringflow/client';
 export type { ServerOptions } from './application/ServerOptions.ts';
 export type { ListenOptions } from './application/ListenOptions.ts';
 export { BridgeSession, bridgeMachine } from './bridge/BridgeSession.ts';

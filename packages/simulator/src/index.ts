@@ -19,7 +19,8 @@ export type { SoundDirectory } from './facilities/readSoundDirectory.ts';
 export { SimulatorDriver } from './driver/SimulatorDriver.ts';
 export type { InboundCall, OutboundItem, WaitOptions } from './driver/SimulatorDriver.ts';
 export type { PublishedEvent } from './events/EventBus.ts';
-export { formatTimestamp } from './events/formatTimestamp.ts';
+/** Re-exported from the client, where the timestamp format of the interface lives. */
+export { formatTimestamp } from '@ringflow/client';
 export { startWireServer } from './wire/index.ts';
 export type { WireServer, WireServerOptions, WireUser } from './wire/index.ts';
 export {

@@ -4,6 +4,7 @@ import {
   convertFlowInputs,
   convertInputValue,
   describeFileError,
+  formatPath,
   type Diagnostic,
   diagnostic,
   type Flow,
@@ -12,11 +13,15 @@ import {
   parseDuration,
   parseFlow,
   parseYamlWithPositions,
+  type Schema,
   sortDiagnostics,
+  checkValue,
+  type Infer,
 } from '@ringflow/dsl';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';
+import { type expectSchema, scenarioFileSchema, scenarioSchema, STEP_KEYS } from './scenarioFileSchema.ts';
 import type {
   FarEnd,
   FarEndBehaviour,
@@ -94,37 +99,11 @@ export type ScenarioSuiteResult =
   | { readonly ok: true; readonly suite: ScenarioSuite; readonly diagnostics: readonly Diagnostic[] }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-const CALL_KEYS = ['caller', 'callerName', 'extension', 'language', 'variables', 'args', 'startAt'] as const;
-/** Keys of one caller in `calls`: who calls, and when and where it arrives (`startAt` is the scenario's). */
-const CALLS_ENTRY_KEYS = [
-  ...CALL_KEYS.filter((k) => k !== 'startAt'),
-  'inputs',
-  'at',
-  'flow',
-  'answers',
-] as const;
-const SHARED_KEYS = ['call', 'calls', 'inputs', 'farEnds', 'dialplan', 'sounds'] as const;
-const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'inject', 'expect'] as const;
 /** Steps a caller does: with several calls, they say whose (`- member: { press: "1" }`). */
 const CALLER_STEPS = ['press', 'hangup', 'talk'];
-const EXPECT_KEYS = [
-  'action',
-  'noAction',
-  'visited',
-  'notVisited',
-  'states',
-  'state',
-  'userEvent',
-  'end',
-  'bridge',
-  'server',
-];
 /** Expectations about one caller's flow: with several calls, they say whose. */
 const CALLER_EXPECTATIONS = ['visited', 'notVisited', 'states', 'state', 'end'];
 const CALL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
-const FAR_ENDS = ['answer', 'busy', 'reject', 'noAnswer', 'unreachable'];
-const STATUSES = ['completed', 'recovered', 'hungUp', 'continued', 'failed'];
-const ENDED_BY = ['caller', 'flow', 'dialplan', 'server'];
 
 /** The flow a scenario file tests when it names none: `ivr.test.yaml` tests `ivr.yaml`. */
 export function defaultFlowFile(scenarioFile: string): string {
@@ -133,8 +112,10 @@ export function defaultFlowFile(scenarioFile: string): string {
 
 /**
  * Reads a scenario file (`<flow>.test.yaml`) and the flow it tests. Every problem comes back as a
- * positioned diagnostic (`file:line:col`), never thrown: unknown keys (with suggestions), wrong
- * types, durations, unknown states and operations, and the flow's own errors.
+ * positioned diagnostic (`file:line:col`), never thrown: its shape is checked by the schema
+ * language flows use (unknown keys with suggestions, wrong types, durations, values), then what
+ * needs the flow or the rest of the file (states, callers, inputs, operations), and the flow's
+ * own errors.
  *
  * @example
  * const result = await loadScenarioFile('flows/ivr.test.yaml');
@@ -165,10 +146,14 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   if (parsed.diagnostics.some((d) => d.severity === 'error'))
     return { ok: false, diagnostics: parsed.diagnostics };
   const reader = new ScenarioReader(file, parsed.locate);
-  const doc = reader.map(parsed.value, [], ['flow', 'flows', 'scenarios', ...SHARED_KEYS]);
-  const flowName = doc && typeof doc.flow === 'string' ? doc.flow : undefined;
-  if (doc && doc.flow !== undefined && flowName === undefined)
-    reader.problem('wrong-type', ['flow'], 'flow: expected the path of the flow file, relative to this file');
+  reader.check(scenarioFileSchema, parsed.value, []);
+  const value = parsed.value;
+  // Read on despite shape problems (they are told): every problem of the file comes out at once.
+  const doc =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as ScenarioFileDocument)
+      : undefined;
+  const flowName = typeof doc?.flow === 'string' ? doc.flow : undefined;
   const flowFile = flowName === undefined ? defaultFlowFile(file) : resolve(dirname(file), flowName);
   let flow: Flow | undefined;
   try {
@@ -192,11 +177,12 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   const scenarios: Scenario[] = [];
   const list = doc.scenarios;
   if (!Array.isArray(list) || list.length === 0) {
-    reader.problem(
-      'missing-field',
-      list === undefined ? [] : ['scenarios'],
-      'scenarios: expected a list of scenarios, each with a name and steps',
-    );
+    if (reader.fits(['scenarios']))
+      reader.problem(
+        'missing-field',
+        list === undefined ? [] : ['scenarios'],
+        'scenarios: expected a list of scenarios, each with a name and steps',
+      );
   } else {
     list.forEach((item, i) => {
       const scenario = reader.scenario(item, ['scenarios', i], shared, flows);
@@ -219,18 +205,13 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
 
 /** `flows: { agent: agent.yaml }`: other flows the callers may enter, paths relative to the file. */
 async function loadOtherFlows(
-  value: unknown,
+  paths: Readonly<Record<string, string>> | undefined,
   file: string,
   reader: ScenarioReader,
 ): Promise<Record<string, Flow>> {
   const out: Record<string, Flow> = {};
-  if (value === undefined) return out;
-  const map = reader.map(value, ['flows'], Object.keys((value as object) ?? {}));
-  for (const [name, path] of Object.entries(map ?? {})) {
-    if (typeof path !== 'string') {
-      reader.problem('wrong-type', ['flows', name], `flows.${name}: expected the path of a flow file`);
-      continue;
-    }
+  for (const [name, path] of Object.entries(paths ?? {})) {
+    if (!reader.fits(['flows', name])) continue;
     const flowFile = resolve(dirname(file), path);
     try {
       const result = parseFlow(await readFile(flowFile, 'utf8'), flowFile);
@@ -247,6 +228,17 @@ async function loadOtherFlows(
   return out;
 }
 
+type ScenarioFileDocument = Infer<typeof scenarioFileSchema>;
+type ScenarioDocument = Infer<ReturnType<typeof scenarioSchema>>;
+type SharedDocument = Pick<
+  ScenarioFileDocument,
+  'call' | 'calls' | 'inputs' | 'farEnds' | 'dialplan' | 'sounds'
+>;
+type CallsEntryDocument = NonNullable<NonNullable<SharedDocument['calls']>[string]>;
+type FarEndDocument = Exclude<NonNullable<SharedDocument['farEnds']>[string], readonly unknown[]>;
+type MatcherDocument = Exclude<NonNullable<ExpectDocument['action']>, readonly unknown[]>;
+type ExpectDocument = Infer<typeof expectSchema>;
+
 type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds'> & {
   /** Defaults of every caller (`call`), and the scenario's start time. */
   call: TestCallOptions;
@@ -254,9 +246,15 @@ type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds'
   calls?: Readonly<Record<string, ScenarioCallOptions>>;
 };
 
-/** Checks the plain YAML value piece by piece, collecting positioned diagnostics. */
+/**
+ * Reads a scenario file whose shape has been checked: converts each part that fits its schema
+ * (parts with a shape problem are skipped, their problem already told) and checks what the
+ * schema cannot know, collecting positioned diagnostics.
+ */
 class ScenarioReader {
   readonly diagnostics: Diagnostic[] = [];
+  /** Where the shape problems are (a missing field: at its mapping): what lies at or under one is not read. */
+  private readonly misfits: Path[] = [];
   /** The main flow's states. */
   states: readonly string[] = [];
   /** The states of the other flows calls may enter, by flow name. */
@@ -267,6 +265,23 @@ class ScenarioReader {
     private readonly file: string,
     private readonly locate: (d: Diagnostic) => Diagnostic,
   ) {}
+
+  /** Checks a value against a schema; false when it has a shape problem. */
+  check(schema: Schema<unknown>, value: unknown, path: Path): boolean {
+    const found = checkValue(schema.node, value, path).diagnostics;
+    for (const d of found) {
+      // A problem with a value says which field it is in (`press: "x" is not valid: ...`).
+      const message = d.target === 'value' ? `${fieldOf(d.path)}${d.message}` : d.message;
+      this.diagnostics.push(this.locate({ ...d, message, file: this.file }));
+      this.misfits.push(d.path);
+    }
+    return found.length === 0;
+  }
+
+  /** Whether the value at `path` and everything under it fit the schema. */
+  fits(path: Path): boolean {
+    return !this.misfits.some((m) => path.every((part, i) => m[i] === part));
+  }
 
   problem(
     name: Parameters<typeof diagnostic>[0],
@@ -282,53 +297,7 @@ class ScenarioReader {
     return { file: this.file, line: d.line ?? 1, column: d.column ?? 1 };
   }
 
-  map(value: unknown, path: Path, keys: readonly string[]): Record<string, unknown> | undefined {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      this.problem('wrong-type', path, `expected a mapping with keys ${keys.join(', ')}`);
-      return undefined;
-    }
-    for (const key of Object.keys(value)) {
-      if (keys.includes(key)) continue;
-      const near = keys.find((k) => k.toLowerCase() === key.toLowerCase() || similar(k, key));
-      this.problem(
-        'unknown-field',
-        [...path, key],
-        `unknown key "${key}"${near ? `. Did you mean "${near}"?` : ''} Expected one of: ${keys.join(', ')}`,
-        'key',
-      );
-    }
-    return value as Record<string, unknown>;
-  }
-
-  duration(value: unknown, path: Path): number | undefined {
-    const ms = typeof value === 'number' || typeof value === 'string' ? parseDuration(value) : undefined;
-    if (ms === undefined)
-      this.problem(
-        'invalid-duration',
-        path,
-        'expected a duration: seconds (5) or text with a unit (500ms, 2s, 1m)',
-      );
-    return ms;
-  }
-
-  string(value: unknown, path: Path, what: string): string | undefined {
-    if (typeof value === 'string' || typeof value === 'number') return String(value);
-    this.problem('wrong-type', path, `expected ${what}`);
-    return undefined;
-  }
-
-  stringRecord(value: unknown, path: Path): Record<string, string> | undefined {
-    const map = this.map(value, path, Object.keys((value as object) ?? {}));
-    if (!map) return undefined;
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(map)) {
-      const text = this.string(v, [...path, k], 'a text value');
-      if (text !== undefined) out[k] = text;
-    }
-    return out;
-  }
-
-  shared(doc: Record<string, unknown>, path: Path, base?: Shared): Shared {
+  shared(doc: SharedDocument, path: Path, base?: Shared): Shared {
     const call: TestCallOptions = { ...base?.call, ...this.call(doc.call, [...path, 'call']) };
     const inputs =
       doc.inputs === undefined
@@ -343,15 +312,13 @@ class ScenarioReader {
       doc.sounds === undefined
         ? base?.sounds
         : [
-            ...(base?.sounds ?? []).filter((b) => !Object.hasOwn(doc.sounds as object, b.name)),
+            ...(base?.sounds ?? []).filter((b) => !Object.hasOwn(doc.sounds!, b.name)),
             ...this.sounds(doc.sounds, [...path, 'sounds']),
           ];
     const dialplan =
-      doc.dialplan === undefined
+      doc.dialplan === undefined || !this.fits([...path, 'dialplan'])
         ? base?.dialplan
-        : [base?.dialplan, this.string(doc.dialplan, [...path, 'dialplan'], 'extensions.conf text')]
-            .filter(Boolean)
-            .join('\n');
+        : [base?.dialplan, String(doc.dialplan)].filter(Boolean).join('\n');
     // A scenario's own `calls` is its cast: it replaces the file's, rather than adding to it.
     const calls = doc.calls === undefined ? base?.calls : this.calls(doc.calls, [...path, 'calls']);
     return {
@@ -365,9 +332,10 @@ class ScenarioReader {
   }
 
   /** `calls: { moderator: { caller: "5551000" }, member: { at: 10s } }`: the callers, by name. */
-  calls(value: unknown, path: Path): Record<string, ScenarioCallOptions> | undefined {
-    const map = this.map(value, path, Object.keys((value as object) ?? {}));
-    if (!map) return undefined;
+  calls(
+    map: Readonly<Record<string, CallsEntryDocument | null>>,
+    path: Path,
+  ): Record<string, ScenarioCallOptions> | undefined {
     if (Object.keys(map).length === 0) {
       this.problem('invalid-value', path, 'calls: expected at least one caller, e.g. { moderator: {} }');
       return undefined;
@@ -382,25 +350,12 @@ class ScenarioReader {
           `"${name}": a caller's name is a word (letters, digits, - or _) and not a step name (${STEP_KEYS.join(', ')})`,
           'key',
         );
-      const entry = body === null || body === undefined ? {} : this.map(body, p, CALLS_ENTRY_KEYS);
-      if (!entry) continue;
-      const { at, flow, inputs, answers, ...rest } = entry;
+      const { at, flow, inputs, answers, ...rest } = body ?? {};
       const call: Record<string, unknown> = { ...this.call(rest, p) };
-      if (answers !== undefined) {
-        if (typeof answers === 'string' && /^[^/\s]+\/[^/\s]+$/.test(answers)) call.answers = answers;
-        else
-          this.problem(
-            'invalid-value',
-            [...p, 'answers'],
-            'answers: expected the endpoint whose phone this party is, written tech/resource (PJSIP/agent)',
-          );
-      }
-      if (at !== undefined) {
-        const ms = this.duration(at, [...p, 'at']);
-        if (ms !== undefined) call.at = ms;
-      }
-      if (flow !== undefined) {
-        if (typeof flow === 'string' && this.flowStates.has(flow)) call.flow = flow;
+      if (answers !== undefined && this.fits([...p, 'answers'])) call.answers = answers;
+      if (at !== undefined && this.fits([...p, 'at'])) call.at = parseDuration(at);
+      if (flow !== undefined && this.fits([...p, 'flow'])) {
+        if (this.flowStates.has(flow)) call.flow = flow;
         else
           this.problem(
             'unknown-target',
@@ -410,19 +365,14 @@ class ScenarioReader {
       }
       // Converted to the main flow's declared types here; a caller of another flow is checked by it at start.
       if (inputs !== undefined)
-        call.inputs =
-          call.flow === undefined
-            ? this.inputs(inputs, [...p, 'inputs'])
-            : this.map(inputs, [...p, 'inputs'], Object.keys((inputs as object) ?? {}));
+        call.inputs = call.flow === undefined ? this.inputs(inputs, [...p, 'inputs']) : inputs;
       out[name] = call as ScenarioCallOptions;
     }
     return out;
   }
 
   /** Inputs converted to the types the flow declares; undeclared ones and misfits are reported at their key. */
-  inputs(value: unknown, path: Path): Record<string, unknown> | undefined {
-    const map = this.map(value, path, Object.keys((value as object) ?? {}));
-    if (!map) return undefined;
+  inputs(map: Readonly<Record<string, unknown>>, path: Path): Record<string, unknown> | undefined {
     const result = convertFlowInputs(this.declaredInputs, map);
     if (result.ok) return Object.fromEntries(Object.keys(map).map((k) => [k, result.inputs[k]]));
     for (const problem of result.problems) {
@@ -443,58 +393,36 @@ class ScenarioReader {
     return out;
   }
 
-  call(value: unknown, path: Path): TestCallOptions {
+  call(
+    value: (Omit<NonNullable<SharedDocument['call']>, 'startAt'> & { startAt?: string }) | undefined,
+    path: Path,
+  ): TestCallOptions {
     if (value === undefined) return {};
-    const map = this.map(value, path, CALL_KEYS);
-    if (!map) return {};
     const out: Record<string, unknown> = {};
     for (const key of ['caller', 'callerName', 'extension', 'language'] as const)
-      if (map[key] !== undefined) out[key] = this.string(map[key], [...path, key], 'text');
-    if (map.variables !== undefined) out.variables = this.stringRecord(map.variables, [...path, 'variables']);
-    if (map.args !== undefined) {
-      if (Array.isArray(map.args)) out.args = map.args.map(String);
-      else this.problem('wrong-type', [...path, 'args'], 'expected a list of Stasis arguments');
-    }
-    if (map.startAt !== undefined) {
-      const at = map.startAt instanceof Date ? map.startAt.getTime() : Date.parse(String(map.startAt));
-      if (Number.isFinite(at)) out.startAt = at;
-      else
-        this.problem(
-          'invalid-value',
-          [...path, 'startAt'],
-          'expected a date and time such as 2026-01-04T10:00:00Z',
-        );
-    }
+      if (value[key] !== undefined && this.fits([...path, key])) out[key] = String(value[key]);
+    if (value.variables !== undefined && this.fits([...path, 'variables']))
+      out.variables = Object.fromEntries(Object.entries(value.variables).map(([k, v]) => [k, String(v)]));
+    if (value.args !== undefined && this.fits([...path, 'args'])) out.args = value.args.map(String);
+    if (value.startAt !== undefined && this.fits([...path, 'startAt']))
+      out.startAt = Date.parse(value.startAt);
     return out as TestCallOptions;
   }
 
-  farEnds(value: unknown, path: Path): Record<string, FarEndBehaviour> {
-    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+  farEnds(map: NonNullable<SharedDocument['farEnds']>, path: Path): Record<string, FarEndBehaviour> {
     const out: Record<string, FarEndBehaviour> = {};
-    for (const [endpoint, behaviour] of Object.entries(map ?? {})) {
+    for (const [endpoint, behaviour] of Object.entries(map)) {
       const p = [...path, endpoint];
-      if (!/^[^/\s]+\/[^/\s]+$/.test(endpoint))
-        this.problem(
-          'invalid-value',
-          p,
-          `"${endpoint}": expected an endpoint written tech/resource, e.g. PJSIP/operator`,
-          'key',
-        );
+      if (!this.fits(p)) continue;
       if (Array.isArray(behaviour)) {
-        if (behaviour.length === 0) {
+        if (behaviour.length === 0)
           this.problem(
             'invalid-value',
             p,
             'expected at least one behaviour, one per successive call: [busy, answer]',
           );
-          continue;
-        }
-        const list = behaviour.map((b, i) => this.farEnd(b, [...p, i]));
-        if (list.every((b): b is FarEnd => b !== undefined)) out[endpoint] = list;
-      } else {
-        const one = this.farEnd(behaviour, p);
-        if (one !== undefined) out[endpoint] = one;
-      }
+        else out[endpoint] = behaviour.map(farEnd);
+      } else out[endpoint] = farEnd(behaviour as FarEndDocument);
     }
     return out;
   }
@@ -503,53 +431,18 @@ class ScenarioReader {
    * `sounds: { acme/welcome: 2.5s, acme/menu: { duration: 4s, languages: [en, fr] } }`: the
    * flow's own prompts the simulated server has.
    */
-  sounds(value: unknown, path: Path): TestSound[] {
-    const map = this.map(value, path, Object.keys((value as object) ?? {}));
+  sounds(map: NonNullable<SharedDocument['sounds']>, path: Path): TestSound[] {
     const out: TestSound[] = [];
-    for (const [name, body] of Object.entries(map ?? {})) {
-      const p = [...path, name];
-      if (!/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(name) || name.includes('..')) {
-        this.problem(
-          'invalid-value',
-          p,
-          `"${name}": a sound name as played after sound: (acme/welcome)`,
-          'key',
-        );
-        continue;
-      }
-      const spec =
-        body !== null && typeof body === 'object' && !Array.isArray(body)
-          ? this.map(body, p, ['duration', 'languages'])
-          : { duration: body };
-      if (!spec) continue;
-      const ms = this.duration(spec.duration, typeof body === 'object' ? [...p, 'duration'] : p);
-      if (ms === undefined) continue;
-      const languages = spec.languages;
-      if (
-        languages !== undefined &&
-        !(Array.isArray(languages) && languages.every((l) => typeof l === 'string'))
-      ) {
-        this.problem('wrong-type', [...p, 'languages'], 'languages: expected a list such as [en, fr]');
-        continue;
-      }
-      out.push({ name, duration: ms, ...(languages ? { languages: languages as string[] } : {}) });
+    for (const [name, body] of Object.entries(map)) {
+      if (!this.fits([...path, name])) continue;
+      const spec = typeof body === 'object' ? body : { duration: body };
+      out.push({
+        name,
+        duration: parseDuration(spec.duration)!,
+        ...(spec.languages ? { languages: spec.languages } : {}),
+      });
     }
     return out;
-  }
-
-  /** One far-end behaviour: a name, or `{ answerAfter: <duration> }`. */
-  farEnd(behaviour: unknown, p: Path): FarEnd | undefined {
-    if (typeof behaviour === 'string' && FAR_ENDS.includes(behaviour)) return behaviour as FarEnd;
-    if (behaviour && typeof behaviour === 'object' && 'answerAfter' in behaviour) {
-      const ms = this.duration((behaviour as { answerAfter: unknown }).answerAfter, [...p, 'answerAfter']);
-      return ms === undefined ? undefined : { answerAfterMs: ms };
-    }
-    this.problem(
-      'invalid-value',
-      p,
-      `expected ${FAR_ENDS.join(', ')}, { answerAfter: <duration> }, or a list of those (one per successive call)`,
-    );
-    return undefined;
   }
 
   scenario(
@@ -558,23 +451,33 @@ class ScenarioReader {
     shared: Shared,
     flows: Readonly<Record<string, Flow>>,
   ): Scenario | undefined {
-    const map = this.map(value, path, ['name', 'steps', ...SHARED_KEYS]);
-    if (!map) return undefined;
+    // Steps may name the callers of the scenario (its own cast, else the file's).
+    const own = (value as { calls?: unknown } | null)?.calls;
+    const cast =
+      own !== null && typeof own === 'object'
+        ? Object.keys(own)
+        : Object.keys(shared.calls ?? { caller: {} });
+    this.check(scenarioSchema(cast), value, path);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const map = value as Partial<ScenarioDocument>;
     const name = typeof map.name === 'string' && map.name.trim() !== '' ? map.name : undefined;
-    if (name === undefined) this.problem('missing-field', path, 'every scenario needs a name (name: ...)');
-    const own = this.shared(map, path, shared);
-    const { startAt, ...defaults } = own.call;
+    // A missing name is the schema's to tell; an empty one is not.
+    if (name === undefined && typeof map.name === 'string')
+      this.problem('missing-field', path, 'every scenario needs a name (name: ...)');
+    const mine = this.shared(map, path, shared);
+    const { startAt, ...defaults } = mine.call;
     const calls: Record<string, ScenarioCallOptions> = {};
-    for (const [caller, options] of Object.entries(own.calls ?? { caller: {} }))
+    for (const [caller, options] of Object.entries(mine.calls ?? { caller: {} }))
       calls[caller] = { ...defaults, ...options };
     const steps: ScenarioStep[] = [];
-    if (!Array.isArray(map.steps) || map.steps.length === 0)
-      this.problem(
-        'missing-field',
-        map.steps === undefined ? path : [...path, 'steps'],
-        'steps: expected a list (wait, press, hangup, talk, hangupFarEnd, inject, expect)',
-      );
-    else
+    if (!Array.isArray(map.steps) || map.steps.length === 0) {
+      if (this.fits([...path, 'steps']))
+        this.problem(
+          'missing-field',
+          map.steps === undefined ? path : [...path, 'steps'],
+          `steps: expected a list (${STEP_KEYS.join(', ')})`,
+        );
+    } else
       map.steps.forEach((item, i) => {
         const step = this.step(item, [...path, 'steps', i], calls);
         if (step) steps.push(step);
@@ -583,10 +486,10 @@ class ScenarioReader {
     const options: ScenarioOptions = {
       calls,
       ...(startAt !== undefined ? { startAt } : {}),
-      ...(own.inputs ? { inputs: own.inputs } : {}),
-      ...(own.farEnds ? { farEnds: own.farEnds } : {}),
-      ...(own.sounds ? { sounds: own.sounds } : {}),
-      ...(own.dialplan ? { dialplan: own.dialplan } : {}),
+      ...(mine.inputs ? { inputs: mine.inputs } : {}),
+      ...(mine.farEnds ? { farEnds: mine.farEnds } : {}),
+      ...(mine.sounds ? { sounds: mine.sounds } : {}),
+      ...(mine.dialplan ? { dialplan: mine.dialplan } : {}),
       ...(Object.keys(flows).length > 0 ? { flows } : {}),
     };
     return { name, place: this.place(path), options, steps };
@@ -613,22 +516,14 @@ class ScenarioReader {
         : value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1
           ? Object.entries(value)[0]
           : undefined;
+    if (!entry) return undefined;
     const callers = Object.keys(calls);
-    if (!entry) {
-      this.problem(
-        'wrong-type',
-        path,
-        `a step is one key: ${STEP_KEYS.join(', ')}${callers.length > 1 ? `, or a caller's name (${callers.join(', ')})` : ''} (e.g. - press: "1")`,
-      );
-      return undefined;
-    }
     const [kind, body] = entry;
     const p = typeof value === 'string' ? path : [...path, kind];
     // `- member: { press: "1" }` / `- member: hangup`: a step of one caller.
-    if (call === undefined && calls[kind] !== undefined && !(STEP_KEYS as readonly string[]).includes(kind)) {
-      const inner = this.step(body, p, calls, kind);
-      return inner;
-    }
+    if (call === undefined && calls[kind] !== undefined && !(STEP_KEYS as readonly string[]).includes(kind))
+      return this.step(body, p, calls, kind);
+    if (!(STEP_KEYS as readonly string[]).includes(kind)) return undefined;
     const place = this.place(path);
     const text = `${call === undefined ? '' : `${call}: `}${typeof value === 'string' ? kind : `${kind} ${JSON.stringify(body)}`}`;
     const whose = call === undefined ? {} : { call };
@@ -641,36 +536,19 @@ class ScenarioReader {
       );
       return undefined;
     }
-    const states = this.statesOf(calls, call);
+    if (kind !== 'expect' && !this.fits(p)) return undefined;
     switch (kind) {
       case 'wait':
-      case 'talk': {
-        const ms = this.duration(body, p);
-        return ms === undefined ? undefined : { kind, ms, place, text, ...whose };
-      }
-      case 'press': {
-        const digits = body === undefined ? undefined : String(body);
-        if (digits === undefined || !/^[0-9A-D*#]+$/i.test(digits)) {
-          this.problem('invalid-value', p, 'press: expected keys 0-9, *, #, A-D; quote them ("1", "*")');
-          return undefined;
-        }
-        return { kind, digits, place, text, ...whose };
-      }
+      case 'talk':
+        return { kind, ms: parseDuration(body as string | number)!, place, text, ...whose };
+      case 'press':
+        return { kind, digits: String(body), place, text, ...whose };
       case 'hangup':
-        if (body !== undefined && body !== null && body !== 'caller')
-          this.problem(
-            'invalid-value',
-            p,
-            'hangup: the caller hangs up; write "- hangup" (use hangupFarEnd for a dialled party)',
-          );
         return { kind, place, text, ...whose };
-      case 'hangupFarEnd': {
-        const endpoint = this.string(body, p, 'an endpoint, e.g. PJSIP/operator');
-        return endpoint === undefined ? undefined : { kind, endpoint, place, text, ...whose };
-      }
+      case 'hangupFarEnd':
+        return { kind, endpoint: String(body), place, text, ...whose };
       case 'inject': {
-        const event = this.map(body, p, Object.keys((body as object) ?? {}));
-        if (!event) return undefined;
+        const event = body as Record<string, unknown>;
         if (typeof event.type !== 'string') {
           this.problem('missing-field', p, 'inject: the event needs a type (e.g. type: ChannelUserevent)');
           return undefined;
@@ -678,8 +556,8 @@ class ScenarioReader {
         return { kind, event: event as { type: string }, place, text, ...whose };
       }
       case 'expect': {
-        const map = this.map(body, p, EXPECT_KEYS);
-        if (!map) return undefined;
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+        const map = body as ExpectDocument;
         if (call === undefined && callers.length > 1)
           for (const key of Object.keys(map).filter((k) => CALLER_EXPECTATIONS.includes(k)))
             this.problem(
@@ -688,6 +566,7 @@ class ScenarioReader {
               `${key} is about one caller's flow and this scenario has several (${callers.join(', ')}); say whose: - ${callers[0]}: { expect: { ${key}: ... } }`,
               'key',
             );
+        const states = this.statesOf(calls, call);
         const expectations = Object.entries(map)
           .flatMap(([key, v]) =>
             // action / noAction may list several actions: each must (not) have been made.
@@ -698,26 +577,17 @@ class ScenarioReader {
           .filter((e): e is ScenarioExpectation => e !== undefined);
         return { kind, expectations, place, text, ...whose };
       }
-      default: {
-        const known = call === undefined ? [...STEP_KEYS, ...callers] : [...STEP_KEYS];
-        const near = known.find((k) => similar(k, kind));
-        this.problem(
-          'unknown-step',
-          p,
-          `unknown step "${kind}"${near ? `. Did you mean "${near}"?` : ''} Steps: ${STEP_KEYS.join(', ')}${call === undefined && callers.length > 1 ? `; callers: ${callers.join(', ')}` : ''}`,
-          'key',
-        );
+      default:
         return undefined;
-      }
     }
   }
 
-  private stateList(value: unknown, path: Path, states: readonly string[]): string[] | undefined {
-    const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : undefined;
-    if (!list) {
-      this.problem('wrong-type', path, 'expected a state name or a list of state names');
-      return undefined;
-    }
+  private stateList(
+    value: string | number | readonly (string | number)[],
+    path: Path,
+    states: readonly string[],
+  ): string[] {
+    const list = Array.isArray(value) ? value.map(String) : [String(value)];
     list.forEach((s, i) => {
       if (!states.includes(s))
         this.problem(
@@ -729,9 +599,8 @@ class ScenarioReader {
     return list;
   }
 
-  private matcher(value: unknown, path: Path): ActionMatcher | undefined {
-    const matcher = this.readMatcher(value, path);
-    if (matcher === undefined) return undefined;
+  private matcher(value: MatcherDocument, path: Path): ActionMatcher | undefined {
+    const matcher = readMatcher(value);
     try {
       compileActionMatcher(matcher);
     } catch (error) {
@@ -741,21 +610,6 @@ class ScenarioReader {
     return matcher;
   }
 
-  private readMatcher(value: unknown, path: Path): ActionMatcher | undefined {
-    if (typeof value === 'string') return value;
-    const map = this.map(value, path, ['operation', 'method', 'path', 'params', 'times']);
-    if (!map) return undefined;
-    const pathValue = map.path === undefined ? undefined : fromYamlExpected(map.path);
-    return {
-      ...(map.operation !== undefined ? { operation: String(map.operation) } : {}),
-      ...(map.method !== undefined ? { method: String(map.method) } : {}),
-      ...(pathValue instanceof RegExp || typeof pathValue === 'string' ? { path: pathValue } : {}),
-      ...(map.params !== undefined
-        ? { params: fromYamlExpected(map.params) as Record<string, Expected> }
-        : {}),
-    };
-  }
-
   private expectation(
     kind: string,
     value: unknown,
@@ -763,37 +617,26 @@ class ScenarioReader {
     states: readonly string[],
     callers: readonly string[],
   ): ScenarioExpectation | undefined {
+    if (!this.fits(path)) return undefined;
     switch (kind) {
       case 'action':
       case 'noAction': {
-        const matcher = this.matcher(value, path);
+        const matcher = this.matcher(value as MatcherDocument, path);
         if (matcher === undefined) return undefined;
-        const times = (value as { times?: unknown })?.times;
-        if (kind === 'action' && times !== undefined && !(Number.isInteger(times) && (times as number) >= 0))
-          this.problem('invalid-value', [...path, 'times'], 'times: expected a whole number');
-        return kind === 'action' && typeof times === 'number' ? { kind, matcher, times } : { kind, matcher };
+        const times = typeof value === 'object' ? (value as { times?: number }).times : undefined;
+        return kind === 'action' && times !== undefined ? { kind, matcher, times } : { kind, matcher };
       }
       case 'visited':
       case 'notVisited':
-      case 'states': {
-        const list = this.stateList(value, path, states);
-        return list ? { kind, states: list } : undefined;
-      }
+      case 'states':
+        return { kind, states: this.stateList(value as string, path, states) };
       case 'state': {
-        const list = this.stateList(value, path, states);
-        return list?.[0] !== undefined ? { kind, state: list[0] } : undefined;
+        const [state] = this.stateList(value as string, path, states);
+        return state !== undefined ? { kind, state } : undefined;
       }
       case 'bridge': {
-        const map = this.map(value, path, ['id', 'name', 'calls']);
-        if (!map) return undefined;
-        const calls =
-          map.calls === undefined ? undefined : Array.isArray(map.calls) ? map.calls.map(String) : undefined;
-        if (map.calls !== undefined && calls === undefined)
-          this.problem(
-            'wrong-type',
-            [...path, 'calls'],
-            'calls: expected a list of callers (names) or channel ids',
-          );
+        const map = value as NonNullable<ExpectDocument['bridge']>;
+        const calls = map.calls?.map(String);
         calls?.forEach((c, i) => {
           if (!callers.includes(c) && !/^c\d+$/.test(c))
             this.problem(
@@ -809,50 +652,22 @@ class ScenarioReader {
           ...(calls !== undefined ? { calls } : {}),
         };
       }
-      case 'server': {
-        const map = this.map(value, path, ['channels', 'bridges', 'liveRecordings']);
-        if (!map) return undefined;
-        const out: Record<string, number> = {};
-        for (const [key, v] of Object.entries(map)) {
-          if (Number.isInteger(v) && (v as number) >= 0) out[key] = v as number;
-          else this.problem('invalid-value', [...path, key], `${key}: expected a whole number (0 or more)`);
-        }
-        return { kind, ...out };
-      }
+      case 'server':
+        return { kind, ...(value as NonNullable<ExpectDocument['server']>) };
       case 'userEvent': {
         if (typeof value === 'string') return { kind, name: value };
-        const map = this.map(value, path, ['name', 'variables']);
-        if (!map || typeof map.name !== 'string') {
-          if (map)
-            this.problem('missing-field', path, 'userEvent: expected the event name (name: VoicemailLeft)');
-          return undefined;
-        }
+        const map = value as Exclude<NonNullable<ExpectDocument['userEvent']>, string>;
         return map.variables === undefined
           ? { kind, name: map.name }
           : { kind, name: map.name, variables: fromYamlExpected(map.variables) as Record<string, Expected> };
       }
       case 'end': {
-        const map = value === null ? {} : this.map(value, path, ['status', 'by', 'within', 'after']);
-        if (!map) return undefined;
+        const map = (value ?? {}) as Exclude<NonNullable<ExpectDocument['end']>, null>;
         const end: { -readonly [K in keyof EndExpectation]: EndExpectation[K] } = {};
-        if (map.status !== undefined) {
-          if (STATUSES.includes(String(map.status))) end.status = map.status as EndExpectation['status'];
-          else
-            this.problem(
-              'invalid-value',
-              [...path, 'status'],
-              `status: expected one of ${STATUSES.join(', ')}`,
-            );
-        }
-        if (map.by !== undefined) {
-          if (ENDED_BY.includes(String(map.by))) end.by = map.by as EndExpectation['by'];
-          else this.problem('invalid-value', [...path, 'by'], `by: expected one of ${ENDED_BY.join(', ')}`);
-        }
-        for (const key of ['within', 'after'] as const) {
-          if (map[key] === undefined) continue;
-          const ms = this.duration(map[key], [...path, key]);
-          if (ms !== undefined) end[key] = ms;
-        }
+        if (map.status !== undefined) end.status = map.status;
+        if (map.by !== undefined) end.by = map.by;
+        for (const key of ['within', 'after'] as const)
+          if (map[key] !== undefined) end[key] = parseDuration(map[key]!)!;
         return { kind, end };
       }
       default:
@@ -861,19 +676,29 @@ class ScenarioReader {
   }
 }
 
-/** One edit apart, or one a prefix of the other: close enough to suggest. */
-function similar(a: string, b: string): boolean {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x.startsWith(y) || y.startsWith(x)) return Math.abs(x.length - y.length) <= 3;
-  if (Math.abs(x.length - y.length) > 1) return false;
-  let i = 0;
-  while (i < x.length && x[i] === y[i]) i++;
-  const swapped = x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2);
-  return (
-    swapped ||
-    x.slice(i + 1) === y.slice(i + 1) ||
-    x.slice(i + 1) === y.slice(i) ||
-    x.slice(i) === y.slice(i + 1)
-  );
+/** `press: `, `PJSIP/c[1]: `: the field a path ends in, from its last key, to start a message. */
+function fieldOf(path: Path): string {
+  const last = path.findLastIndex((part) => typeof part === 'string');
+  return last < 0 ? '' : `${formatPath(path.slice(last))}: `;
+}
+
+/** `{ answerAfter: 3s }` -> `{ answerAfterMs: 3000 }`; names stay as they are. */
+function farEnd(behaviour: FarEndDocument): FarEnd {
+  return typeof behaviour === 'string'
+    ? (behaviour as FarEnd)
+    : { answerAfterMs: parseDuration(behaviour.answerAfter)! };
+}
+
+/** An action matcher as written: an operation or `METHOD /path` text, or its fields. */
+function readMatcher(value: MatcherDocument): ActionMatcher {
+  if (typeof value === 'string') return value;
+  const pathValue = value.path === undefined ? undefined : fromYamlExpected(value.path);
+  return {
+    ...(value.operation !== undefined ? { operation: String(value.operation) } : {}),
+    ...(value.method !== undefined ? { method: String(value.method) } : {}),
+    ...(pathValue instanceof RegExp || typeof pathValue === 'string' ? { path: pathValue } : {}),
+    ...(value.params !== undefined
+      ? { params: fromYamlExpected(value.params) as Record<string, Expected> }
+      : {}),
+  };
 }

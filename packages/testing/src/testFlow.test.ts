@@ -254,12 +254,12 @@ scenarios:
     const lines = result.diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
     expect(lines).toEqual([
       expect.stringMatching(/^2:5 RF103 steps: expected a list/),
-      expect.stringMatching(/^3:5 RF100 unknown key "stpes". Did you mean "steps"\?/),
-      expect.stringMatching(/^6:9 RF101 unknown step "wiat". Did you mean "wait"\?/),
-      expect.stringMatching(/^7:16 RF104 press: expected keys/),
+      expect.stringMatching(/^3:5 RF100 Unknown field "stpes". Did you mean "steps"\?/),
+      expect.stringMatching(/^6:9 RF101 Unknown step "wiat". Did you mean "wait"\?/),
+      expect.stringMatching(/^7:16 RF104 press: "x" is not valid: expected keys 0-9, \*, #, A-D/),
       expect.stringMatching(/^8:28 RF200 unknown state "nowhere"/),
       expect.stringMatching(/^8:45 RF104 unknown operation 'channels.plya'/),
-      expect.stringMatching(/^8:75 RF104 status: expected one of completed/),
+      expect.stringMatching(/^8:75 RF104 status: "done" is not allowed here; expected one of "completed"/),
     ]);
   });
 
@@ -278,7 +278,7 @@ scenarios:
     expect(lines).toEqual([
       expect.stringMatching(/^1:59 RF104 expected at least one behaviour/),
       expect.stringMatching(
-        /^1:79 RF104 expected answer, busy, reject, noAnswer, unreachable, \{ answerAfter/,
+        /^1:79 RF104 PJSIP\/c\[1\]: expected answer, busy, reject, noAnswer, unreachable, \{ answerAfter/,
       ),
     ]);
     const good = await write({
@@ -295,5 +295,36 @@ scenarios:
     expect(loaded.suite.scenarios[0]?.options.farEnds).toEqual({
       'PJSIP/a': ['busy', { answerAfterMs: 3_000 }],
     });
+  });
+
+  it('takes values left empty where they may be: a caller with no options, an end with no conditions, a bare hangup', async () => {
+    const dir = await write({
+      'small.yaml': FLOW,
+      'small.test.yaml': `calls:
+  alice:
+  bob: { at: 1s, caller: 5551000 }
+dialplan: 12
+scenarios:
+  - name: empty values
+    steps:
+      - alice: hangup
+      - bob: { hangup: }
+      - alice:
+          expect:
+            end:
+`,
+    });
+    const loaded = await loadScenarioFile(join(dir, 'small.test.yaml'));
+    expect(loaded.diagnostics).toEqual([]);
+    if (!loaded.ok) throw new Error('expected the file to load');
+    const [scenario] = loaded.suite.scenarios;
+    expect(scenario?.options.calls).toEqual({ alice: {}, bob: { at: 1_000, caller: '5551000' } });
+    expect(scenario?.options.dialplan).toBe('12');
+    expect(scenario?.steps.map((step) => [step.kind, step.call])).toEqual([
+      ['hangup', 'alice'],
+      ['hangup', 'bob'],
+      ['expect', 'alice'],
+    ]);
+    expect(scenario?.steps[2]).toMatchObject({ expectations: [{ kind: 'end', end: {} }] });
   });
 });

@@ -77,7 +77,7 @@ describe('ringflow validate', () => {
       const c = capture();
       expect(await main(['validate', ...paths], c.io)).toBe(ExitCode.FAILURE);
       expect(c.out()).toMatch(
-        /ivr\.test\.yaml:4:9 error RF101 unknown-step: unknown step "pres"\. Did you mean "press"\?/,
+        /ivr\.test\.yaml:4:9 error RF101 unknown-step: Unknown step "pres"\. Did you mean "press"\?/,
       );
       expect(c.out()).toMatch(/ivr\.test\.yaml:5:29 error RF200 unknown-target: unknown state "nowhere"/);
       expect(c.out()).not.toContain('Missing required field "states"');
@@ -90,7 +90,9 @@ describe('ringflow validate', () => {
     const help = capture();
     await main(['validate', '--help'], help.io);
     const root = new URL('../../../../', import.meta.url).pathname;
-    for (const example of help.out().matchAll(/^ {2}ringflow validate (.+)$/gm)) {
+    const examples = [...help.out().matchAll(/^ {2}ringflow validate (.+)$/gm)];
+    expect(examples.length, 'the help shows examples').toBeGreaterThan(0);
+    for (const example of examples) {
       const args = example[1]!
         .split(' > ')[0]!
         .split(' ')

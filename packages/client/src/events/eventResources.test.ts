@@ -51,11 +51,15 @@ describe('eventResources on recorded events', () => {
   });
 
   it('never throws on any recorded event, and every channel event names its channel', () => {
+    let channelEvents = 0;
     for (const { event } of recordedEvents()) {
       const found = eventResources(event);
       const channel = (event as { channel?: { id?: string } }).channel;
-      if (channel?.id) expect(found).toContainEqual({ kind: 'channel', id: channel.id, via: 'channel' });
+      if (!channel?.id) continue;
+      channelEvents++;
+      expect(found).toContainEqual({ kind: 'channel', id: channel.id, via: 'channel' });
     }
+    expect(channelEvents, 'recorded events with a channel').toBeGreaterThan(0);
   });
 });
 

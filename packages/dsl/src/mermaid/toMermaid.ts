@@ -74,11 +74,11 @@ function renderBody(body: SubflowDocument, lines: string[], indent: string, pref
     for (const [event, value] of Object.entries(state.on ?? {})) transitions(name, value, event);
     for (const [delay, value] of Object.entries(state.after ?? {}))
       transitions(name, value, `after ${delay}`);
+    // A step that ends the call (hangup, continue) says so in its definition.
     const ends =
       state.final ||
-      (state.steps ?? []).some(
-        (s) =>
-          s === 'hangup' || s === 'continue' || (typeof s === 'object' && ('hangup' in s || 'continue' in s)),
+      (state.steps ?? []).some((s) =>
+        (typeof s === 'string' ? [s] : Object.keys(s)).some((name) => stepDefinition(name)?.endsCall),
       );
     if (ends) lines.push(`${indent}${id(name)} --> [*]`);
   }

@@ -38,6 +38,8 @@ export function describeNode(input: SchemaNode): string {
       return node.integer ? 'a whole number' : 'a number';
     case 'boolean':
       return 'true or false';
+    case 'null':
+      return 'nothing';
     case 'any':
       return 'any value';
     case 'array':
@@ -77,6 +79,8 @@ function familiesOf(input: SchemaNode): string[] {
       return ['number'];
     case 'boolean':
       return ['boolean'];
+    case 'null':
+      return ['null'];
     case 'any':
       return ['string', 'number', 'boolean', 'object', 'array', 'null'];
     case 'array':
@@ -174,6 +178,9 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
         report(diagnostic('invalid-value', path, `${value} is too large: the maximum is ${node.max}.`));
       return;
     }
+    case 'null':
+      if (value !== null) wrongType();
+      return;
     case 'boolean':
       if (typeof value !== 'boolean') {
         if (value === 'true' || value === 'false' || value === 'yes' || value === 'no')

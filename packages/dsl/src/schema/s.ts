@@ -37,6 +37,8 @@ export type SchemaNode =
       readonly meta: Meta;
     }
   | { readonly kind: 'boolean'; readonly meta: Meta }
+  /** Nothing (`key:` with no value, or `~`): for entries whose value may be left empty. */
+  | { readonly kind: 'null'; readonly meta: Meta }
   | { readonly kind: 'any'; readonly meta: Meta }
   | { readonly kind: 'array'; readonly items: SchemaNode; readonly minItems?: number; readonly meta: Meta }
   | {
@@ -140,6 +142,10 @@ export const s = {
   },
   boolean(meta: Meta = {}): Schema<boolean> {
     return wrap({ kind: 'boolean', meta });
+  },
+  /** Nothing: in a union, lets a value be left empty (`moderator:`). */
+  null(meta: Meta = {}): Schema<null> {
+    return wrap({ kind: 'null', meta });
   },
   /** Any JSON value (variables, webhook bodies). */
   any(meta: Meta = {}): Schema<unknown> {

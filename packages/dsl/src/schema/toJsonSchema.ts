@@ -56,6 +56,8 @@ export function toJsonSchema(
         );
       case 'boolean':
         return withMeta({ type: 'boolean' }, node.meta);
+      case 'null':
+        return withMeta({ type: 'null' }, node.meta);
       case 'any':
         return withMeta({}, node.meta);
       case 'array':

@@ -2,7 +2,8 @@ import type { ActionArgs, FlowContext } from '../compile/FlowContext.ts';
 import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
 import { type FlowTransitions, transitionsSchema } from '../model/transition.ts';
 import { type Infer, type InferProps, type Optional, type Schema, s } from '../schema/s.ts';
-import type { Path } from '../validate/Diagnostic.ts';
+import type { InputDeclaration } from '../inputs/convertFlowInputs.ts';
+import type { Diagnostic, Path } from '../validate/Diagnostic.ts';
 
 /**
  * What an outcome means for the flow when the step's `on` does not route it:
@@ -63,6 +64,27 @@ export interface StepRoute {
   readonly path: Path;
 }
 
+/**
+ * Where a step names what it plays, for the validator: the object at `at` (from the step's
+ * parameters; `[]` is the step itself, a missing object is skipped) holds catalogue prompt names
+ * under `promptField` (one name or a list), media URIs under `media`, and a `language`.
+ */
+export interface SoundFields {
+  readonly at: Path;
+  /** Default `prompt`; menu retries list theirs under `prompts`. */
+  readonly promptField?: string;
+  /** When set, prompt or media must be given; the words that name what needs them ("The play step"). */
+  readonly required?: string;
+}
+
+/** What a step's own checks may look at besides its parameters. */
+export interface StepCheckScope {
+  /** The document's subflows by name, with the inputs each declares. */
+  readonly subflows: Readonly<
+    Record<string, { readonly inputs?: Readonly<Record<string, InputDeclaration>> }>
+  >;
+}
+
 /** One built-in step: its parameters, its outcomes and how it compiles to a small statechart. */
 export interface StepDefinition<P = Record<string, unknown>> {
   readonly name: string;
@@ -78,6 +100,14 @@ export interface StepDefinition<P = Record<string, unknown>> {
   possibleOutcomes?(params: P): readonly string[];
   /** Short text for diagrams. */
   label?(params: P): string;
+  /** Where it names prompts, media and a language (checked against the prompt catalogue). */
+  readonly sounds?: readonly SoundFields[];
+  /** It ends the call (hangup, continue): a state where it runs unconditionally is a way out. */
+  readonly endsCall?: boolean;
+  /** It never waits for the server or a timer: a state made only of such steps passes control at once. */
+  readonly instant?: boolean;
+  /** Checks of its parameters against the rest of the flow (subflow names, menu keys), as diagnostics. */
+  check?(params: P, path: Path, scope: StepCheckScope): readonly Diagnostic[];
 }
 
 /** Fields every step accepts besides its own. */

@@ -193,6 +193,7 @@ export const bridgePlayStep = defineStep({
     'Plays to everyone in the bridge.',
   ),
   bare: false,
+  sounds: [{ at: [], required: 'The bridgePlay step' }],
   outcomes: [{ name: 'done', kind: 'success', description: 'Played (or queued, with wait: false).' }, FAILED],
   label: () => 'bridgePlay',
   compile: (p, build) => {

@@ -92,6 +92,7 @@ export const continueStep = defineStep({
   description: 'Sends the call on in the dialplan; the flow ends for this call.',
   params: stepParams(location, 'Continue in the dialplan (no location: the next priority).'),
   bare: true,
+  endsCall: true,
   outcomes: [
     { name: 'continued', kind: 'continued', description: 'The call left the application for the dialplan.' },
     FAILED,
@@ -147,6 +148,7 @@ export const hangupStep = defineStep({
     'Hangs the call up.',
   ),
   bare: true,
+  endsCall: true,
   outcomes: [{ name: 'done', kind: 'ended', description: 'The call was hung up; the flow ends.' }],
   label: (p) => `hangup${p.reason ? ` (${p.reason})` : ''}`,
   compile: (p, build) => ({

@@ -189,6 +189,7 @@ export const dialStep = defineStep({
   description: 'Calls another party and connects the caller to them.',
   params,
   bare: false,
+  sounds: [{ at: ['announce'], required: 'The dial announcement' }],
   outcomes: [
     {
       name: 'completed',

@@ -6,6 +6,7 @@ import type { FlowOutput } from '../compile/FlowHost.ts';
 import type { Action } from '../compile/StateSpec.ts';
 import { parseDuration, s } from '../schema/s.ts';
 import { FAILED } from './restStep.ts';
+import { checkSubflowCall } from './checkSubflowCall.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
 
 /** set: assigns flow variables, each a literal or { expr }. Evaluated in order, so later ones see earlier ones. */
@@ -18,6 +19,7 @@ export const setStep = defineStep({
     keyHint: 'a variable name (letters, digits, _)',
   }),
   bare: false,
+  instant: true,
   outcomes: [{ name: 'done', kind: 'success', description: 'The variables were assigned.' }, FAILED],
   label: (p) => `set ${Object.keys(p).join(', ')}`,
   compile: (p, build) => {
@@ -198,6 +200,7 @@ export const subflowStep = defineStep({
     'Runs a subflow.',
   ),
   bare: false,
+  check: (p, path, scope) => checkSubflowCall(p, path, scope),
   outcomes: [
     {
       name: 'done',

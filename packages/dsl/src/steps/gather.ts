@@ -72,6 +72,7 @@ export const gatherStep = defineStep({
   description: 'Plays an optional prompt (interruptible) and collects DTMF digits.',
   params,
   bare: false,
+  sounds: [{ at: [] }],
   outcomes: [
     {
       name: 'collected',

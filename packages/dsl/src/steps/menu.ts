@@ -7,6 +7,7 @@ import { mediaUriSchema, playableFields } from '../model/media.ts';
 import { transitionsSchema } from '../model/transition.ts';
 import { type Infer, parseDuration, s } from '../schema/s.ts';
 import { FAILED } from './restStep.ts';
+import { checkMenuChoices } from './checkMenuChoices.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
 
 const retrySchema = (what: string) =>
@@ -89,6 +90,12 @@ export const menuStep = defineStep({
   description: 'A menu with choices, retries, and separate no-input / no-match counting.',
   params,
   bare: false,
+  sounds: [
+    { at: [] },
+    { at: ['noInput'], promptField: 'prompts' },
+    { at: ['noMatch'], promptField: 'prompts' },
+  ],
+  check: (p, path) => checkMenuChoices(p, path),
   outcomes: [
     {
       name: 'choice',

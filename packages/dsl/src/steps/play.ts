@@ -28,6 +28,7 @@ export const playStep = defineStep({
   description: 'Plays prompts or media to the caller and waits until they finish.',
   params,
   bare: false,
+  sounds: [{ at: [], required: 'The play step' }],
   outcomes: [
     { name: 'done', kind: 'success', description: 'Everything was played.' },
     {

@@ -5,6 +5,7 @@ import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flow
 import { type FlowTransitions, transitionList } from '../model/transition.ts';
 import { describeValue, type FoundExpression } from '../schema/checkValue.ts';
 import { stepDefinition } from '../steps/index.ts';
+import type { SoundFields } from '../steps/StepDefinition.ts';
 import { type Diagnostic, diagnostic, type Path } from './Diagnostic.ts';
 import { checkExpressions } from './checkExpressions.ts';
 import { didYouMean } from './suggest.ts';
@@ -29,9 +30,15 @@ function stepEntries(step: unknown): [string, Record<string, unknown>] | undefin
   return [name, (body ?? {}) as Record<string, unknown>];
 }
 
-const TERMINAL_STEPS = new Set(['hangup', 'continue']);
-/** Steps that never wait for the server or a timer: a state made only of these passes control at once. */
-const INSTANT_STEPS = new Set(['set']);
+/** The value at a path inside a step's parameters (undefined when a part is missing). */
+function valueAt(value: unknown, path: Path): unknown {
+  let current = value;
+  for (const part of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string | number, unknown>)[part];
+  }
+  return current;
+}
 
 /**
  * The checks that need the whole flow: targets, reachability, the path to an end, eventless loops,
@@ -163,6 +170,32 @@ function checkBody(
       );
   };
 
+  /** Prompts, media and language where a step says it names them. */
+  const checkSound = (sound: SoundFields, params: Record<string, unknown>, stepPath: Path) => {
+    const fields = valueAt(params, sound.at);
+    if (typeof fields !== 'object' || fields === null) return;
+    const at: Path = [...stepPath, ...sound.at];
+    const field = sound.promptField ?? 'prompt';
+    const prompt = (fields as Record<string, unknown>)[field];
+    const media = (fields as Record<string, unknown>).media;
+    if (sound.required !== undefined && prompt === undefined && media === undefined)
+      out.push(
+        diagnostic(
+          'missing-field',
+          at,
+          `${sound.required} needs "prompt" (a catalogue name) or "media" (URIs).`,
+          { target: 'key' },
+        ),
+      );
+    if (Array.isArray(prompt))
+      prompt.forEach((p, j) => {
+        if (typeof p === 'string') usePrompt(p, [...at, field, j]);
+      });
+    else if (typeof prompt === 'string') usePrompt(prompt, [...at, field]);
+    const language = (fields as Record<string, unknown>).language;
+    if (language !== undefined) useLanguage(language, [...at, 'language']);
+  };
+
   if (!Object.hasOwn(states, body.start))
     out.push(
       diagnostic(
@@ -210,8 +243,8 @@ function checkBody(
       const definition = stepDefinition(stepName);
       if (!definition) return;
       const stepPath: Path = typeof step === 'string' ? [...sp, 'steps', i] : [...sp, 'steps', i, stepName];
-      if (TERMINAL_STEPS.has(stepName) && params.if === undefined) terminal.add(name);
-      if (!INSTANT_STEPS.has(stepName)) allInstant = false;
+      if (definition.endsCall && params.if === undefined) terminal.add(name);
+      if (!definition.instant) allInstant = false;
       const outcomes = definition.outcomes.map((o) => o.name);
       for (const [outcome, value] of Object.entries((params.on ?? {}) as Record<string, FlowTransitions>)) {
         if (!outcomes.includes(outcome))
@@ -229,61 +262,8 @@ function checkBody(
       }
       for (const route of definition.routes?.(params as never, stepPath) ?? [])
         transitions(route.transitions, route.path, name, false);
-      // What to play.
-      if (
-        ['play', 'bridgePlay'].includes(stepName) &&
-        params.prompt === undefined &&
-        params.media === undefined
-      )
-        out.push(
-          diagnostic(
-            'missing-field',
-            stepPath,
-            `The ${stepName} step needs "prompt" (a catalogue name) or "media" (URIs).`,
-            { target: 'key' },
-          ),
-        );
-      if (params.prompt !== undefined) {
-        const list = Array.isArray(params.prompt) ? params.prompt : [params.prompt];
-        list.forEach((p, j) => {
-          if (typeof p === 'string')
-            usePrompt(p, Array.isArray(params.prompt) ? [...stepPath, 'prompt', j] : [...stepPath, 'prompt']);
-        });
-      }
-      for (const retry of ['noInput', 'noMatch'] as const) {
-        const prompts = (params[retry] as { prompts?: unknown[] } | undefined)?.prompts;
-        prompts?.forEach((p, j) => {
-          if (typeof p === 'string') usePrompt(p, [...stepPath, retry, 'prompts', j]);
-        });
-      }
-      if (params.language !== undefined) useLanguage(params.language, [...stepPath, 'language']);
-      // dial's announcement to the called party names catalogue prompts too.
-      const announce = params.announce as { prompt?: unknown; language?: unknown } | undefined;
-      if (stepName === 'dial' && announce) {
-        const list = Array.isArray(announce.prompt) ? announce.prompt : [announce.prompt];
-        list.forEach((p, j) => {
-          if (typeof p === 'string')
-            usePrompt(
-              p,
-              Array.isArray(announce.prompt)
-                ? [...stepPath, 'announce', 'prompt', j]
-                : [...stepPath, 'announce', 'prompt'],
-            );
-        });
-        if (announce.prompt === undefined && (announce as { media?: unknown }).media === undefined)
-          out.push(
-            diagnostic(
-              'missing-field',
-              [...stepPath, 'announce'],
-              'The dial announcement needs "prompt" (a catalogue name) or "media" (URIs).',
-              { target: 'key' },
-            ),
-          );
-        if (typeof announce.language === 'string')
-          useLanguage(announce.language, [...stepPath, 'announce', 'language']);
-      }
-      if (stepName === 'subflow') checkSubflowCall(params, stepPath, subflows, out);
-      if (stepName === 'menu') checkMenuChoices(params, stepPath, out);
+      for (const sound of definition.sounds ?? []) checkSound(sound, params, stepPath);
+      out.push(...(definition.check?.(params as never, stepPath, { subflows }) ?? []));
     });
     if (!state.steps || state.steps.length === 0) allInstant = true;
     if (allInstant && (state.next !== undefined || state.choose !== undefined)) instant.add(name);
@@ -429,85 +409,4 @@ function stepsCanFinish(steps: readonly unknown[], statePath: Path): boolean {
     const routed = routes.filter((r) => r.outcome === outcome.name);
     return routed.length === 0 || !routed.every((r) => alwaysLeaves(r.transitions));
   });
-}
-
-/** Menu keys that lead nowhere: no choice at all, or a key whose transitions name no state. */
-function checkMenuChoices(params: Record<string, unknown>, path: Path, out: Diagnostic[]): void {
-  const choices = params.choices;
-  if (typeof choices !== 'object' || choices === null || Array.isArray(choices)) return;
-  const keys = Object.keys(choices);
-  if (keys.length === 0)
-    out.push(
-      diagnostic(
-        'unanswered-menu-key',
-        [...path, 'choices'],
-        'The menu has no choice: every key is a no-match and the menu can only end exhausted. Add choices ("1": a-state).',
-        { severity: 'warning' },
-      ),
-    );
-  for (const [key, value] of Object.entries(choices as Record<string, FlowTransitions>))
-    if (value !== null && value !== undefined && transitionList(value).every((t) => t.goto === undefined))
-      out.push(
-        diagnostic(
-          'unanswered-menu-key',
-          [...path, 'choices', key],
-          `Key "${key}" has no choice: its transition names no state, so pressing it goes on with the next step as if the menu were done. Give it a goto, or remove it so that it counts as a no-match.`,
-          { severity: 'warning', target: 'key' },
-        ),
-      );
-}
-
-function checkSubflowCall(
-  params: Record<string, unknown>,
-  path: Path,
-  subflows: Record<string, SubflowDocument>,
-  out: Diagnostic[],
-): void {
-  const name = params.flow;
-  if (typeof name !== 'string') return;
-  const sub = subflows[name];
-  if (!sub || !Object.hasOwn(subflows, name)) {
-    out.push(
-      diagnostic(
-        'unknown-subflow',
-        [...path, 'flow'],
-        `No subflow named "${name}".${didYouMean(name, Object.keys(subflows)) || ' Define it under subflows.'}`,
-      ),
-    );
-    return;
-  }
-  const declared = sub.inputs ?? {};
-  const given = (params.inputs ?? {}) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(given)) {
-    const input = Object.hasOwn(declared, key) ? declared[key] : undefined;
-    const literal = !(value !== null && typeof value === 'object' && 'expr' in value);
-    if (input && literal && convertInputValue(input.type, value) === undefined)
-      out.push(
-        diagnostic(
-          'wrong-type',
-          [...path, 'inputs', key],
-          `Input "${key}" of subflow "${name}" is declared ${input.type}, found ${describeValue(value)}.`,
-        ),
-      );
-  }
-  for (const key of Object.keys(given))
-    if (!Object.hasOwn(declared, key))
-      out.push(
-        diagnostic(
-          'unknown-input',
-          [...path, 'inputs', key],
-          `Subflow "${name}" has no input "${key}".${didYouMean(key, Object.keys(declared)) || ` Its inputs: ${Object.keys(declared).join(', ') || 'none'}.`}`,
-          { target: 'key' },
-        ),
-      );
-  for (const [key, input] of Object.entries(declared))
-    if (input.required && input.default === undefined && !Object.hasOwn(given, key))
-      out.push(
-        diagnostic(
-          'missing-input',
-          [...path, 'inputs'],
-          `Subflow "${name}" needs input "${key}" (${input.type}).`,
-          { target: 'key' },
-        ),
-      );
 }

@@ -1,11 +1,16 @@
-import type { Channel, EventGap, StasisStart } from '@ringflow/client';
+import {
+  type Channel,
+  type EventGap,
+  parseStasisAppData,
+  type StasisAppData,
+  type StasisStart,
+} from '@ringflow/client';
 import type { Logger } from 'pino';
 import type { BridgeSession } from '../bridge/BridgeSession.ts';
 import type { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
 import type { CallSession } from '../session/CallSession.ts';
 import type { SessionRouter } from '../session/SessionRouter.ts';
 import type { GapReport } from './GapReport.ts';
-import { parseStasisAppData, type StasisAppData } from './parseStasisAppData.ts';
 import type { ServerLink } from './ServerLink.ts';
 
 /** What the reconciler needs from the application. */

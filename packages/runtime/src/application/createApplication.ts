@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AcceptedServerSocket,
   ErrorCode,
+  formatTimestamp,
   listenForServers,
   type RestTransport,
   RingflowError,
@@ -116,7 +117,7 @@ export class Application {
         if (this.state !== 'running') this.inbound(link, start);
         else this.newSession(link, start.channel.id, 'inbound', start.application).adopt(start);
       },
-      timestamp: () => serverTimestamp(this.clock.now()),
+      timestamp: () => formatTimestamp(this.clock.now()),
       reported: (report) => {
         this.gapsSubject.next(report);
         try {
@@ -595,11 +596,6 @@ const noHttpTransport: RestTransport = {
 const LEFTOVER_ROUNDS = 5;
 
 const DEFAULT_LEFTOVER_SWEEP_MS = 10_000;
-
-/** A time as the server writes event timestamps: `2026-11-22T03:47:12.313+0000`. */
-function serverTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace('Z', '+0000');
-}
 
 /**
  * Creates an application serving one or more servers.

@@ -1,6 +1,5 @@
-import { isResourceGone, type RestClient, type StreamEvent } from '@ringflow/client';
+import { isResourceGone, parseStasisAppData, type RestClient, type StreamEvent } from '@ringflow/client';
 import type { OwnedResource } from '../session/OwnedResources.ts';
-import { parseStasisAppData } from '../application/parseStasisAppData.ts';
 
 /** What the check needs from the restored session. */
 export interface RestoredCall {

@@ -33,7 +33,6 @@ export {
   resolveContinueTarget,
 } from './resolveContinueTarget.ts';
 export { type RunDialplanOptions, runDialplan } from './runDialplan.ts';
-export { splitArguments } from './splitArguments.ts';
 export { substituteVariables, type VariableScope } from './substituteVariables.ts';
 export { dialplanApplications, findApplication } from './applications/index.ts';
 export type { DialplanApplication } from './applications/index.ts';

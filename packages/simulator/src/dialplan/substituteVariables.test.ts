@@ -1,7 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are dialplan text, not templates
 import { describe, expect, it } from 'vitest';
 import { evaluateExpression, ExpressionError } from './evaluateExpression.ts';
-import { splitArguments } from './splitArguments.ts';
 import { substituteVariables, type VariableScope } from './substituteVariables.ts';
 
 function scope(vars: Record<string, string>, warnings: string[] = []): VariableScope {
@@ -86,26 +85,5 @@ describe('evaluateExpression', () => {
 
   it.each([['1 +'], ['1 / 0'], ['abc + 1'], ['(1'], ['a : b'], ['"open']])('rejects %s', (text) => {
     expect(() => evaluateExpression(text)).toThrow(ExpressionError);
-  });
-});
-
-describe('splitArguments', () => {
-  it.each([
-    ['', []],
-    ['a', ['a']],
-    ['OracleDialplanEvent,foo: bar,baz: qux', ['OracleDialplanEvent', 'foo: bar', 'baz: qux']],
-    ['a,,b', ['a', '', 'b']],
-    ['a,', ['a', '']],
-    ['"a,b",c', ['a,b', 'c']],
-    ['a\\,b,c', ['a,b', 'c']],
-    ['x(1,2),y', ['x(1,2)', 'y']],
-    ['[1,2],y', ['[1,2]', 'y']],
-    ['"say \\"hi\\"",z', ['say "hi"', 'z']],
-  ])('%j -> %j', (data, expected) => {
-    expect(splitArguments(data)).toEqual(expected);
-  });
-
-  it('leaves the rest unsplit in the last argument when limited', () => {
-    expect(splitArguments('files,opt1,opt2', ',', 2)).toEqual(['files', 'opt1,opt2']);
   });
 });

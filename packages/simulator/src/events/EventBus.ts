@@ -2,7 +2,7 @@ import type { Clock } from '@ringflow/client';
 import type { EventConnection, EventConnectionRequest, SimResponse } from '../transport.ts';
 import { Application, type EventSink } from './Application.ts';
 import type { EventScope, ScopeChannel } from './EventScope.ts';
-import { formatTimestamp } from './formatTimestamp.ts';
+import { formatTimestamp } from '@ringflow/client';
 
 /** An event as published, before it is addressed to an application. */
 export type PublishedEvent = Readonly<Record<string, unknown>> & { readonly type: string };

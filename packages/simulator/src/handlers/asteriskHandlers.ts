@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../events/formatTimestamp.ts';
+import { formatTimestamp } from '@ringflow/client';
 import { type HandlerTable, list, NO_CONTENT, ok, str } from './HandlerContext.ts';
 
 /** Handlers of the server-level resource (`/asterisk`, also served as `/core`). */

@@ -1,6 +1,6 @@
 import { type RawData, WebSocket } from 'ws';
 import type { Simulator } from '../createSimulator.ts';
-import { formatTimestamp } from '../events/formatTimestamp.ts';
+import { formatTimestamp } from '@ringflow/client';
 import type { EventConnection, SimResponse } from '../transport.ts';
 import { callServer } from '../wire/callServer.ts';
 import { answerRestRequest } from '../wire/restOverWebSocket.ts';

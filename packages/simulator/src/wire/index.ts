@@ -4,4 +4,3 @@
 export { startWireServer } from './startWireServer.ts';
 export type { WireServer, WireServerOptions } from './startWireServer.ts';
 export type { WireUser } from './authenticate.ts';
-export { formatAriTimestamp } from './formatAriTimestamp.ts';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { formatAriTimestamp } from './formatAriTimestamp.ts';
 import { parseRequestTarget } from './parseRequestTarget.ts';
 
 describe('parseRequestTarget', () => {
@@ -25,11 +24,5 @@ describe('parseRequestTarget', () => {
 
   it('keeps malformed escapes instead of failing', () => {
     expect(parseRequestTarget('/ari/x?a=%zz')?.query).toEqual({ a: '%zz' });
-  });
-});
-
-describe('formatAriTimestamp', () => {
-  it('writes UTC with milliseconds and a +0000 offset', () => {
-    expect(formatAriTimestamp(Date.UTC(2026, 10, 22, 3, 47, 11, 718))).toBe('2026-11-22T03:47:11.718+0000');
   });
 });

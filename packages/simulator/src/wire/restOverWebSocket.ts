@@ -1,6 +1,6 @@
 import type { SimRequest, SimResponse } from '../transport.ts';
 import type { WireUser } from './authenticate.ts';
-import { formatAriTimestamp } from './formatAriTimestamp.ts';
+import { formatTimestamp } from '@ringflow/client';
 import { parseQueryString } from './parseRequestTarget.ts';
 import { interpretBody } from './readRequestBody.ts';
 import { reasonPhrase, serializeResponse } from './serializeResponse.ts';
@@ -118,7 +118,7 @@ async function envelope(
     type: 'RESTResponse',
     ...fields,
     application: ctx.application,
-    timestamp: formatAriTimestamp(ctx.now()),
+    timestamp: formatTimestamp(ctx.now()),
     asterisk_id: await ctx.asteriskId(),
   };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitArguments } from '../dialplan/splitArguments.ts';
+import { splitArguments } from '@ringflow/client';
 import { stasisEntryFromArgs, stasisEntryFromText } from './StasisEntry.ts';
 
 describe('StasisEntry', () => {

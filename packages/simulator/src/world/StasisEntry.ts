@@ -1,4 +1,4 @@
-import { splitArguments } from '../dialplan/splitArguments.ts';
+import { MAX_STASIS_ARGS, splitArguments } from '@ringflow/client';
 
 /**
  * How a channel enters an application: the application, the arguments its StasisStart carries,
@@ -10,9 +10,6 @@ export interface StasisEntry {
   readonly args: readonly string[];
   readonly appData: string;
 }
-
-/** The most arguments `Stasis()` takes after the application name (`MAX_ARGS` in app_stasis.c). */
-const MAX_STASIS_ARGS = 128;
 
 /** Characters the server's argument splitter treats specially; a backslash before one makes it literal. */
 const SPECIAL = /[\\,"()[\]]/g;

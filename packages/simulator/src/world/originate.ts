@@ -51,13 +51,55 @@ function parseEndpoint(endpoint: string): ParsedEndpoint {
   return { technology: endpoint.slice(0, slash), resource: endpoint.slice(slash + 1) };
 }
 
+interface LocalTarget {
+  readonly dialString: string;
+  readonly exten: string;
+  readonly context: string;
+}
+
 /** `Local/100@default/n` -> `100@default` and its parts (context `default` when none is written). */
-function localTarget(resource: string): { dialString: string; exten: string; context: string } {
+function localTarget(resource: string): LocalTarget {
   const dialString = resource.split('/')[0]!;
   const at = dialString.indexOf('@');
   return at < 0
     ? { dialString, exten: dialString, context: 'default' }
     : { dialString, exten: dialString.slice(0, at), context: dialString.slice(at + 1) };
+}
+
+/**
+ * A Local channel pair for `Local/<exten>@<context>`: the `;1` half (Down) that the request
+ * dials or that enters the application, and the `;2` half (Ring) that runs the dialplan, each the
+ * other's peer, with the ids the request chose.
+ */
+function createLocalPair(
+  world: World,
+  local: LocalTarget,
+  request: Pick<OriginateRequest, 'channelId' | 'otherChannelId'>,
+): { leg: SimChannel; called: SimChannel } {
+  const seq = world.nextLocalSequence();
+  const common = {
+    technology: 'Local',
+    deviceName: `Local/${local.dialString}`,
+    context: local.context,
+    exten: local.exten,
+  };
+  const leg = createChannel(world, {
+    ...common,
+    ...(request.channelId ? { id: request.channelId } : {}),
+    name: `Local/${local.dialString}-${seq};1`,
+    state: 'Down',
+  });
+  const called = createChannel(world, {
+    ...common,
+    ...(request.otherChannelId ? { id: request.otherChannelId } : {}),
+    name: `Local/${local.dialString}-${seq};2`,
+    state: 'Ring',
+  });
+  leg.peer = called;
+  called.peer = leg;
+  leg.half = 1;
+  called.half = 2;
+  return { leg, called };
 }
 
 function checkIds(world: World, ...ids: (string | undefined)[]): void {
@@ -182,29 +224,7 @@ export function originate(world: World, request: OriginateRequest): SimChannel {
 
   if (target.technology === 'Local') {
     const local = localTarget(target.resource);
-    const seq = world.nextLocalSequence();
-    const common = {
-      technology: 'Local',
-      deviceName: `Local/${local.dialString}`,
-      context: local.context,
-      exten: local.exten,
-    };
-    const leg = createChannel(world, {
-      ...common,
-      ...(request.channelId ? { id: request.channelId } : {}),
-      name: `Local/${local.dialString}-${seq};1`,
-      state: 'Down',
-    });
-    const called = createChannel(world, {
-      ...common,
-      ...(request.otherChannelId ? { id: request.otherChannelId } : {}),
-      name: `Local/${local.dialString}-${seq};2`,
-      state: 'Ring',
-    });
-    leg.peer = called;
-    called.peer = leg;
-    leg.half = 1;
-    called.half = 2;
+    const { leg, called } = createLocalPair(world, local, request);
     // The real server's asynchronous dispatch lets the originating app see the ;2 half's dialplan
     // events just before it enters Stasis there; subscribing it to ;2 now gives the same stream.
     const app = request.app ? world.bus.app(request.app) : undefined;
@@ -317,32 +337,10 @@ export function createForDial(world: World, request: OriginateRequest): SimChann
   const variables = request.variables ?? {};
   let leg: SimChannel;
   let called: SimChannel | undefined;
-  let local: ReturnType<typeof localTarget> | undefined;
+  let local: LocalTarget | undefined;
   if (target.technology === 'Local') {
     local = localTarget(target.resource);
-    const seq = world.nextLocalSequence();
-    const common = {
-      technology: 'Local',
-      deviceName: `Local/${local.dialString}`,
-      context: local.context,
-      exten: local.exten,
-    };
-    leg = createChannel(world, {
-      ...common,
-      ...(request.channelId ? { id: request.channelId } : {}),
-      name: `Local/${local.dialString}-${seq};1`,
-      state: 'Down',
-    });
-    called = createChannel(world, {
-      ...common,
-      ...(request.otherChannelId ? { id: request.otherChannelId } : {}),
-      name: `Local/${local.dialString}-${seq};2`,
-      state: 'Ring',
-    });
-    leg.peer = called;
-    called.peer = leg;
-    leg.half = 1;
-    called.half = 2;
+    ({ leg, called } = createLocalPair(world, local, request));
     leg.dialString = local.dialString;
   } else {
     const init = endpointChannelInit(world, target, request);

@@ -1,4 +1,4 @@
-import { splitArguments } from '../splitArguments.ts';
+import { splitArguments } from '@ringflow/client';
 import { type DialplanApplication, NEXT } from './DialplanApplication.ts';
 
 /**

@@ -3,8 +3,8 @@ let lastMs = Number.NaN;
 let lastText = '';
 
 /**
- * Formats a time the way the real server writes it in events and replies:
- * `2026-11-22T03:47:11.718+0000` (UTC, milliseconds, numeric offset without a colon).
+ * Formats a time the way ARI servers write timestamps in events and replies: UTC, milliseconds,
+ * and a `+0000` offset without a colon, which `Date.toISOString` does not produce.
  *
  * @example
  * formatTimestamp(Date.UTC(2026, 10, 22, 3, 47, 11, 718)) // '2026-11-22T03:47:11.718+0000'

@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
  * @example
  * const before = measureHeap();
  * // ... work that should leave nothing behind ...
- * expect(measureHeap() - before).toBeLessThan(limit);
+ * console.info(`retained: ${measureHeap() - before} bytes`);
  */
 export function measureHeap(): number {
   const collect = fullGc();
