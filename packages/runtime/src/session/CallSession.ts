@@ -399,6 +399,7 @@ export class CallSession implements HandleSession {
       channelId: this.channelId,
       app: this.app,
       client: this.host.client,
+      now: () => this.clock.now(),
       owned: () => (this.ended ? [] : this.owned.list()),
       dispatch: (event) => {
         if (!this.ended) this.dispatch(event);

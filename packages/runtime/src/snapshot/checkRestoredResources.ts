@@ -1,4 +1,10 @@
-import { isResourceGone, parseStasisAppData, type RestClient, type StreamEvent } from '@ringflow/client';
+import {
+  formatTimestamp,
+  isResourceGone,
+  parseStasisAppData,
+  type RestClient,
+  type StreamEvent,
+} from '@ringflow/client';
 import type { OwnedResource } from '../session/OwnedResources.ts';
 
 /** What the check needs from the restored session. */
@@ -6,6 +12,8 @@ export interface RestoredCall {
   readonly channelId: string;
   readonly app: string | undefined;
   readonly client: RestClient;
+  /** The call's clock time: the missed events are stamped with it, as the server stamps events. */
+  now(): number;
   owned(): readonly OwnedResource[];
   /** Hands the machine an event it missed, as if the server had sent it. */
   dispatch(event: StreamEvent): void;
@@ -51,7 +59,7 @@ export async function checkRestoredResources(call: RestoredCall): Promise<string
     call.mainGone();
     return ['the call is gone'];
   }
-  const timestamp = new Date().toISOString();
+  const timestamp = formatTimestamp(call.now());
   for (const { kind, id, started } of call.owned()) {
     if (kind === 'playback') {
       const playback = await ifThere(() => client.playbacks.get({ playbackId: id }));
