@@ -5,12 +5,14 @@ import {
   type CallEnded,
   type CallHandle,
   type CallInput,
+  type CallStore,
   callActors,
   createApplication,
+  MemoryCallStore,
 } from '@ringflow/runtime';
 import { createSimulator, type Simulator, startOutboundWebSockets } from '@ringflow/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setup } from 'xstate';
+import { type AnyStateMachine, setup } from 'xstate';
 
 const DIALPLAN = `
 [ow]
@@ -73,12 +75,17 @@ function simulator(): Simulator {
   return sim;
 }
 
-async function listeningApp(apps: string[], path: string): Promise<{ app: Application; ended: CallEnded[] }> {
+async function listeningApp(
+  apps: string[],
+  path: string,
+  options: { store?: CallStore; call?: AnyStateMachine } = {},
+): Promise<{ app: Application; ended: CallEnded[] }> {
   const ended: CallEnded[] = [];
   const app = createApplication({
     servers: [],
     apps,
-    call: beepAndHangUp,
+    call: options.call ?? beepAndHangUp,
+    ...(options.store ? { store: options.store } : {}),
     logger: { level: 'silent' },
     listen: { port: 0, path, accounts: [{ username: 'appuser', password: 'apppass' }] },
     onCallEnded: (c) => ended.push(c),
@@ -206,4 +213,84 @@ describe('the application listens and the server dials it', () => {
     expect(outbound.opened.perCall).toBe(200);
     expect(outbound.failedCalls).toBe(0);
   }, 90_000);
+
+  it('per call, with a store: a connection lost mid-call is re-dialled by the server and the call taken over by the process it reaches', async () => {
+    // Answer, wait for a key, say it, hang up: the key is pressed after the connection was lost.
+    const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
+      initial: 'answering',
+      states: {
+        answering: { invoke: { src: 'answer', onDone: 'asking' } },
+        asking: {
+          invoke: {
+            src: 'collectDigits',
+            input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
+            onDone: 'telling',
+          },
+        },
+        telling: { invoke: { src: 'userEvent', input: { name: 'KeyHeard' }, onDone: 'leaving' } },
+        leaving: { invoke: { src: 'hangup', onDone: 'done' } },
+        done: { type: 'final' },
+      },
+    });
+    const store = new MemoryCallStore();
+    const processes = await Promise.all(
+      [1, 2].map(() => listeningApp(['ow-call'], '/ari-call', { store, call: sayKey })),
+    );
+    // A round robin that can cut its connections, as a process dying would.
+    const sockets = new Set<Socket>();
+    let next = 0;
+    const proxy = createServer((client: Socket) => {
+      const upstream = connect(processes[next++ % 2]!.app.listening!.port, '127.0.0.1');
+      sockets.add(client);
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => {
+        sockets.delete(client);
+        upstream.destroy();
+      });
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: `ws://127.0.0.1:${(proxy.address() as AddressInfo).port}/ari-call`,
+          apps: ['ow-call'],
+          username: 'appuser',
+          password: 'apppass',
+          closeAfterStasisEndMs: 10,
+          reconnectIntervalMs: 50,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const heard: string[] = [];
+    sim.driver.onEvent((e) => {
+      if (e.type === 'ChannelUserevent') heard.push(String(e.eventname));
+    });
+    const caller = sim.driver.placeCall({ context: 'ow', to: 'percall' });
+    const first = processes[0]!.app;
+    await until(
+      'the call waits for a key on the first process',
+      () => JSON.stringify(first.call(caller)?.machine?.getSnapshot().value) === '"asking"',
+    );
+    for (const socket of sockets) socket.destroy();
+    const second = processes[1]!.app;
+    await until(
+      'the second process took the call over',
+      () => JSON.stringify(second.call(caller)?.machine?.getSnapshot().value) === '"asking"',
+    );
+    sim.driver.pressDigits(caller, '7');
+    await until('the call ended', () => processes[1]!.ended.length === 1);
+    expect(processes[0]!.ended.map((c) => c.outcome)).toEqual(['detached']);
+    expect(processes[1]!.ended.map((c) => c.outcome)).toEqual(['completed']);
+    expect(heard).toEqual(['KeyHeard']);
+    expect(outbound.opened.perCall).toBe(2);
+    expect(outbound.failedCalls).toBe(0);
+    expect(store.size).toBe(0);
+  }, 30_000);
 });

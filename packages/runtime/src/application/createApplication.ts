@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AcceptedServerSocket,
   ErrorCode,
+  isEventType,
   formatTimestamp,
   listenForServers,
   type RestTransport,
@@ -215,14 +216,47 @@ export class Application {
   private async releaseAccepted(link: ServerLink): Promise<void> {
     if (!this.acceptedLinks.delete(link)) return;
     const stranded = [...this.sessions].filter((s) => this.sessionLinks.get(s) === link);
-    if (stranded.length > 0) {
+    if (stranded.length > 0 && this.options.store) {
+      // The server re-dials a call's connection while the call lasts: whichever process it
+      // reaches takes the call over from its record (see takeOver).
+      link.logger.info(
+        { calls: stranded.map((s) => s.channelId) },
+        'the socket closed with calls still on it; they wait in the store for the server to re-dial',
+      );
+      for (const s of stranded) s.end('detached');
+    } else if (stranded.length > 0) {
       link.logger.warn(
         { calls: stranded.map((s) => s.channelId) },
-        'the server closed the socket with calls still on it; their sessions end (the server hangs them up if it cannot re-dial)',
+        'the server closed the socket with calls still on it; their sessions end (give the application a store to take them over when the server re-dials)',
       );
       for (const s of stranded) s.end('failed');
     }
     await link.close();
+  }
+
+  /**
+   * A server dialled in for an application (`ApplicationRegistered`): if the store has calls of
+   * that application name (a per-call connection is named after its call, `<app>:<channel
+   * name>`), their connection was lost and the server re-dialled; the calls are taken over on this
+   * socket from their records. A session of this process still holding one (its old socket's
+   * close not seen yet) lets it go first.
+   */
+  private async takeOver(link: ServerLink, application: string): Promise<void> {
+    const store = this.options.store;
+    if (!store || this.appOf(application) === undefined) return;
+    const records = (await store.list()).filter((r) => r.app === application);
+    for (const listed of records) {
+      const existing = this.call(listed.channelId);
+      if (existing && this.sessionLinks.get(existing) === link) continue;
+      const record = existing?.record() ?? listed;
+      existing?.end('detached');
+      if (this.router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
+      link.logger.info(
+        { call: record.channelId, app: application },
+        'the server re-dialled: call taken over',
+      );
+      this.newSession(link, record.channelId, record.direction, record.app).restore(record);
+    }
   }
 
   /** The call sessions in progress. */
@@ -393,6 +427,10 @@ export class Application {
     this.metrics.eventReceived(link.name);
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
+    if (isEventType(event, 'ApplicationRegistered') && this.acceptedLinks.has(link)) {
+      void this.takeOver(link, event.application);
+      return;
+    }
     if (event.type === 'StasisStart' && this.appOf((event as StasisStart).application) !== undefined) {
       this.inbound(link, event as StasisStart);
       return;

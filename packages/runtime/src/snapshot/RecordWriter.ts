@@ -31,9 +31,13 @@ export class RecordWriter {
     });
   }
 
-  /** Writes the record now (a process handing its calls over writes them before it lets go). */
+  /**
+   * Writes now a record whose change is still waiting for its turn (a process handing its calls
+   * over writes them before it lets go). A record already written is not written again: another
+   * process may have taken the call over from it meanwhile.
+   */
   flush(): void {
-    if (this.closed) return;
+    if (this.closed || !this.due) return;
     const record = this.build();
     if (record) this.attempt('save', () => this.store.save(record));
   }
