@@ -96,6 +96,11 @@ const CALL_ENDED: RingflowError = new RingflowError(
   'the call has ended; its pending requests and waits were cancelled. Check call.ended before sending.',
 );
 
+/** The phases without data of their own, shared by every session. */
+const WAITING: SessionPhase = { name: 'waiting' };
+const RUNNING: SessionPhase = { name: 'running', lateStartExpected: false };
+const RUNNING_LATE_START_EXPECTED: SessionPhase = { name: 'running', lateStartExpected: true };
+
 function eventChannelId(event: StreamEvent): string | undefined {
   const channel = (event as { channel?: { id?: unknown } }).channel;
   return typeof channel?.id === 'string' ? channel.id : undefined;
@@ -129,7 +134,7 @@ export class CallSession implements HandleSession {
   readonly digits = new DigitBuffer();
   private readonly host: SessionHost;
   private readonly options: CallSessionOptions;
-  private phase: SessionPhase = { name: 'waiting' };
+  private phase: SessionPhase = WAITING;
   /**
    * The call's channel is on its way out of the application (its StasisEnd came, or a hangup or
    * continue was sent): nothing must hang it up again.
@@ -139,7 +144,8 @@ export class CallSession implements HandleSession {
   private adopted = false;
   private readonly owned: OwnedResources<EventOwner>;
   private readonly requests: CallRequests;
-  private readonly report = new CallReport();
+  /** What the call's end will say; made with the first fact it needs (most live calls have none). */
+  private reportMade: CallReport | undefined;
   private readonly copies: SharedStreamCopies | undefined;
   /** Writes the call's record to the application's store (only with one). */
   private readonly recorder: RecordWriter | undefined;
@@ -148,7 +154,8 @@ export class CallSession implements HandleSession {
    * AbortController with its EventTarget was a visible share of the memory per call).
    */
   private abort: AbortController | undefined;
-  private readonly events = new CallEventStream();
+  /** The call's `events$`; made when first asked for (most compiled flows never subscribe). */
+  private eventStream: CallEventStream | undefined;
   /** Channels of the call found gone (404); made on the first one. */
   private gone: Set<string> | undefined;
   private app: string | undefined;
@@ -221,6 +228,12 @@ export class CallSession implements HandleSession {
     return this.app;
   }
 
+  /** What the call's end will say (see {@link CallReport}), made on first use. */
+  private report(): CallReport {
+    this.reportMade ??= new CallReport();
+    return this.reportMade;
+  }
+
   /** True once the session has ended. */
   get ended(): boolean {
     return this.phase.name === 'ended';
@@ -255,7 +268,7 @@ export class CallSession implements HandleSession {
     digitWaiters: number;
   } {
     return {
-      subscriptions: this.events.subscriptions,
+      subscriptions: this.eventStream?.subscriptions ?? 0,
       timers: this.clock.pendingTimers,
       pendingRequests: this.requests.inFlight,
       routes: this.ended ? 0 : this.owned.size,
@@ -301,7 +314,7 @@ export class CallSession implements HandleSession {
         return;
       }
       if (this.phase.name === 'running' && this.phase.lateStartExpected) {
-        this.phase.lateStartExpected = false;
+        this.phase = RUNNING;
         this.log('debug', 'StasisStart of an adopted call arrived late; the call is already running');
         return;
       }
@@ -318,7 +331,7 @@ export class CallSession implements HandleSession {
     channelId = eventChannelId(event),
     isMain = channelId === this.channelId,
   ): void {
-    this.events.next(event);
+    this.eventStream?.next(event);
     this.tell(event);
     this.afterEvent(event, channelId, isMain);
   }
@@ -330,10 +343,10 @@ export class CallSession implements HandleSession {
     } else if (isEventType(event, 'StasisEnd')) {
       if (isMain) this.finish(this.actor ? 'completed' : 'unanswered');
     } else if (isEventType(event, 'ChannelHangupRequest')) {
-      if (isMain) this.report.noteCause(event);
+      if (isMain) this.report().noteCause(event);
     } else if (isEventType(event, 'ChannelDestroyed')) {
       if (isMain) {
-        this.report.noteCause(event);
+        this.report().noteCause(event);
         this.finish(this.actor ? 'completed' : 'unanswered');
       } else if (channelId) this.disown('channel', channelId);
     } else if (isEventType(event, 'PlaybackFinished')) {
@@ -371,8 +384,7 @@ export class CallSession implements HandleSession {
     this.app ??= start.application;
     this.begin(start);
     // begin() moved the phase on (read again: the check above narrowed it to 'waiting').
-    const phase = this.phase as SessionPhase;
-    if (phase.name === 'running') phase.lateStartExpected = true;
+    if ((this.phase as SessionPhase).name === 'running') this.phase = RUNNING_LATE_START_EXPECTED;
   }
 
   /**
@@ -386,7 +398,7 @@ export class CallSession implements HandleSession {
     if (this.phase.name !== 'waiting') return;
     this.app ??= record.app;
     this.startedAt = record.startedAt;
-    this.report.restore(record.failures, record.lastFailure);
+    this.report().restore(record.failures, record.lastFailure);
     for (const { kind, id, cleanup, started } of record.owned) {
       this.owned.own(kind, id, cleanup);
       if (started) this.owned.noteStarted(kind, id);
@@ -417,7 +429,7 @@ export class CallSession implements HandleSession {
 
   /** The channel entered the application (or the call was adopted or restored): start the machine. */
   private begin(start: StasisStart, restored?: CallRecord): void {
-    this.phase = { name: 'running', lateStartExpected: false };
+    this.phase = RUNNING;
     this.app ??= start.application;
     this.logApp = start.application;
     this.childLogger = undefined; // made before the call started: without the application
@@ -484,7 +496,7 @@ export class CallSession implements HandleSession {
     const actor = this.actor;
     const handle = this.handle;
     if (!actor || !handle || this.ended) return undefined;
-    const lastFailure = this.report.failure;
+    const lastFailure = this.report().failure;
     return {
       version: 1,
       callId: this.id,
@@ -498,7 +510,7 @@ export class CallSession implements HandleSession {
       start: handle.start,
       owned: this.owned.persist(),
       digits: this.digits.peek(),
-      failures: this.report.failures,
+      failures: this.report().failures,
       ...(lastFailure ? { lastFailure } : {}),
       machine: toPlainData(actor.getPersistedSnapshot()),
     };
@@ -533,7 +545,9 @@ export class CallSession implements HandleSession {
 
   /** Every event about the call's resources; completes when the call ends. */
   get events$(): Observable<StreamEvent> {
-    return this.events.events$;
+    this.eventStream ??= new CallEventStream();
+    if (this.ended) this.eventStream.complete();
+    return this.eventStream.events$;
   }
 
   /**
@@ -590,7 +604,7 @@ export class CallSession implements HandleSession {
    */
   reportFailure(failure: StepFailure): void {
     if (this.ended) return;
-    this.report.noteFailure(failure);
+    this.report().noteFailure(failure);
     this.host.metrics.stepFailed(failure.flow, failure.step, failure.status);
     // A failure the step routes itself was expected by the flow's author: info, not warn.
     this.log(
@@ -698,7 +712,7 @@ export class CallSession implements HandleSession {
     this.abort?.abort(CALL_ENDED);
     this.requests.cancelAll(CALL_ENDED);
     this.clock.clearAll();
-    this.events.complete();
+    this.eventStream?.complete();
     const owned = this.owned.list();
     this.owned.releaseRoutes();
     // A call handed over to another process keeps everything on the server.
@@ -714,7 +728,7 @@ export class CallSession implements HandleSession {
         this.host,
         (message, details) => this.log('debug', message, details),
       );
-    const { report, troubled, logFields } = this.report.ended(
+    const { report, troubled, logFields } = this.report().ended(
       {
         callId: this.id,
         app: this.app,

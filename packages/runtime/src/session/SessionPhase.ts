@@ -22,6 +22,6 @@ import type { SessionOutcome } from './CallEnded.ts';
  */
 export type SessionPhase =
   | { readonly name: 'waiting' }
-  | { readonly name: 'running'; lateStartExpected: boolean }
+  | { readonly name: 'running'; readonly lateStartExpected: boolean }
   | { readonly name: 'closing'; readonly outcome: SessionOutcome; settling: TimerHandle | undefined }
   | { readonly name: 'ended'; readonly outcome: SessionOutcome };
