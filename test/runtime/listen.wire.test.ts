@@ -109,6 +109,50 @@ async function roundRobin(ports: readonly number[]): Promise<Server> {
   return proxy;
 }
 
+/** Answer, wait for a key, say it, hang up: the key is pressed after the connection was lost. */
+const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
+  initial: 'answering',
+  states: {
+    answering: { invoke: { src: 'answer', onDone: 'asking' } },
+    asking: {
+      invoke: {
+        src: 'collectDigits',
+        input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
+        onDone: 'telling',
+      },
+    },
+    telling: { invoke: { src: 'userEvent', input: { name: 'KeyHeard' }, onDone: 'leaving' } },
+    leaving: { invoke: { src: 'hangup', onDone: 'done' } },
+    done: { type: 'final' },
+  },
+});
+
+/** A round robin that can cut its connections, as a process dying or a network blip would. */
+async function cuttingRoundRobin(ports: readonly number[]): Promise<{ port: number; cut: () => void }> {
+  const sockets = new Set<Socket>();
+  let next = 0;
+  const proxy = createServer((client: Socket) => {
+    const upstream = connect(ports[next++ % ports.length]!, '127.0.0.1');
+    sockets.add(client);
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => {
+      sockets.delete(client);
+      upstream.destroy();
+    });
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+  return {
+    port: (proxy.address() as AddressInfo).port,
+    cut: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
 describe('the application listens and the server dials it', () => {
   it('persistent: calls run over the socket, with Basic credentials checked', async () => {
     const { app, ended } = await listeningApp(['ow-app'], '/ari-app');
@@ -215,23 +259,6 @@ describe('the application listens and the server dials it', () => {
   }, 90_000);
 
   it('per call, with a store: a connection lost mid-call is re-dialled by the server and the call taken over by the process it reaches', async () => {
-    // Answer, wait for a key, say it, hang up: the key is pressed after the connection was lost.
-    const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
-      initial: 'answering',
-      states: {
-        answering: { invoke: { src: 'answer', onDone: 'asking' } },
-        asking: {
-          invoke: {
-            src: 'collectDigits',
-            input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
-            onDone: 'telling',
-          },
-        },
-        telling: { invoke: { src: 'userEvent', input: { name: 'KeyHeard' }, onDone: 'leaving' } },
-        leaving: { invoke: { src: 'hangup', onDone: 'done' } },
-        done: { type: 'final' },
-      },
-    });
     const store = new MemoryCallStore();
     const processes = await Promise.all(
       [1, 2].map(() => listeningApp(['ow-call'], '/ari-call', { store, call: sayKey })),
@@ -292,5 +319,84 @@ describe('the application listens and the server dials it', () => {
     expect(outbound.opened.perCall).toBe(2);
     expect(outbound.failedCalls).toBe(0);
     expect(store.size).toBe(0);
+  }, 30_000);
+
+  it('per call, without a store: a connection lost mid-call is re-dialled and the call continues in the same process', async () => {
+    const { app, ended } = await listeningApp(['ow-call'], '/ari-call', { call: sayKey });
+    const proxy = await cuttingRoundRobin([app.listening!.port]);
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: `ws://127.0.0.1:${proxy.port}/ari-call`,
+          apps: ['ow-call'],
+          username: 'appuser',
+          password: 'apppass',
+          closeAfterStasisEndMs: 10,
+          reconnectIntervalMs: 50,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const heard: string[] = [];
+    sim.driver.onEvent((e) => {
+      if (e.type === 'ChannelUserevent') heard.push(String(e.eventname));
+    });
+    const caller = sim.driver.placeCall({ context: 'ow', to: 'percall' });
+    const asking = () => JSON.stringify(app.call(caller)?.machine?.getSnapshot().value) === '"asking"';
+    await until('the call waits for a key', asking);
+    const before = app.call(caller);
+    proxy.cut();
+    await until('the call continues on the re-dialled socket', () => app.call(caller) !== before && asking());
+    sim.driver.pressDigits(caller, '7');
+    await until('the call ended', () => ended.some((c) => c.outcome === 'completed'));
+    expect(ended.map((c) => c.outcome)).toEqual(['detached', 'completed']);
+    expect(heard).toEqual(['KeyHeard']);
+    expect(outbound.opened.perCall).toBe(2);
+    expect(outbound.failedCalls).toBe(0);
+  }, 30_000);
+
+  it('per call, without a store: a call the server does not re-dial ends failed after the grace period', async () => {
+    const ended: CallEnded[] = [];
+    const app = createApplication({
+      servers: [],
+      apps: ['ow-call'],
+      call: sayKey,
+      logger: { level: 'silent' },
+      listen: {
+        port: 0,
+        path: '/ari-call',
+        redialGraceMs: 200,
+        accounts: [{ username: 'appuser', password: 'apppass' }],
+      },
+      onCallEnded: (c) => ended.push(c),
+    });
+    await app.start();
+    cleanups.push(() => app.stop());
+    const proxy = await cuttingRoundRobin([app.listening!.port]);
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: `ws://127.0.0.1:${proxy.port}/ari-call`,
+          apps: ['ow-call'],
+          username: 'appuser',
+          password: 'apppass',
+          reconnectIntervalMs: 50,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const caller = sim.driver.placeCall({ context: 'ow', to: 'percall' });
+    await until(
+      'the call waits for a key',
+      () => JSON.stringify(app.call(caller)?.machine?.getSnapshot().value) === '"asking"',
+    );
+    await outbound.close();
+    proxy.cut();
+    await until('the session ended', () => ended.length === 1);
+    expect(ended.map((c) => c.outcome)).toEqual(['failed']);
   }, 30_000);
 });
