@@ -24,6 +24,7 @@ import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
 import { AwaitingRedial } from './AwaitingRedial.ts';
+import { BroadcastClaims } from './BroadcastClaims.ts';
 import { CleanupRetry } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
 import type {
@@ -56,6 +57,8 @@ export class Application {
   private readonly clock: TrackingClock;
   /** Calls whose socket closed, held (without a store) until the server re-dials them. */
   private readonly awaitingRedial: AwaitingRedial;
+  /** Claims of calls offered by StasisBroadcast (with `claimBroadcasts`). */
+  private readonly claims: BroadcastClaims | undefined;
   private readonly router = new SessionRouter();
   private readonly links: ServerLink[];
   private readonly sessions = new Set<CallSession>();
@@ -95,6 +98,10 @@ export class Application {
     const clock = options.clock ?? systemClock;
     this.clock = new TrackingClock(clock);
     this.awaitingRedial = new AwaitingRedial(this.clock, options.listen?.redialGraceMs ?? 30_000);
+    const claiming = options.claimBroadcasts;
+    this.claims = claiming
+      ? new BroadcastClaims(claiming === true ? {} : claiming, () => this.sessions.size)
+      : undefined;
     this.ids = options.ids ?? randomUUID;
     this.logger = createRuntimeLogger(options.logger);
     this.metrics = new RuntimeMetrics(clock);
@@ -393,6 +400,7 @@ export class Application {
       onEnded: this.onSessionEnded,
     });
     this.sessions.add(session);
+    this.claims?.settled(channelId);
     if (this.acceptedLinks.has(link)) this.sessionLinks.set(session, link);
     this.metrics.callStarted(direction);
     this.callsSubject.next(session);
@@ -450,6 +458,10 @@ export class Application {
     this.metrics.eventReceived(link.name);
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
+    if (isEventType(event, 'CallBroadcast') && this.claims && this.appOf(event.application) !== undefined) {
+      void this.claims.offered(link.client, event, link.logger);
+      return;
+    }
     if (isEventType(event, 'ApplicationRegistered') && this.acceptedLinks.has(link)) {
       void this.takeOver(link, event.application);
       return;
