@@ -14,14 +14,28 @@ export interface BroadcastClaimOptions {
   readonly maxCalls?: number;
 }
 
+/** An offer this process saw: enough to claim it later. */
+interface Offer {
+  readonly client: RestClient;
+  readonly channelId: string;
+  readonly application: string;
+  readonly logger: Logger;
+}
+
+/** Offers passed over for lack of room, kept to try when room frees (newest first). */
+const MAX_SKIPPED = 64;
+
 /**
  * Claims offered calls (CallBroadcast) while the application has room. A claim won is counted
  * until its call starts (its StasisStart may come after the claim's answer), so a burst of offers
- * never claims more than the room left.
+ * never claims more than the room left. Offers passed over for lack of room are tried again,
+ * newest first, when room frees (a claim lost to another process, a call ended): the server
+ * answers 404 for those no longer on offer.
  */
 export class BroadcastClaims {
   /** Channels claimed (or being claimed) whose session has not started yet. */
   private readonly reserved = new Set<string>();
+  private readonly skipped: Offer[] = [];
   private readonly maxCalls: number;
 
   constructor(
@@ -32,14 +46,40 @@ export class BroadcastClaims {
   }
 
   /** A call was offered to `event.application`: claims it if there is room. */
-  async offered(client: RestClient, event: CallBroadcast, logger: Logger): Promise<void> {
-    const channelId = event.channel.id;
-    const application = event.application;
-    if (this.reserved.has(channelId)) return;
-    if (this.activeCalls() + this.reserved.size >= this.maxCalls) {
-      logger.debug({ call: channelId, maxCalls: this.maxCalls }, 'call offered, not claimed: no room');
+  offered(client: RestClient, event: CallBroadcast, logger: Logger): void {
+    const offer = { client, channelId: event.channel.id, application: event.application, logger };
+    if (this.reserved.has(offer.channelId)) return;
+    if (!this.hasRoom()) {
+      logger.debug({ call: offer.channelId, maxCalls: this.maxCalls }, 'call offered, not claimed: no room');
+      this.skipped.push(offer);
+      if (this.skipped.length > MAX_SKIPPED) this.skipped.shift();
       return;
     }
+    void this.claim(offer);
+  }
+
+  /** A call started: it no longer holds a reservation. */
+  settled(channelId: string): void {
+    this.reserved.delete(channelId);
+  }
+
+  /** A call ended: offers passed over may be claimed now. */
+  roomFreed(): void {
+    while (this.hasRoom() && this.skipped.length > 0) void this.claim(this.skipped.pop()!);
+  }
+
+  /** Channels claimed whose call has not started yet. */
+  get pending(): number {
+    return this.reserved.size;
+  }
+
+  private hasRoom(): boolean {
+    return this.activeCalls() + this.reserved.size < this.maxCalls;
+  }
+
+  private async claim(offer: Offer): Promise<void> {
+    const { client, channelId, application, logger } = offer;
+    if (this.reserved.has(channelId)) return;
     this.reserved.add(channelId);
     try {
       await client.events.claimChannel({ channelId, application });
@@ -51,16 +91,7 @@ export class BroadcastClaims {
       } else {
         logger.warn({ err: error, call: channelId }, 'claiming an offered call failed');
       }
+      this.roomFreed();
     }
-  }
-
-  /** A call started (or ended before starting): it no longer holds a reservation. */
-  settled(channelId: string): void {
-    this.reserved.delete(channelId);
-  }
-
-  /** Channels claimed whose call has not started yet. */
-  get pending(): number {
-    return this.reserved.size;
   }
 }

@@ -446,6 +446,7 @@ export class Application {
     this.sessions.delete(session);
     this.reconciler.sessionEnded(session.channelId);
     this.metrics.callEnded(ended.outcome);
+    this.claims?.roomFreed();
     this.callEndedSubject.next(ended);
     try {
       this.options.onCallEnded?.(ended);
@@ -459,7 +460,7 @@ export class Application {
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
     if (isEventType(event, 'CallBroadcast') && this.claims && this.appOf(event.application) !== undefined) {
-      void this.claims.offered(link.client, event, link.logger);
+      this.claims.offered(link.client, event, link.logger);
       return;
     }
     if (isEventType(event, 'ApplicationRegistered') && this.acceptedLinks.has(link)) {
