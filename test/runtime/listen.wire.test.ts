@@ -10,7 +10,13 @@ import {
   createApplication,
   MemoryCallStore,
 } from '@ringflow/runtime';
-import { createSimulator, type Simulator, startOutboundWebSockets } from '@ringflow/simulator';
+import {
+  createSimulator,
+  type Simulator,
+  startOutboundWebSockets,
+  startWireServer,
+} from '@ringflow/simulator';
+import { makeTestCertificates } from '../reliability/makeTestCertificates.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AnyStateMachine, setup } from 'xstate';
 
@@ -398,5 +404,107 @@ describe('the application listens and the server dials it', () => {
     proxy.cut();
     await until('the session ended', () => ended.length === 1);
     expect(ended.map((c) => c.outcome)).toEqual(['failed']);
+  }, 30_000);
+
+  it('listen.tls: the server dials wss:// and the call runs over TLS', async () => {
+    const certs = makeTestCertificates();
+    const ended: CallEnded[] = [];
+    const app = createApplication({
+      servers: [],
+      apps: ['ow-app'],
+      call: beepAndHangUp,
+      logger: { level: 'silent' },
+      listen: {
+        port: 0,
+        path: '/ari-app',
+        accounts: [{ username: 'appuser', password: 'apppass' }],
+        tls: { cert: certs.serverCert, key: certs.serverKey },
+      },
+      onCallEnded: (c) => ended.push(c),
+    });
+    await app.start();
+    cleanups.push(() => app.stop());
+    expect(app.listening!.url).toMatch(/^wss:\/\//);
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'persistent',
+          uri: `wss://localhost:${app.listening!.port}/ari-app`,
+          apps: ['ow-app'],
+          username: 'appuser',
+          password: 'apppass',
+          ca: certs.ca,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    await outbound.whenConnected();
+    sim.driver.placeCall({ context: 'ow', to: 'persistent' });
+    await until('the call completed', () => ended.length === 1);
+    expect(ended.map((c) => c.outcome)).toEqual(['completed']);
+  }, 30_000);
+
+  it("binary downloads fall back to the server's HTTP address (listen.http), and fail with CONFIG without it", async () => {
+    const stay = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
+      initial: 'answering',
+      states: { answering: { invoke: { src: 'answer', onDone: 'talking' } }, talking: {} },
+    });
+    const sim = simulator();
+    const wire = await startWireServer(sim, { users: [{ username: 'ringflow', password: 'secret' }] });
+    cleanups.push(() => wire.close());
+    const apps = await Promise.all(
+      [true, false].map(async (withHttp) => {
+        const app = createApplication({
+          servers: [],
+          apps: ['ow-app'],
+          call: stay,
+          logger: { level: 'silent' },
+          listen: {
+            port: 0,
+            path: '/ari-app',
+            accounts: [{ username: 'appuser', password: 'apppass' }],
+            ...(withHttp ? { http: { url: wire.url, username: 'ringflow', password: 'secret' } } : {}),
+          },
+        });
+        await app.start();
+        cleanups.push(() => app.stop());
+        return app;
+      }),
+    );
+    for (const app of apps) {
+      const outbound = startOutboundWebSockets(sim, {
+        connections: [
+          {
+            connectionType: 'persistent',
+            uri: `ws://127.0.0.1:${app.listening!.port}/ari-app`,
+            apps: ['ow-app'],
+            username: 'appuser',
+            password: 'apppass',
+          },
+        ],
+      });
+      cleanups.push(() => outbound.close());
+      await outbound.whenConnected();
+      const caller = sim.driver.placeCall({ context: 'ow', to: 'persistent' });
+      const session = await until('the call is answered', () => {
+        const s = app.call(caller);
+        return JSON.stringify(s?.machine?.getSnapshot().value) === '"talking"' && s;
+      });
+      const name = `take-${apps.indexOf(app)}`;
+      // Recording and stopping travel over the socket; only the file needs HTTP.
+      await session.client.channels.record({ channelId: caller, name, format: 'wav' });
+      await new Promise((r) => setTimeout(r, 50));
+      await session.client.recordings.stop({ recordingName: name });
+      const download = session.client.recordings.getStoredFile({ recordingName: name });
+      if (app === apps[0]) {
+        const file = await download;
+        expect(file.byteLength).toBeGreaterThan(44);
+        expect(new TextDecoder().decode(file.subarray(0, 4))).toBe('RIFF');
+      } else {
+        await expect(download).rejects.toMatchObject({ code: 'CONFIG' });
+      }
+      await outbound.close();
+    }
   }, 30_000);
 });
