@@ -10,7 +10,13 @@ import {
   createApplication,
   MemoryCallStore,
 } from '@ringflow/runtime';
-import { createSimulator, type Simulator, startOutboundWebSockets } from '@ringflow/simulator';
+import {
+  createSimulator,
+  type Simulator,
+  startOutboundWebSockets,
+  startWireServer,
+} from '@ringflow/simulator';
+import { makeTestCertificates } from '../reliability/makeTestCertificates.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AnyStateMachine, setup } from 'xstate';
 
@@ -107,6 +113,50 @@ async function roundRobin(ports: readonly number[]): Promise<Server> {
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
   return proxy;
+}
+
+/** Answer, wait for a key, say it, hang up: the key is pressed after the connection was lost. */
+const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
+  initial: 'answering',
+  states: {
+    answering: { invoke: { src: 'answer', onDone: 'asking' } },
+    asking: {
+      invoke: {
+        src: 'collectDigits',
+        input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
+        onDone: 'telling',
+      },
+    },
+    telling: { invoke: { src: 'userEvent', input: { name: 'KeyHeard' }, onDone: 'leaving' } },
+    leaving: { invoke: { src: 'hangup', onDone: 'done' } },
+    done: { type: 'final' },
+  },
+});
+
+/** A round robin that can cut its connections, as a process dying or a network blip would. */
+async function cuttingRoundRobin(ports: readonly number[]): Promise<{ port: number; cut: () => void }> {
+  const sockets = new Set<Socket>();
+  let next = 0;
+  const proxy = createServer((client: Socket) => {
+    const upstream = connect(ports[next++ % ports.length]!, '127.0.0.1');
+    sockets.add(client);
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => {
+      sockets.delete(client);
+      upstream.destroy();
+    });
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+  return {
+    port: (proxy.address() as AddressInfo).port,
+    cut: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
 }
 
 describe('the application listens and the server dials it', () => {
@@ -215,23 +265,6 @@ describe('the application listens and the server dials it', () => {
   }, 90_000);
 
   it('per call, with a store: a connection lost mid-call is re-dialled by the server and the call taken over by the process it reaches', async () => {
-    // Answer, wait for a key, say it, hang up: the key is pressed after the connection was lost.
-    const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
-      initial: 'answering',
-      states: {
-        answering: { invoke: { src: 'answer', onDone: 'asking' } },
-        asking: {
-          invoke: {
-            src: 'collectDigits',
-            input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
-            onDone: 'telling',
-          },
-        },
-        telling: { invoke: { src: 'userEvent', input: { name: 'KeyHeard' }, onDone: 'leaving' } },
-        leaving: { invoke: { src: 'hangup', onDone: 'done' } },
-        done: { type: 'final' },
-      },
-    });
     const store = new MemoryCallStore();
     const processes = await Promise.all(
       [1, 2].map(() => listeningApp(['ow-call'], '/ari-call', { store, call: sayKey })),
@@ -292,5 +325,186 @@ describe('the application listens and the server dials it', () => {
     expect(outbound.opened.perCall).toBe(2);
     expect(outbound.failedCalls).toBe(0);
     expect(store.size).toBe(0);
+  }, 30_000);
+
+  it('per call, without a store: a connection lost mid-call is re-dialled and the call continues in the same process', async () => {
+    const { app, ended } = await listeningApp(['ow-call'], '/ari-call', { call: sayKey });
+    const proxy = await cuttingRoundRobin([app.listening!.port]);
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: `ws://127.0.0.1:${proxy.port}/ari-call`,
+          apps: ['ow-call'],
+          username: 'appuser',
+          password: 'apppass',
+          closeAfterStasisEndMs: 10,
+          reconnectIntervalMs: 50,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const heard: string[] = [];
+    sim.driver.onEvent((e) => {
+      if (e.type === 'ChannelUserevent') heard.push(String(e.eventname));
+    });
+    const caller = sim.driver.placeCall({ context: 'ow', to: 'percall' });
+    const asking = () => JSON.stringify(app.call(caller)?.machine?.getSnapshot().value) === '"asking"';
+    await until('the call waits for a key', asking);
+    const before = app.call(caller);
+    proxy.cut();
+    await until('the call continues on the re-dialled socket', () => app.call(caller) !== before && asking());
+    sim.driver.pressDigits(caller, '7');
+    await until('the call ended', () => ended.some((c) => c.outcome === 'completed'));
+    expect(ended.map((c) => c.outcome)).toEqual(['detached', 'completed']);
+    expect(heard).toEqual(['KeyHeard']);
+    expect(outbound.opened.perCall).toBe(2);
+    expect(outbound.failedCalls).toBe(0);
+  }, 30_000);
+
+  it('per call, without a store: a call the server does not re-dial ends failed after the grace period', async () => {
+    const ended: CallEnded[] = [];
+    const app = createApplication({
+      servers: [],
+      apps: ['ow-call'],
+      call: sayKey,
+      logger: { level: 'silent' },
+      listen: {
+        port: 0,
+        path: '/ari-call',
+        redialGraceMs: 200,
+        accounts: [{ username: 'appuser', password: 'apppass' }],
+      },
+      onCallEnded: (c) => ended.push(c),
+    });
+    await app.start();
+    cleanups.push(() => app.stop());
+    const proxy = await cuttingRoundRobin([app.listening!.port]);
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: `ws://127.0.0.1:${proxy.port}/ari-call`,
+          apps: ['ow-call'],
+          username: 'appuser',
+          password: 'apppass',
+          reconnectIntervalMs: 50,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const caller = sim.driver.placeCall({ context: 'ow', to: 'percall' });
+    await until(
+      'the call waits for a key',
+      () => JSON.stringify(app.call(caller)?.machine?.getSnapshot().value) === '"asking"',
+    );
+    await outbound.close();
+    proxy.cut();
+    await until('the session ended', () => ended.length === 1);
+    expect(ended.map((c) => c.outcome)).toEqual(['failed']);
+  }, 30_000);
+
+  it('listen.tls: the server dials wss:// and the call runs over TLS', async () => {
+    const certs = makeTestCertificates();
+    const ended: CallEnded[] = [];
+    const app = createApplication({
+      servers: [],
+      apps: ['ow-app'],
+      call: beepAndHangUp,
+      logger: { level: 'silent' },
+      listen: {
+        port: 0,
+        path: '/ari-app',
+        accounts: [{ username: 'appuser', password: 'apppass' }],
+        tls: { cert: certs.serverCert, key: certs.serverKey },
+      },
+      onCallEnded: (c) => ended.push(c),
+    });
+    await app.start();
+    cleanups.push(() => app.stop());
+    expect(app.listening!.url).toMatch(/^wss:\/\//);
+    const sim = simulator();
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'persistent',
+          uri: `wss://localhost:${app.listening!.port}/ari-app`,
+          apps: ['ow-app'],
+          username: 'appuser',
+          password: 'apppass',
+          ca: certs.ca,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    await outbound.whenConnected();
+    sim.driver.placeCall({ context: 'ow', to: 'persistent' });
+    await until('the call completed', () => ended.length === 1);
+    expect(ended.map((c) => c.outcome)).toEqual(['completed']);
+  }, 30_000);
+
+  it("binary downloads fall back to the server's HTTP address (listen.http), and fail with CONFIG without it", async () => {
+    const stay = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
+      initial: 'answering',
+      states: { answering: { invoke: { src: 'answer', onDone: 'talking' } }, talking: {} },
+    });
+    const sim = simulator();
+    const wire = await startWireServer(sim, { users: [{ username: 'ringflow', password: 'secret' }] });
+    cleanups.push(() => wire.close());
+    const apps = await Promise.all(
+      [true, false].map(async (withHttp) => {
+        const app = createApplication({
+          servers: [],
+          apps: ['ow-app'],
+          call: stay,
+          logger: { level: 'silent' },
+          listen: {
+            port: 0,
+            path: '/ari-app',
+            accounts: [{ username: 'appuser', password: 'apppass' }],
+            ...(withHttp ? { http: { url: wire.url, username: 'ringflow', password: 'secret' } } : {}),
+          },
+        });
+        await app.start();
+        cleanups.push(() => app.stop());
+        return app;
+      }),
+    );
+    for (const app of apps) {
+      const outbound = startOutboundWebSockets(sim, {
+        connections: [
+          {
+            connectionType: 'persistent',
+            uri: `ws://127.0.0.1:${app.listening!.port}/ari-app`,
+            apps: ['ow-app'],
+            username: 'appuser',
+            password: 'apppass',
+          },
+        ],
+      });
+      cleanups.push(() => outbound.close());
+      await outbound.whenConnected();
+      const caller = sim.driver.placeCall({ context: 'ow', to: 'persistent' });
+      const session = await until('the call is answered', () => {
+        const s = app.call(caller);
+        return JSON.stringify(s?.machine?.getSnapshot().value) === '"talking"' && s;
+      });
+      const name = `take-${apps.indexOf(app)}`;
+      // Recording and stopping travel over the socket; only the file needs HTTP.
+      await session.client.channels.record({ channelId: caller, name, format: 'wav' });
+      await new Promise((r) => setTimeout(r, 50));
+      await session.client.recordings.stop({ recordingName: name });
+      const download = session.client.recordings.getStoredFile({ recordingName: name });
+      if (app === apps[0]) {
+        const file = await download;
+        expect(file.byteLength).toBeGreaterThan(44);
+        expect(new TextDecoder().decode(file.subarray(0, 4))).toBe('RIFF');
+      } else {
+        await expect(download).rejects.toMatchObject({ code: 'CONFIG' });
+      }
+      await outbound.close();
+    }
   }, 30_000);
 });

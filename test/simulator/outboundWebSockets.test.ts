@@ -187,6 +187,11 @@ describe('the simulator dials the application (outbound WebSockets)', () => {
     }
     expect(outbound.opened).toEqual({ persistent: 0, perCall: 2 });
     expect(outbound.openConnections).toBe(0);
+    // The calls' app names went with their connections: they do not pile up over many calls.
+    await until(
+      'per-call names forgotten',
+      () => !sim.knownApplications().some((n) => n.startsWith('ow-call:')),
+    );
   });
 
   it('per call with nobody listening: Stasis() fails and the call goes on in the dialplan', async () => {

@@ -19,6 +19,7 @@ export type { ShutdownOptions } from './application/installShutdownHandlers.ts';
 export { parseStasisAppData, type StasisAppData } from '@ringflow/client';
 export type { ServerOptions } from './application/ServerOptions.ts';
 export type { ListenOptions } from './application/ListenOptions.ts';
+export type { BroadcastClaimOptions } from './application/BroadcastClaims.ts';
 export { BridgeSession, bridgeMachine } from './bridge/BridgeSession.ts';
 export type {
   BridgeContext,

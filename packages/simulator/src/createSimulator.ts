@@ -97,6 +97,14 @@ export interface Simulator extends SimulatedServer {
     readonly time: string;
   }[];
   /**
+   * Forgets an application whose connection is closed for good (a per-call connection after its
+   * call left): a real server drops a per-call app with its connection, so names do not pile up.
+   * An application with a live connection is kept.
+   */
+  forgetApplication(name: string): void;
+  /** Every application name the server keeps, connected or not (a reconnecting client finds its own). */
+  knownApplications(): readonly string[];
+  /**
    * Serves `Stasis(app)` with one connection per call, as a real server's `per_call_config`
    * outbound WebSocket does: `open` dials the application for the channel and resolves with the
    * application name the connection registered (`app:<channel name>`), or undefined when it could
@@ -280,6 +288,14 @@ class SimulatorImpl implements Simulator {
   ): EventConnection | SimResponse {
     if (this.closed) return { status: 503, body: { message: 'The simulator was closed' } };
     return this.bus.connect(request, deliver);
+  }
+
+  forgetApplication(name: string): void {
+    this.bus.forget(name);
+  }
+
+  knownApplications(): readonly string[] {
+    return this.bus.knownApps();
   }
 
   servePerCall(

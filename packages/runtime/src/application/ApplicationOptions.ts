@@ -8,6 +8,7 @@ import type { CleanupRetryOptions } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
 import type { ListenOptions } from './ListenOptions.ts';
 import type { ServerOptions } from './ServerOptions.ts';
+import type { BroadcastClaimOptions } from './BroadcastClaims.ts';
 
 /** What the machine factory learns about a new call. */
 export interface CallInfo {
@@ -75,6 +76,12 @@ export interface ApplicationOptions {
    * Also on `app.callEnded$`.
    */
   readonly onCallEnded?: (ended: CallEnded) => void;
+  /**
+   * Claim calls the server offers with `StasisBroadcast()` (CallBroadcast, `POST /events/claim`),
+   * while fewer than `maxCalls` are active: identical processes then share calls without a broker.
+   * Default: offers are ignored.
+   */
+  readonly claimBroadcasts?: boolean | BroadcastClaimOptions;
 }
 
 /** Options of {@link Application.originate}. */

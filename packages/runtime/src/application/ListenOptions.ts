@@ -10,6 +10,12 @@ import type { ListenForServersOptions, TlsOptions } from '@ringflow/client';
  *   listen: { host: '0.0.0.0', port: 8765, path: '/ari-call', accounts: [{ username: 'appuser', password: 'apppass' }] } });
  */
 export interface ListenOptions extends ListenForServersOptions {
+  /**
+   * How long (ms, application clock) a call whose socket closed waits for the server to re-dial
+   * it before its session ends `failed` (without a store; with one it is detached at once and
+   * whichever process the server reaches takes it over). Default 30 000.
+   */
+  readonly redialGraceMs?: number;
   /** The server name in logs, metrics and `session.server.name`. Default `listen`. */
   readonly name?: string;
   /**

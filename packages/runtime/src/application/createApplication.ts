@@ -23,6 +23,8 @@ import type { CallEnded } from '../session/CallEnded.ts';
 import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
+import { AwaitingRedial } from './AwaitingRedial.ts';
+import { BroadcastClaims } from './BroadcastClaims.ts';
 import { CleanupRetry } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
 import type {
@@ -53,6 +55,10 @@ export class Application {
   private readonly options: ApplicationOptions;
   private readonly apps: readonly string[];
   private readonly clock: TrackingClock;
+  /** Calls whose socket closed, held (without a store) until the server re-dials them. */
+  private readonly awaitingRedial: AwaitingRedial;
+  /** Claims of calls offered by StasisBroadcast (with `claimBroadcasts`). */
+  private readonly claims: BroadcastClaims | undefined;
   private readonly router = new SessionRouter();
   private readonly links: ServerLink[];
   private readonly sessions = new Set<CallSession>();
@@ -91,6 +97,11 @@ export class Application {
     this.options = options;
     const clock = options.clock ?? systemClock;
     this.clock = new TrackingClock(clock);
+    this.awaitingRedial = new AwaitingRedial(this.clock, options.listen?.redialGraceMs ?? 30_000);
+    const claiming = options.claimBroadcasts;
+    this.claims = claiming
+      ? new BroadcastClaims(claiming === true ? {} : claiming, () => this.sessions.size)
+      : undefined;
     this.ids = options.ids ?? randomUUID;
     this.logger = createRuntimeLogger(options.logger);
     this.metrics = new RuntimeMetrics(clock);
@@ -225,11 +236,19 @@ export class Application {
       );
       for (const s of stranded) s.end('detached');
     } else if (stranded.length > 0) {
-      link.logger.warn(
+      // Without a store only this process can go on with them: held until the server re-dials.
+      link.logger.info(
         { calls: stranded.map((s) => s.channelId) },
-        'the server closed the socket with calls still on it; their sessions end (give the application a store to take them over when the server re-dials)',
+        'the socket closed with calls still on it; they wait for the server to re-dial this process (give the application a store to take them over in another one)',
       );
-      for (const s of stranded) s.end('failed');
+      for (const s of stranded)
+        this.awaitingRedial.hold(s, () => {
+          link.logger.warn(
+            { call: s.channelId },
+            'the server did not re-dial the call in time; its session ends',
+          );
+          s.end('failed');
+        });
     }
     await link.close();
   }
@@ -242,8 +261,10 @@ export class Application {
    * close not seen yet) lets it go first.
    */
   private async takeOver(link: ServerLink, application: string): Promise<void> {
+    if (this.appOf(application) === undefined) return;
+    for (const held of this.awaitingRedial.take(application)) this.continueOn(link, held);
     const store = this.options.store;
-    if (!store || this.appOf(application) === undefined) return;
+    if (!store) return;
     const records = (await store.list()).filter((r) => r.app === application);
     for (const listed of records) {
       const existing = this.call(listed.channelId);
@@ -257,6 +278,15 @@ export class Application {
       );
       this.newSession(link, record.channelId, record.direction, record.app).restore(record);
     }
+  }
+
+  /** A held call goes on over the socket the server re-dialled, from its machine's snapshot. */
+  private continueOn(link: ServerLink, held: CallSession): void {
+    const record = held.record();
+    held.end('detached');
+    if (!record) return;
+    link.logger.info({ call: record.channelId, app: record.app }, 'the server re-dialled: call continues');
+    this.newSession(link, record.channelId, record.direction, record.app).restore(record);
   }
 
   /** The call sessions in progress. */
@@ -370,6 +400,7 @@ export class Application {
       onEnded: this.onSessionEnded,
     });
     this.sessions.add(session);
+    this.claims?.settled(channelId);
     if (this.acceptedLinks.has(link)) this.sessionLinks.set(session, link);
     this.metrics.callStarted(direction);
     this.callsSubject.next(session);
@@ -415,6 +446,7 @@ export class Application {
     this.sessions.delete(session);
     this.reconciler.sessionEnded(session.channelId);
     this.metrics.callEnded(ended.outcome);
+    this.claims?.roomFreed();
     this.callEndedSubject.next(ended);
     try {
       this.options.onCallEnded?.(ended);
@@ -427,6 +459,10 @@ export class Application {
     this.metrics.eventReceived(link.name);
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
+    if (isEventType(event, 'CallBroadcast') && this.claims && this.appOf(event.application) !== undefined) {
+      this.claims.offered(link.client, event, link.logger);
+      return;
+    }
     if (isEventType(event, 'ApplicationRegistered') && this.acceptedLinks.has(link)) {
       void this.takeOver(link, event.application);
       return;
@@ -594,6 +630,7 @@ export class Application {
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
+    this.awaitingRedial.clear();
     for (const s of [...this.sessions]) s.end('stopped', true);
     this.sweeps.clear();
     for (const b of [...this.bridges]) b.destroy();

@@ -73,6 +73,19 @@ export interface DialplanHost {
   userEvent(name: string, fields: Readonly<Record<string, string>>): void;
 
   /**
+   * Offers the channel to applications (`StasisBroadcast()`, a CallBroadcast event) and waits
+   * up to `timeoutMs` for one to claim it: the winner, undefined (nobody in time) or `hungup`.
+   */
+  broadcast?(request: {
+    readonly timeoutMs: number;
+    readonly filter: string | undefined;
+    readonly notifyClaimed: boolean;
+  }): Promise<string | undefined | 'hungup'>;
+
+  /** Withdraws the channel's offer: claims now get 404. */
+  endBroadcast?(): void;
+
+  /**
    * Stasis(app, args...): hands the channel to an ARI application (StasisStart with `args`,
    * STASISSTATUS handling) and settles when the channel leaves it. See `StasisExit`.
    */

@@ -88,6 +88,16 @@ export class EventBus {
     app.sink = undefined;
   }
 
+  /** Drops an application without a live connection, with its subscriptions. */
+  forget(name: string): void {
+    if (!this.apps.get(name)?.sink) this.apps.delete(name);
+  }
+
+  /** Names of every application known, connected or not (a reconnecting client finds its own again). */
+  knownApps(): string[] {
+    return [...this.apps.keys()];
+  }
+
   /** An application with a live connection, or undefined. */
   app(name: string): Application | undefined {
     const app = this.apps.get(name);

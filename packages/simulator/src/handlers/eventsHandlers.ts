@@ -1,4 +1,5 @@
 import { SimError } from '../SimError.ts';
+import { claimBroadcast } from '../world/broadcastOffers.ts';
 import { parseEventSource } from '../world/eventSource.ts';
 import { containers, type HandlerTable, list, NO_CONTENT, str } from './HandlerContext.ts';
 
@@ -34,8 +35,12 @@ export const eventsHandlers: HandlerTable = {
     return NO_CONTENT;
   },
 
-  // The simulator never broadcasts calls, so no channel can be claimed (as traced for a channel in Stasis).
-  claimChannel: () => {
-    throw new SimError(404, 'Channel not found or not in broadcast state');
+  // StasisBroadcast(): the first claim wins; later ones 409 while the winner has the call.
+  claimChannel: ({ world, params }) => {
+    const outcome = claimBroadcast(world, str(params, 'channelId'), str(params, 'application'));
+    if (outcome === 'not-found') throw new SimError(404, 'Channel not found or not in broadcast state');
+    if (outcome === 'taken')
+      throw new SimError(409, 'Channel has already been claimed by another application');
+    return NO_CONTENT;
   },
 };

@@ -38,6 +38,11 @@ export interface OutboundConnectionConfig {
   readonly readOnly?: boolean;
   /** Per-call connections: how long after the call's `StasisEnd` the server closes it. Default 3500 ms (observed). */
   readonly closeAfterStasisEndMs?: number;
+  /**
+   * Certificate authorities trusted for a `wss://` uri (the server's `ca_list_file`); default:
+   * Node's built-in list.
+   */
+  readonly ca?: string | Buffer;
 }
 
 export const OUTBOUND_DEFAULTS = {

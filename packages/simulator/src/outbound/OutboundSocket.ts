@@ -30,7 +30,11 @@ export function dialApplication(config: OutboundConnectionConfig, protocols: str
       const token = Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64');
       headers.authorization = `Basic ${token}`;
     }
-    const ws = new WebSocket(config.uri, protocols, { headers, perMessageDeflate: false });
+    const ws = new WebSocket(config.uri, protocols, {
+      headers,
+      perMessageDeflate: false,
+      ...(config.ca === undefined ? {} : { ca: config.ca }),
+    });
     const fail = (error: Error) => {
       ws.removeAllListeners();
       ws.on('error', () => {});

@@ -171,6 +171,8 @@ export function startOutboundWebSockets(
               onClosed: () => {
                 untrack();
                 if (!callEnded && !stopped) void reconnectMidCall();
+                // The call left: its app name goes with its connection, as on a real server.
+                else server.forgetApplication(registered);
               },
             },
             onError,
@@ -202,6 +204,7 @@ export function startOutboundWebSockets(
         path: `/channels/${encodeURIComponent(channel.id)}`,
         query: {},
       });
+      server.forgetApplication(registered);
     };
 
     if (await connect()) return registered;

@@ -3,6 +3,7 @@ import type { DialplanHost, DialplanStep, StasisExit } from '../dialplan/Dialpla
 import { answerChannel, dialFields, hangupChannel } from './channelLifecycle.ts';
 import { readChannelFunction, writeChannelFunction } from './channelFunctions.ts';
 import type { SimChannel } from './SimChannel.ts';
+import { broadcastChannel, endBroadcast } from './broadcastOffers.ts';
 import { enterStasis } from './stasis.ts';
 import type { World } from './World.ts';
 
@@ -144,6 +145,19 @@ export class ChannelDialplanHost implements DialplanHost {
       );
     }
     return this.enterRegistered(app, args);
+  }
+
+  broadcast(request: {
+    readonly timeoutMs: number;
+    readonly filter: string | undefined;
+    readonly notifyClaimed: boolean;
+  }): Promise<string | undefined | 'hungup'> {
+    if (this.isHungUp()) return Promise.resolve('hungup');
+    return broadcastChannel(this.world, this.ch, request);
+  }
+
+  endBroadcast(): void {
+    endBroadcast(this.world, this.ch.id);
   }
 
   private enterRegistered(app: string, args: readonly string[]): Promise<StasisExit> {

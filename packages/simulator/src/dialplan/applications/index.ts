@@ -10,6 +10,7 @@ import { Progress } from './Progress.ts';
 import { Ringing } from './Ringing.ts';
 import { SetApp } from './SetApp.ts';
 import { Stasis } from './Stasis.ts';
+import { StasisBroadcast } from './StasisBroadcast.ts';
 import { UserEvent } from './UserEvent.ts';
 import { Verbose } from './Verbose.ts';
 import { Wait } from './Wait.ts';
@@ -29,6 +30,7 @@ export const dialplanApplications: readonly DialplanApplication[] = [
   Ringing,
   SetApp,
   Stasis,
+  StasisBroadcast,
   UserEvent,
   Verbose,
   Wait,
