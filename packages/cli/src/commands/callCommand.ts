@@ -143,7 +143,10 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
       );
     }
     const text = await res.text();
-    if (res.status === 401) throw new CallFailed(`the simulator refused the account '${username}' (401); give --user name:password`);
+    if (res.status === 401)
+      throw new CallFailed(
+        `the simulator refused the account '${username}' (401); give --user name:password`,
+      );
     if (res.status === 404 && text.includes('No driver operation'))
       throw new CallFailed(`${root} has no driver API; is it a 'ringflow simulator'?`);
     if (res.status >= 400) {
@@ -158,7 +161,8 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
 
   const { createEventStream } = await import('@ringflow/client');
   const started = Date.now();
-  const say = (line: string): void => io.stdout(`${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}\n`);
+  const say = (line: string): void =>
+    io.stdout(`${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}\n`);
   // Watch every event under an application name of our own (subscribeAll), so we see the call
   // whichever application handles it, without taking any application's events away.
   const stream = createEventStream({
@@ -181,12 +185,11 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
     const e = event as unknown as Record<string, unknown>;
     const channel = e.channel as { id?: string; state?: string } | undefined;
     const playback = e.playback as { target_uri?: string; media_uri?: string } | undefined;
-    const mine = channelId !== undefined && (channel?.id === channelId || playback?.target_uri === `channel:${channelId}`);
+    const mine =
+      channelId !== undefined &&
+      (channel?.id === channelId || playback?.target_uri === `channel:${channelId}`);
     if (!mine) return;
     switch (e.type) {
-      case 'StasisStart':
-        say(`entered application ${String(e.application)}`);
-        break;
       case 'ChannelStateChange':
         say(channel?.state === 'Up' ? 'answered' : `state ${channel?.state}`);
         break;
@@ -300,7 +303,11 @@ async function waitForOpen(stream: EventStream, ari: string): Promise<void> {
             : 'error' in state.reason
               ? state.reason.error.message
               : `closed with code ${state.reason.code}`;
-        reject(new CallFailed(`cannot open the event stream at ${ari}: ${why}; is 'ringflow simulator' running there?`));
+        reject(
+          new CallFailed(
+            `cannot open the event stream at ${ari}: ${why}; is 'ringflow simulator' running there?`,
+          ),
+        );
       }
     });
     if (done) queueMicrotask(() => sub.unsubscribe());

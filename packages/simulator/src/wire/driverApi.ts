@@ -30,7 +30,8 @@ export function answerDriverRequest(
   path: string,
   body: unknown,
 ): SimResponse {
-  const fields: Body = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
+  const fields: Body =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
   const parts = path.split('/').filter((p) => p !== '');
   try {
     if (parts.length === 1 && parts[0] === 'calls' && method === 'POST') {
@@ -111,7 +112,8 @@ function badRequest(message: string): SimResponse {
 
 function requiredString(fields: Body, name: string): string {
   const value = fields[name];
-  if (typeof value !== 'string' || value === '') throw new FieldError(`field '${name}' (a string) is required`);
+  if (typeof value !== 'string' || value === '')
+    throw new FieldError(`field '${name}' (a string) is required`);
   return value;
 }
 
@@ -135,7 +137,7 @@ function optionalCause(fields: Body): number | undefined {
   const value = fields.cause;
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 127) {
-    throw new FieldError('field \'cause\' must be a Q.850 cause code (an integer 0-127)');
+    throw new FieldError("field 'cause' must be a Q.850 cause code (an integer 0-127)");
   }
   return value;
 }

@@ -195,8 +195,10 @@ export async function startWireServer(
     query: Readonly<Record<string, string>>,
   ): Promise<SimResponse> => {
     const body = await readRequestBody(req, maxBodyBytes);
-    if (body.tooLarge) return { status: 413, body: { message: `Request body is larger than ${maxBodyBytes} bytes` } };
-    if (body.bodyParseError) return { status: 400, body: { message: 'Error parsing request body (JSON expected)' } };
+    if (body.tooLarge)
+      return { status: 413, body: { message: `Request body is larger than ${maxBodyBytes} bytes` } };
+    if (body.bodyParseError)
+      return { status: 400, body: { message: 'Error parsing request body (JSON expected)' } };
     const user = authenticate(req.headers.authorization, query.api_key, options.users);
     if (!user) return unauthorized;
     if (user.readOnly) return { status: 403, body: { message: 'Write access denied' } };
