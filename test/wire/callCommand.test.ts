@@ -101,3 +101,27 @@ describe('ringflow call', () => {
     }
   });
 });
+
+describe('ringflow run --http', () => {
+  it('names the bad option', async () => {
+    const base = [
+      'run',
+      'flows/ivr.yaml',
+      '--server',
+      'http://127.0.0.1:1',
+      '--user',
+      'u',
+      '--password',
+      'p',
+    ];
+    const bad = ringflow([...base, '--http', 'localhost']);
+    expect(await bad.exit).toBe(2);
+    expect(bad.output().stderr).toMatch(/--http: expected host:port or a port .* got 'localhost'/);
+    const port = ringflow([...base, '--http', '127.0.0.1:99999']);
+    expect(await port.exit).toBe(2);
+    expect(port.output().stderr).toMatch(/--http/);
+    const alone = ringflow(['run', 'flows/ivr.yaml', '--http', '9464']);
+    expect(await alone.exit).toBe(2);
+    expect(alone.output().stderr).toMatch(/--http goes with --server or --listen/);
+  });
+});
