@@ -78,6 +78,8 @@ describe('each ringflow subcommand loads only what it needs', () => {
       expect(loads(modules, RUNTIME).length).toBeGreaterThan(0);
       expect(loads(modules, SIMULATOR)).toEqual([]);
       expect(loads(modules, TEST_HARNESS)).toEqual([]);
+      // The metrics server (and its prom-client) only with --http.
+      expect(loads(modules, /\/node_modules\/prom-client\//)).toEqual([]);
     } finally {
       await wire.close();
       simulator.close();

@@ -48,6 +48,7 @@ export { inProcessRestTransport } from './inProcess/inProcessRestTransport.ts';
 export type { InProcessServer } from './inProcess/InProcessServer.ts';
 export { createRuntimeLogger, REDACTED_PATHS, safeUrl } from './logging/createRuntimeLogger.ts';
 export * from './metrics/index.ts';
+export * from './http/index.ts';
 export { CallSession } from './session/CallSession.ts';
 export type { CallEnded, SessionOutcome } from './session/CallEnded.ts';
 export type { DigitBuffer } from './session/DigitBuffer.ts';

@@ -1,4 +1,5 @@
 import type { Command } from '../Command.ts';
+import { callCommand } from './callCommand.ts';
 import { createDefaultCore } from './createDefaultCore.ts';
 import { graphCommand } from './graphCommand.ts';
 import { initCommand } from './initCommand.ts';
@@ -20,5 +21,6 @@ export const commands: readonly Command[] = [
   testCommand,
   graphCommand,
   createSimulatorCommand(createDefaultCore),
+  callCommand,
   initCommand,
 ];

@@ -6,6 +6,7 @@ import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
+import { parseHttpAddress } from '../parseHttpAddress.ts';
 import { parseListenAddress } from '../parseListenAddress.ts';
 import { type DemoCaller, demoCallersFromSuite, silentCaller } from '../run/demoCallers.ts';
 
@@ -40,6 +41,11 @@ Options:
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
   --input <name=value>    a flow input (input.<name>); repeat for more; the value is converted
                           to the declared type (number, boolean, duration, list: a,b or JSON)
+  --http <[host:]port>    with --server or --listen: serve /metrics (Prometheus), /healthz and
+                          /readyz (503 until every server's event stream is connected) there;
+                          a bare port binds to 127.0.0.1
+  --http-user <name>      with --http: require HTTP Basic credentials (with --http-password)
+  --http-password <pw>    with --http: their password
   --drain <duration>      with --server: how long calls may finish after a stop signal (default 30s)
   --demo                  embedded: callers from the flow's scenario file (<flow>.test.yaml)
   --speed <n|max>         embedded: virtual seconds per real second (default 20; max: no waiting)
@@ -83,6 +89,9 @@ function parse(args: readonly string[]) {
     options: {
       server: { type: 'string' },
       listen: { type: 'string' },
+      http: { type: 'string' },
+      'http-user': { type: 'string' },
+      'http-password': { type: 'string' },
       'listen-user': { type: 'string' },
       'listen-password': { type: 'string' },
       user: { type: 'string' },
@@ -159,6 +168,12 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
   if (values['listen-user'] !== undefined && listen === undefined)
     throw new UsageError('--listen-user goes with --listen');
   const onServer = values.server !== undefined || listen !== undefined;
+  const http = values.http === undefined ? undefined : parseHttpAddress(values.http);
+  if (http && !onServer) throw new UsageError('--http goes with --server or --listen');
+  if ((values['http-user'] === undefined) !== (values['http-password'] === undefined))
+    throw new UsageError('--http-user and --http-password go together');
+  if (values['http-user'] !== undefined && http === undefined)
+    throw new UsageError('--http-user goes with --http');
   if (values.server !== undefined) {
     if (values.user === undefined || values.password === undefined)
       throw new UsageError('--server needs --user and --password (an ARI user of ari.conf)');
@@ -223,6 +238,16 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
         : {}),
       ...(listen ? { listen: { ...listen, accounts: account } } : {}),
       app: values.app ?? flow.document.name,
+      ...(http
+        ? {
+            http: {
+              ...http,
+              ...(values['http-user'] !== undefined
+                ? { auth: { username: values['http-user'], password: values['http-password']! } }
+                : {}),
+            },
+          }
+        : {}),
       inputs: typedInputs,
       drainMs,
       format,

@@ -233,6 +233,8 @@ async function runSimulator(
       host: options.host,
       port: options.port,
       clock: systemClock,
+      // The driver API (/ringflow/driver/...) that `ringflow call` and the console use.
+      ...(isSimulator(core) ? { driver: core.driver } : {}),
       onError: (error) => io.stderr(`ringflow simulator: internal error: ${describe(error)}\n`),
     });
   } catch (error) {

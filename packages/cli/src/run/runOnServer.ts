@@ -1,6 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
-import { type CallSession, createApplication, type ListenOptions } from '@ringflow/runtime';
+import { type CallSession, createApplication, type ListenOptions, type OpsServer } from '@ringflow/runtime';
 import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { CommandIo } from '../CommandIo.ts';
@@ -15,6 +15,12 @@ export interface ServerRunOptions {
   /** Where to wait for servers that dial the application (outbound WebSockets). */
   readonly listen?: ListenOptions;
   readonly app: string;
+  /** Serve /metrics, /healthz and /readyz there (see startOpsServer). */
+  readonly http?: {
+    readonly host: string;
+    readonly port: number;
+    readonly auth?: { readonly username: string; readonly password: string };
+  };
   readonly inputs: Readonly<Record<string, unknown>>;
   /** How long calls may go on after SIGTERM/SIGINT before they are hung up. */
   readonly drainMs: number;
@@ -63,6 +69,24 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     say('ringflow run: second stop signal, exiting without waiting for calls');
     forced(ExitCode.FAILURE);
   });
+  // Started before connecting, so /readyz says 503 (and why) while the servers are not there yet.
+  let ops: OpsServer | undefined;
+  if (options.http) {
+    const { applicationReadiness, startOpsServer } = await import('@ringflow/runtime');
+    try {
+      ops = await startOpsServer({
+        ...options.http,
+        metrics: () => app.metrics.registry.toPrometheus(),
+        readiness: () => applicationReadiness(app),
+      });
+    } catch (error) {
+      const { host, port } = options.http;
+      say(`ringflow run: --http: cannot listen on ${host}:${port}: ${(error as Error).message}`);
+      await app.stop().catch(() => {});
+      return ExitCode.FAILURE;
+    }
+    say(`ringflow run: metrics on ${ops.url}/metrics, probes on ${ops.url}/healthz and ${ops.url}/readyz`);
+  }
   try {
     await Promise.race([app.start(), stop.then(() => Promise.reject(new Error('stopped while connecting')))]);
   } catch (error) {
@@ -73,6 +97,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         : `ringflow run: cannot listen on ${options.listen?.host}:${options.listen?.port}: ${(error as Error).message}`,
     );
     await app.stop().catch(() => {});
+    await ops?.close();
     return ExitCode.FAILURE;
   }
   if (text) {
@@ -95,6 +120,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     await app.drain({ deadlineMs: options.drainMs });
     const listener = app.listening;
     await app.stop();
+    await ops?.close();
     if (listener)
       say(
         `ringflow run: servers opened ${listener.acceptedConnections} connection(s) to the application (${listener.refusedConnections} refused)`,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AcceptedServerSocket,
+  type ConnectionState,
   ErrorCode,
   isEventType,
   formatTimestamp,
@@ -343,6 +344,11 @@ export class Application {
       routes: this.router.size,
       digitWaiters,
     };
+  }
+
+  /** Each server's event stream and where it stands (`open` while events flow); for readiness probes. */
+  connections(): { readonly server: string; readonly state: ConnectionState }[] {
+    return this.allLinks().map((link) => ({ server: link.name, state: link.stream.state }));
   }
 
   private allLinks(): ServerLink[] {

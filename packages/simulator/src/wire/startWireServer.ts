@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Clock, systemClock } from '@ringflow/client';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { SimulatorDriver } from '../driver/SimulatorDriver.ts';
 import type { EventConnection, SimRequest, SimResponse, SimulatedServer } from '../transport.ts';
 import { allowedMethods } from './allowedMethods.ts';
 import { apiDocsResponse } from './apiDocsResponse.ts';
@@ -13,6 +14,7 @@ import { htmlErrorPage } from './htmlErrorPage.ts';
 import { parseRequestTarget } from './parseRequestTarget.ts';
 import { readRequestBody } from './readRequestBody.ts';
 import { MAX_HEADER_SECTION_BYTES, requestLineTooLong } from './requestLineTooLong.ts';
+import { DRIVER_ROOT, answerDriverRequest } from './driverApi.ts';
 import { answerRestRequest } from './restOverWebSocket.ts';
 import { headerValue, reasonPhrase, serializeResponse } from './serializeResponse.ts';
 import { WriteCoalescer } from './WriteCoalescer.ts';
@@ -42,6 +44,11 @@ export interface WireServerOptions {
    * holding ever more memory. Defaults to 16 MiB.
    */
   readonly maxQueuedEventBytes?: number;
+  /**
+   * When given, the driver (place calls, press keys, talk, hang up, far ends, texts) is served at
+   * `/ringflow/driver/...` for the same accounts (see driverApi.ts). Read-only accounts may not use it.
+   */
+  readonly driver?: SimulatorDriver;
   /** Told about failures inside the simulated server (each also answered with a 500). */
   readonly onError?: (error: unknown) => void;
 }
@@ -181,6 +188,23 @@ export async function startWireServer(
     };
   };
 
+  const answerDriver = async (
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: Readonly<Record<string, string>>,
+  ): Promise<SimResponse> => {
+    const body = await readRequestBody(req, maxBodyBytes);
+    if (body.tooLarge)
+      return { status: 413, body: { message: `Request body is larger than ${maxBodyBytes} bytes` } };
+    if (body.bodyParseError)
+      return { status: 400, body: { message: 'Error parsing request body (JSON expected)' } };
+    const user = authenticate(req.headers.authorization, query.api_key, options.users);
+    if (!user) return unauthorized;
+    if (user.readOnly) return { status: 403, body: { message: 'Write access denied' } };
+    return answerDriverRequest(options.driver!, method, path.slice(DRIVER_ROOT.length), body.body);
+  };
+
   const handleHttp = async (
     req: IncomingMessage,
   ): Promise<{ response: SimResponse; cors: Record<string, string> }> => {
@@ -194,6 +218,9 @@ export async function startWireServer(
     if (!target) {
       req.resume();
       return { response: html(400, 'Bad Request', 'The request target is not a valid URL path.'), cors: {} };
+    }
+    if (options.driver && target.path.startsWith(`${DRIVER_ROOT}/`)) {
+      return { response: await answerDriver(req, method, target.path, target.query), cors: {} };
     }
     if (target.path !== INTERFACE_ROOT && !target.path.startsWith(`${INTERFACE_ROOT}/`)) {
       req.resume();

@@ -1,0 +1,315 @@
+import { parseArgs } from 'node:util';
+import type { EventStream } from '@ringflow/client';
+import { type Command, UsageError, parseCommandLine } from '../Command.ts';
+import type { CommandIo } from '../CommandIo.ts';
+import { ExitCode } from '../ExitCode.ts';
+import { parseAccount } from '../parseAccount.ts';
+
+const HELP = `Usage: ringflow call --server <url> <extension> [actions...] [options]
+
+Places a call into a running 'ringflow simulator' through its driver API (/ringflow/driver),
+does the actions in the order given, and prints what happens to the call (answered, media
+played, keys received, hung up). After the last action the caller hangs up if the call is
+still up; end with --wait to listen longer.
+
+Actions (repeatable, done in order):
+  --press <digits>          press keys: 0-9, *, #, A-D (e.g. --press 1 or --press 1234#)
+  --wait <duration>         wait, e.g. 500ms, 5s, 1m (a bare number is seconds)
+  --talk                    start talking (talk detection, recordings hear speech)
+  --silence                 stop talking
+  --hangup                  hang up now
+
+Options:
+  --server <url>            the simulator, e.g. http://127.0.0.1:8088 (required)
+  --user <name:password>    account of the simulator (default demo:demo)
+  --from <number>           caller number (default 1000)
+  --context <name>          dialplan context the call lands in (default from-callers)
+  --app <name>              enter this application directly instead of dialling <extension>
+  --language <code>         channel language, e.g. en or fr
+  -h, --help                show this help
+
+Example:
+  ringflow simulator --port 8088 &
+  ringflow call --server http://127.0.0.1:8088 100 --press 1 --wait 5s --press 3
+
+Exit codes: 0 the call was placed and ended, 1 the simulator refused or could not be reached,
+2 wrong command line.
+`;
+
+type Action =
+  | { readonly kind: 'press'; readonly digits: string }
+  | { readonly kind: 'wait'; readonly ms: number }
+  | { readonly kind: 'talk' | 'silence' | 'hangup' };
+
+function parse(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    tokens: true,
+    options: {
+      server: { type: 'string' },
+      user: { type: 'string' },
+      from: { type: 'string' },
+      context: { type: 'string' },
+      app: { type: 'string' },
+      language: { type: 'string' },
+      press: { type: 'string', multiple: true },
+      wait: { type: 'string', multiple: true },
+      talk: { type: 'boolean', multiple: true },
+      silence: { type: 'boolean', multiple: true },
+      hangup: { type: 'boolean', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+/** `5s`, `500ms`, `1m`, or a bare number of seconds, in milliseconds. */
+export function parseWait(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!m) throw new UsageError(`--wait: expected a duration such as 500ms, 5s or 1m, got '${text}'`);
+  const unit = m[2] ?? 's';
+  return Math.round(Number(m[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000));
+}
+
+function actionsOf(tokens: ReturnType<typeof parse>['tokens']): Action[] {
+  const actions: Action[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (token.name === 'press') {
+      const digits = token.value ?? '';
+      if (!/^[0-9A-D*#]+$/i.test(digits)) {
+        throw new UsageError(`--press: expected keys 0-9, *, #, A-D (e.g. --press 1), got '${digits}'`);
+      }
+      actions.push({ kind: 'press', digits });
+    } else if (token.name === 'wait') actions.push({ kind: 'wait', ms: parseWait(token.value ?? '') });
+    else if (token.name === 'talk' || token.name === 'silence' || token.name === 'hangup') {
+      actions.push({ kind: token.name });
+    }
+  }
+  return actions;
+}
+
+function driverRoot(value: string | undefined): { root: string; ari: string } {
+  if (value === undefined) throw new UsageError('--server is required, e.g. --server http://127.0.0.1:8088');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--server: expected an address such as http://127.0.0.1:8088, got '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--server: expected http:// or https://, got '${url.protocol}'`);
+  // The driver sits beside /ari on the same origin, whatever path the user gave.
+  return { root: `${url.origin}/ringflow/driver`, ari: `${url.origin}/ari` };
+}
+
+/** `ringflow call`: a caller on the simulator from a terminal, through the driver API. */
+export const callCommand: Command = {
+  name: 'call',
+  summary: 'place a call into a running simulator: press keys, wait, talk, hang up',
+  help: HELP,
+  run,
+};
+
+async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
+  const { values, positionals, tokens } = parseCommandLine(() => parse(args));
+  if (values.help) {
+    io.stdout(HELP);
+    return ExitCode.OK;
+  }
+  const { root, ari } = driverRoot(values.server);
+  const account = values.user !== undefined ? parseAccount(values.user, '--user') : undefined;
+  const username = account?.username ?? 'demo';
+  const password = account?.password ?? 'demo';
+  const [extension, ...extra] = positionals;
+  if (extension === undefined && values.app === undefined)
+    throw new UsageError('give the extension to call, e.g. ringflow call --server <url> 100');
+  if (extra.length > 0) throw new UsageError(`one extension at a time; unexpected '${extra[0]}'`);
+  const actions = actionsOf(tokens);
+
+  const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  const driver = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    let res: Response;
+    try {
+      res = await fetch(`${root}${path}`, {
+        method,
+        headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new CallFailed(
+        `cannot reach ${root}: ${cause?.code ?? cause?.message ?? (error as Error).message}; is 'ringflow simulator' running there?`,
+      );
+    }
+    const text = await res.text();
+    if (res.status === 401)
+      throw new CallFailed(
+        `the simulator refused the account '${username}' (401); give --user name:password`,
+      );
+    if (res.status === 404 && text.includes('No driver operation'))
+      throw new CallFailed(`${root} has no driver API; is it a 'ringflow simulator'?`);
+    if (res.status >= 400) {
+      let message = text;
+      try {
+        message = (JSON.parse(text) as { message?: string }).message ?? text;
+      } catch {}
+      throw new CallFailed(`${method} ${path}: ${res.status} ${message}`);
+    }
+    return text === '' ? undefined : JSON.parse(text);
+  };
+
+  const { createEventStream } = await import('@ringflow/client');
+  const started = Date.now();
+  const say = (line: string): void =>
+    io.stdout(`${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}\n`);
+  // Watch every event under an application name of our own (subscribeAll), so we see the call
+  // whichever application handles it, without taking any application's events away.
+  const stream = createEventStream({
+    url: ari,
+    apps: `ringflow-call-${process.pid}`,
+    subscribeAll: true,
+    username,
+    password,
+    stopOnRejection: true,
+  });
+  let channelId: string | undefined;
+  let ended = false;
+  let onEnd: () => void = () => {};
+  const endedPromise = new Promise<void>((resolve) => {
+    onEnd = resolve;
+  });
+  // Events of the call can arrive before the driver's answer names its channel: hold them until then.
+  const early: unknown[] = [];
+  const show = (event: unknown): void => {
+    const e = event as unknown as Record<string, unknown>;
+    const channel = e.channel as { id?: string; state?: string } | undefined;
+    const playback = e.playback as { target_uri?: string; media_uri?: string } | undefined;
+    const mine =
+      channelId !== undefined &&
+      (channel?.id === channelId || playback?.target_uri === `channel:${channelId}`);
+    if (!mine) return;
+    switch (e.type) {
+      case 'ChannelStateChange':
+        say(channel?.state === 'Up' ? 'answered' : `state ${channel?.state}`);
+        break;
+      case 'PlaybackStarted':
+        say(`playing ${String(playback?.media_uri)}`);
+        break;
+      case 'PlaybackFinished':
+        say(`played ${String(playback?.media_uri)}`);
+        break;
+      case 'ChannelDtmfReceived':
+        say(`key ${String(e.digit)} received`);
+        break;
+      case 'ChannelTalkingStarted':
+        say('talking detected');
+        break;
+      case 'ChannelHangupRequest':
+        say(`hang-up requested (cause ${String(e.cause)})`);
+        break;
+      case 'ChannelDestroyed':
+        say(`hung up: ${String(e.cause_txt ?? '')} (cause ${String(e.cause)})`);
+        ended = true;
+        onEnd();
+        break;
+      default:
+        break;
+    }
+  };
+  const subscription = stream.events$.subscribe((event) => {
+    if (channelId === undefined) early.push(event);
+    else show(event);
+  });
+  try {
+    await waitForOpen(stream, ari);
+    const placed = (await driver('POST', '/calls', {
+      ...(extension !== undefined ? { to: extension } : {}),
+      ...(values.from !== undefined ? { from: values.from } : {}),
+      ...(values.context !== undefined ? { context: values.context } : {}),
+      ...(values.app !== undefined ? { app: values.app } : {}),
+      ...(values.language !== undefined ? { language: values.language } : {}),
+    })) as { id: string };
+    channelId = placed.id;
+    say(`calling ${extension ?? values.app} (channel ${channelId})`);
+    for (const event of early.splice(0)) show(event);
+    const path = `/calls/${encodeURIComponent(channelId)}`;
+    for (const action of actions) {
+      if (ended) {
+        say(`the call ended; skipping the remaining actions`);
+        break;
+      }
+      switch (action.kind) {
+        case 'press':
+          say(`pressing ${action.digits}`);
+          await driver('POST', `${path}/dtmf`, { digits: action.digits });
+          break;
+        case 'wait':
+          await Promise.race([new Promise((r) => setTimeout(r, action.ms)), endedPromise]);
+          break;
+        case 'talk':
+          say('talking');
+          await driver('POST', `${path}/talk`);
+          break;
+        case 'silence':
+          say('silent');
+          await driver('DELETE', `${path}/talk`);
+          break;
+        case 'hangup':
+          say('hanging up');
+          await driver('DELETE', path);
+          await endedPromise;
+          break;
+      }
+    }
+    if (!ended) {
+      say('hanging up');
+      try {
+        await driver('DELETE', path);
+      } catch (error) {
+        // The call may have ended between the last event and our request.
+        if (!(error instanceof CallFailed) || !/ 404 /.test(error.message)) throw error;
+      }
+      await Promise.race([endedPromise, new Promise((r) => setTimeout(r, 5000))]);
+    }
+    return ExitCode.OK;
+  } catch (error) {
+    if (error instanceof CallFailed) {
+      io.stderr(`ringflow call: ${error.message}\n`);
+      return ExitCode.FAILURE;
+    }
+    throw error;
+  } finally {
+    subscription.unsubscribe();
+    await stream.close();
+  }
+}
+
+class CallFailed extends Error {}
+
+async function waitForOpen(stream: EventStream, ari: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let done = false;
+    const sub = stream.state$.subscribe((state) => {
+      if (done) return;
+      if (state.kind === 'open') {
+        done = true;
+        resolve();
+      } else if (state.kind === 'closed' || state.kind === 'reconnecting') {
+        done = true;
+        const why =
+          state.kind === 'closed'
+            ? (state.error?.message ?? 'closed')
+            : 'error' in state.reason
+              ? state.reason.error.message
+              : `closed with code ${state.reason.code}`;
+        reject(
+          new CallFailed(
+            `cannot open the event stream at ${ari}: ${why}; is 'ringflow simulator' running there?`,
+          ),
+        );
+      }
+    });
+    if (done) queueMicrotask(() => sub.unsubscribe());
+  });
+}

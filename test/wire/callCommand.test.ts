@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
+
+/** Spawns the real `ringflow` command; `until(text)` resolves once its output contains `text`. */
+function ringflow(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  child.stdout.setEncoding('utf8').on('data', (t: string) => {
+    stdout += t;
+    wake();
+  });
+  child.stderr.setEncoding('utf8').on('data', (t: string) => {
+    stderr += t;
+    wake();
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const until = async (text: string | RegExp): Promise<string> => {
+    const found = () => (typeof text === 'string' ? stdout.includes(text) : text.test(stdout));
+    while (!found()) {
+      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}; stderr: ${stderr}`);
+      await Promise.race([new Promise<void>((w) => waiters.push(w)), exit]);
+    }
+    return stdout;
+  };
+  return { child, exit, until, output: () => ({ stdout, stderr }) };
+}
+
+describe('ringflow call', () => {
+  it('calls a flow run by `ringflow run` on `ringflow simulator`: answered, prompts, keys, hang-up', async () => {
+    const sim = ringflow(['simulator', '--port', '0']);
+    const server = /listening on (http:\/\/\S+)\/ari/.exec(await sim.until(/listening on \S+\n/))![1]!;
+    const app = ringflow([
+      'run',
+      ivr,
+      '--server',
+      server,
+      '--user',
+      'demo',
+      '--password',
+      'demo',
+      '--app',
+      'ringflow-demo',
+    ]);
+    try {
+      await app.until('"application started"');
+      const call = ringflow([
+        'call',
+        '--server',
+        server,
+        '100',
+        '--wait',
+        '1s',
+        '--press',
+        '1',
+        '--wait',
+        '500ms',
+      ]);
+      expect(await call.exit).toBe(0);
+      const { stdout } = call.output();
+      expect(stdout).toMatch(/calling 100 \(channel \S+\)/);
+      expect(stdout).toMatch(/answered/);
+      expect(stdout).toMatch(/playing sound:/);
+      expect(stdout).toMatch(/pressing 1\n.*key 1 received/s);
+      expect(stdout).toMatch(/hung up: Normal Clearing \(cause 16\)/);
+    } finally {
+      app.child.kill('SIGTERM');
+      sim.child.kill('SIGTERM');
+      await Promise.all([app.exit, sim.exit]);
+    }
+  });
+
+  it('names the bad option, and says when the account is refused', async () => {
+    const badKey = ringflow(['call', '--server', 'http://127.0.0.1:1', '100', '--press', 'x']);
+    expect(await badKey.exit).toBe(2);
+    expect(badKey.output().stderr).toMatch(/--press: expected keys 0-9, \*, #, A-D .* got 'x'/);
+    const badWait = ringflow(['call', '--server', 'http://127.0.0.1:1', '100', '--wait', 'soon']);
+    expect(await badWait.exit).toBe(2);
+    expect(badWait.output().stderr).toMatch(/--wait: expected a duration/);
+    const noServer = ringflow(['call', '100']);
+    expect(await noServer.exit).toBe(2);
+    expect(noServer.output().stderr).toMatch(/--server is required/);
+
+    const sim = ringflow(['simulator', '--port', '0']);
+    const server = /listening on (http:\/\/\S+)\/ari/.exec(await sim.until(/listening on \S+\n/))![1]!;
+    try {
+      const refused = ringflow(['call', '--server', server, '--user', 'demo:wrong', '100']);
+      expect(await refused.exit).toBe(1);
+      expect(refused.output().stderr).toMatch(/401/);
+    } finally {
+      sim.child.kill('SIGTERM');
+      await sim.exit;
+    }
+  });
+});
+
+describe('ringflow run --http', () => {
+  it('names the bad option', async () => {
+    const base = [
+      'run',
+      'flows/ivr.yaml',
+      '--server',
+      'http://127.0.0.1:1',
+      '--user',
+      'u',
+      '--password',
+      'p',
+    ];
+    const bad = ringflow([...base, '--http', 'localhost']);
+    expect(await bad.exit).toBe(2);
+    expect(bad.output().stderr).toMatch(/--http: expected host:port or a port .* got 'localhost'/);
+    const port = ringflow([...base, '--http', '127.0.0.1:99999']);
+    expect(await port.exit).toBe(2);
+    expect(port.output().stderr).toMatch(/--http/);
+    const alone = ringflow(['run', 'flows/ivr.yaml', '--http', '9464']);
+    expect(await alone.exit).toBe(2);
+    expect(alone.output().stderr).toMatch(/--http goes with --server or --listen/);
+  });
+});
