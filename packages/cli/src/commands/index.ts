@@ -1,5 +1,6 @@
 import type { Command } from '../Command.ts';
 import { createDefaultCore } from './createDefaultCore.ts';
+import { devCommand } from './devCommand.ts';
 import { graphCommand } from './graphCommand.ts';
 import { initCommand } from './initCommand.ts';
 import { createRunCommand } from './runCommand.ts';
@@ -21,4 +22,5 @@ export const commands: readonly Command[] = [
   graphCommand,
   createSimulatorCommand(createDefaultCore),
   initCommand,
+  devCommand,
 ];
