@@ -36,7 +36,11 @@ export const devCommand: Command = {
       parseArgs({
         args: [...args],
         allowPositionals: true,
-        options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+        options: {
+          port: { type: 'string' },
+          host: { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
       }),
     );
     if (values.help) {
@@ -47,7 +51,7 @@ export const devCommand: Command = {
     const port = values.port === undefined ? 8089 : parsePort(values.port, '--port');
     // Loaded here: the other commands never load the console, the simulator or the runtime for it.
     const { startDevConsole } = await import('../dev/startDevConsole.ts');
-    let console_;
+    let console_: Awaited<ReturnType<typeof startDevConsole>>;
     try {
       console_ = await startDevConsole({ files: positionals, port, host: values.host ?? '127.0.0.1' });
     } catch (error) {

@@ -77,7 +77,7 @@ function drawDiagram(){
   const tx=el('text',{x:8,y:21});tx.textContent=s;gr.append(tx);gr.onclick=()=>showState(f,s);svg.append(gr)}
  svg.setAttribute('viewBox','0 0 '+Math.max(maxX,300)+' '+Math.max(maxY,200));
 }
-function showState(f,s){const st=f.states[s]||{};$('steps').textContent=f.file+' — state '+s+'\\n'+JSON.stringify(st,null,2)}
+function showState(f,s){const st=f.states[s]||[];$('steps').textContent='state '+s+'\\n'+st.map(x=>x.at+'  '+JSON.stringify(x.step)).join('\\n')}
 async function loadFlows(){flows=await (await fetch('/api/flows')).json();const sel=$('flow');const v=sel.value;sel.innerHTML='';for(const f of flows){const o=document.createElement('option');o.textContent=f.name;sel.append(o)}if(v)sel.value=v;render()}
 loadFlows().then(()=>{
  const es=new EventSource('/api/feed');

@@ -57,11 +57,19 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     await page.getByRole('button', { name: 'Call' }).click();
     const active = page.locator('svg .state.active');
     await active.filter({ hasText: 'greet' }).waitFor({ timeout: 10_000 });
-    await page.locator('#timeline div', { hasText: /POST .*\/answer → 204/ }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('#timeline div', { hasText: /POST .*\/answer → 204/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await page.screenshot({ path: 'docs/console-call.png' });
     await page.locator('#pad button', { hasText: '1' }).click();
     await active.filter({ hasText: 'sales' }).waitFor({ timeout: 10_000 });
-    await page.locator('#timeline div', { hasText: 'ChannelDtmfReceived 1' }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('#timeline div', { hasText: 'ChannelDtmfReceived 1' })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await page.locator('svg .state', { hasText: 'greet' }).click();
+    await page.locator('#steps', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: 'docs/console-key.png' });
     await writeFile(join(dir, 'desk.yaml'), FLOW.replace('"1": sales', '"1": nowhere'));
     await page.locator('#errors', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });

@@ -2,7 +2,13 @@ import { watch } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '@ringflow/client';
-import { createFlowCallMachine, type Flow, FlowValidationError, flowGraph, loadFlowFile } from '@ringflow/dsl';
+import {
+  createFlowCallMachine,
+  type Flow,
+  FlowValidationError,
+  flowGraph,
+  loadFlowFile,
+} from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
@@ -40,7 +46,8 @@ interface LoadedFlow {
  * the flows running on it through the runtime, and the console page with its live feed (SSE).
  */
 export async function startDevConsole(options: DevConsoleOptions): Promise<DevConsole> {
-  if (options.files.length === 0) throw new Error('give at least one flow file, e.g. ringflow dev flows/ivr.yaml');
+  if (options.files.length === 0)
+    throw new Error('give at least one flow file, e.g. ringflow dev flows/ivr.yaml');
   const flows = new Map<string, LoadedFlow>();
   for (const file of options.files) {
     const flow = await loadFlowFile(file);
@@ -74,15 +81,21 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-  const wire = await startWireServer(traced, { users: [{ username: 'dev', password: 'dev' }], host: '127.0.0.1', port: 0 });
+  const wire = await startWireServer(traced, {
+    users: [{ username: 'dev', password: 'dev' }],
+    host: '127.0.0.1',
+    port: 0,
+  });
   sim.driver.onEvent((event) => {
     const e = event as { type: string; channel?: { id: string }; digit?: string };
     line(e.channel?.id ?? '', 'event', `${e.type}${e.digit ? ` ${e.digit}` : ''}`);
   });
+  const appOf = new Map<string, string>();
   const app = createApplication({
     servers: [{ url: wire.url, username: 'dev', password: 'dev' }],
     apps: [...flows.keys()],
     call: (info) => {
+      appOf.set(info.start.channel.id, info.app);
       const loaded = flows.get(info.app);
       if (!loaded) throw new Error(`no flow for application ${info.app}`);
       return loaded.machine;
@@ -93,8 +106,9 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   await app.start();
   app.calls$.subscribe((session) => {
     const id = session.channelId;
-    send({ type: 'call', id, flow: session.app ?? '' });
     queueMicrotask(() => {
+      send({ type: 'call', id, flow: appOf.get(id) ?? '' });
+      appOf.delete(id);
       const actor = session.machine;
       if (!actor) return;
       let current = '';
@@ -122,7 +136,15 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       name,
       file: f.file,
       graph: flowGraph(f.flow),
-      states: f.flow.document.states,
+      states: Object.fromEntries(
+        Object.entries(f.flow.document.states).map(([state, doc]) => [
+          state,
+          (doc.steps ?? []).map((step, i) => ({
+            at: f.flow.where?.(['states', state, 'steps', i]) ?? f.file,
+            step,
+          })),
+        ]),
+      ),
       error: f.error ?? null,
     }));
   const watchers = [...flows.values()].map((loaded) =>
@@ -136,7 +158,9 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
         },
         (error: unknown) => {
           loaded.error =
-            error instanceof FlowValidationError ? error.message : `${loaded.file}: ${(error as Error).message}`;
+            error instanceof FlowValidationError
+              ? error.message
+              : `${loaded.file}: ${(error as Error).message}`;
           send({ type: 'flows', flows: describe() });
         },
       );
