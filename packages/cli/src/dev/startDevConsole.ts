@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock } from '@ringflow/client';
 import {
   createFlowCallMachine,
+  describeFileError,
   type Flow,
   FlowValidationError,
   flowGraph,
@@ -50,7 +51,9 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     throw new Error('give at least one flow file, e.g. ringflow dev flows/ivr.yaml');
   const flows = new Map<string, LoadedFlow>();
   for (const file of options.files) {
-    const flow = await loadFlowFile(file);
+    const flow = await loadFlowFile(file).catch((error: unknown) => {
+      throw error instanceof FlowValidationError ? error : new Error(`${file}: ${describeFileError(error)}`);
+    });
     const name = flow.document.name;
     if (flows.has(name)) throw new Error(`${file}: two flows are named "${name}"`);
     flows.set(name, { file, flow, machine: createFlowCallMachine(flow, { inputs: {} }) });
@@ -160,7 +163,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
           loaded.error =
             error instanceof FlowValidationError
               ? error.message
-              : `${loaded.file}: ${(error as Error).message}`;
+              : `${loaded.file}: ${describeFileError(error)}`;
           send({ type: 'flows', flows: describe() });
         },
       );
