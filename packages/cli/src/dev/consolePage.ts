@@ -30,7 +30,7 @@ svg .edge.path{stroke:#e65100;stroke-width:3}
 <button id="call">Call</button><button id="hangup">Hang up</button><br>
 <div class="pad" id="pad"></div>
 <button id="talk">Talk</button><button id="silence">Silence</button>
-<button id="answer">Answer far end</button><button id="reject">Reject far end</button>
+<h2>Far ends ringing</h2><div id="farends"></div>
 <h2>Calls</h2><div id="calls"></div>
 <div id="errors" role="alert"></div>
 </section>
@@ -45,10 +45,10 @@ $('call').onclick=async()=>{const r=await post('call',{flow:$('flow').value,from
 $('hangup').onclick=()=>selected&&post('hangup',{call:selected});
 $('talk').onclick=()=>selected&&post('talk',{call:selected,talking:'true'});
 $('silence').onclick=()=>selected&&post('talk',{call:selected,talking:'false'});
-const farEnd=()=>[...calls.values()].filter(c=>c.id!==selected).map(c=>c.id);
-$('answer').onclick=()=>{const id=prompt('far-end channel id');id&&post('answer',{call:id})};
-$('reject').onclick=()=>{const id=prompt('far-end channel id');id&&post('reject',{call:id})};
-function call(id){if(!calls.has(id))calls.set(id,{id,flow:$('flow').value,path:[],state:null,ended:null});return calls.get(id)}
+const farEnds=new Set();
+function drawFarEnds(){const box=$('farends');box.innerHTML='';for(const id of farEnds){const d=document.createElement('div');d.textContent=id+' ';
+ for(const [label,path] of [['Answer','answer'],['Reject','reject']]){const b=document.createElement('button');b.textContent=label;b.onclick=()=>post(path,{call:id});d.append(b)}box.append(d)}}
+function call(id){if(farEnds.has(id))return {path:[]};if(!calls.has(id))calls.set(id,{id,flow:$('flow').value,path:[],state:null,ended:null});return calls.get(id)}
 function select(id){selected=id;call(id);render()}
 function currentFlow(){const c=selected&&calls.get(selected);return flows.find(f=>f.name===(c?c.flow:$('flow').value))||flows[0]}
 function render(){
@@ -87,5 +87,6 @@ loadFlows().then(()=>{
   else if(msg.type==='state'){const c=call(msg.call);c.state=msg.state;c.path.push(msg.state)}
   else if(msg.type==='ended'){call(msg.call).ended=msg.outcome}
   else if(msg.type==='timeline'){lines.push(msg.entry)}
+  else if(msg.type==='farEnd'){if(msg.ringing)farEnds.add(msg.id);else farEnds.delete(msg.id);drawFarEnds()}
   render()}});
 </script></body></html>`;

@@ -70,6 +70,37 @@ describe('startDevConsole', () => {
     expect(texts).toContainEqual(expect.stringMatching(new RegExp(`POST /channels/${id}/answer → 204`)));
   });
 
+  it('lists a dialled far end as ringing until the page answers it', async () => {
+    const file = join(dir, 'desk.yaml');
+    await writeFile(
+      file,
+      `name: desk
+start: ring
+states:
+  ring:
+    steps:
+      - answer
+      - dial: { endpoint: PJSIP/operator, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: done } }
+  done:
+    final: true
+`,
+    );
+    const desk = await startDevConsole({ files: [file], port: 0 });
+    try {
+      await fetch(`${desk.url}api/call`, { method: 'POST', body: JSON.stringify({ flow: 'desk' }) });
+      const ringing = await readFeed(desk.url, (m) => m.some((x) => x.type === 'farEnd' && x.ringing));
+      const farEnd = ringing.find((x) => x.type === 'farEnd')!;
+      const answered = await fetch(`${desk.url}api/answer`, {
+        method: 'POST',
+        body: JSON.stringify({ call: farEnd.id }),
+      });
+      expect(await answered.text()).toBe('{}');
+      await readFeed(desk.url, (m) => m.some((x) => x.type === 'farEnd' && x.id === farEnd.id && !x.ringing));
+    } finally {
+      await desk.stop();
+    }
+  });
+
   it('answers bad requests with a clear error', async () => {
     const response = await fetch(`${dev.url}api/call`, {
       method: 'POST',

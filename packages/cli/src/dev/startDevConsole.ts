@@ -1,4 +1,5 @@
 import { watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '@ringflow/client';
@@ -58,7 +59,21 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     if (flows.has(name)) throw new Error(`${file}: two flows are named "${name}"`);
     flows.set(name, { file, flow, machine: createFlowCallMachine(flow, { inputs: {} }) });
   }
-  const sim = createSimulator({ users: [{ name: 'dev', password: 'dev' }], answerOutboundAfterMs: null });
+  const placed = new Set<string>();
+  let callCount = 0;
+  // The endpoints the flows name (`PJSIP/operator`, in steps or input defaults) exist and ring
+  // until the page answers or rejects them.
+  const endpoints = new Set<string>();
+  for (const file of options.files)
+    for (const match of (await readFile(file, 'utf8')).matchAll(
+      /\b(?:PJSIP|SIP|IAX2|DAHDI|Local)\/[\w@.+-]+/g,
+    ))
+      endpoints.add(match[0]);
+  const sim = createSimulator({
+    users: [{ name: 'dev', password: 'dev' }],
+    endpoints: [...endpoints],
+    answerOutboundAfterMs: null,
+  });
   const feed = new Set<ServerResponse>();
   const history: unknown[] = [];
   const send = (message: Record<string, unknown>) => {
@@ -92,6 +107,16 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   sim.driver.onEvent((event) => {
     const e = event as { type: string; channel?: { id: string }; digit?: string };
     line(e.channel?.id ?? '', 'event', `${e.type}${e.digit ? ` ${e.digit}` : ''}`);
+    // Channels the page did not place are far ends (dial steps): the page answers or rejects them.
+    const id = e.channel?.id;
+    if (id && e.type === 'ChannelCreated' && !placed.has(id)) send({ type: 'farEnd', id, ringing: true });
+    if (
+      id &&
+      !placed.has(id) &&
+      (e.type === 'ChannelDestroyed' ||
+        (e.type === 'ChannelStateChange' && (e.channel as { state?: string }).state === 'Up'))
+    )
+      send({ type: 'farEnd', id, ringing: false });
   });
   const appOf = new Map<string, string>();
   const app = createApplication({
@@ -196,9 +221,12 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       switch (url.pathname) {
         case '/api/call': {
           if (!flows.has(body.flow ?? '')) throw new Error(`no flow named "${body.flow}"`);
+          const placing = `call-${++callCount}`;
+          placed.add(placing);
           const id = d.placeCall({
             from: body.from || '1000',
             app: body.flow ?? '',
+            channelId: placing,
             ...(body.language ? { language: body.language } : {}),
           });
           return json(res, { id });
