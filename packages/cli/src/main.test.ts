@@ -34,11 +34,11 @@ describe('main', () => {
     expect(c.err()).toBe('');
   });
 
-  it('lists the real commands: run, validate, test, graph, simulator, call, init', async () => {
+  it('lists the real commands: run, validate, test, graph, simulator, call, init, dev', async () => {
     const c = capture();
     await main(['--help'], c.io);
     const listed = [...c.out().matchAll(/^ {2}(\w+) {2,}\S/gm)].map((m) => m[1]);
-    expect(listed).toEqual(['run', 'validate', 'test', 'graph', 'simulator', 'call', 'init']);
+    expect(listed).toEqual(['run', 'validate', 'test', 'graph', 'simulator', 'call', 'init', 'dev']);
     expect(c.out()).toMatch(/^ {2}simulator +run the simulated ARI server/m);
   });
 

@@ -1,6 +1,7 @@
 import type { Command } from '../Command.ts';
 import { callCommand } from './callCommand.ts';
 import { createDefaultCore } from './createDefaultCore.ts';
+import { devCommand } from './devCommand.ts';
 import { graphCommand } from './graphCommand.ts';
 import { initCommand } from './initCommand.ts';
 import { createRunCommand } from './runCommand.ts';
@@ -23,4 +24,5 @@ export const commands: readonly Command[] = [
   createSimulatorCommand(createDefaultCore),
   callCommand,
   initCommand,
+  devCommand,
 ];

@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { type Command, parseCommandLine, UsageError } from '../Command.ts';
+import { waitForProcessStop } from '../CommandIo.ts';
+import { ExitCode } from '../ExitCode.ts';
+import { parsePort } from '../parsePort.ts';
+
+const HELP = `Usage: ringflow dev <flow.yaml ...> [--port N] [--host H]
+
+Runs the flows on a simulated server (in this process, real time) and serves the console page:
+a softphone to call a flow, press keys, talk and hang up; the flow as a diagram with each call's
+active state lit and its path drawn; a timeline per call (events in, requests out with their
+status, state changes). Saving a flow file reloads it: new calls take the new version, errors
+are shown on the page with file:line:col.
+
+Options:
+  --port <n>       port of the page (default 8089; 0 picks a free port)
+  --host <address> address of the page (default 127.0.0.1, loopback only)
+  -h, --help       show this help
+
+Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  1  a flow has errors or the port cannot be used
+  2  wrong command line
+
+Example:
+  ringflow dev flows/ivr.yaml      # then open http://127.0.0.1:8089/
+`;
+
+/** `ringflow dev`: the local web console (see startDevConsole). */
+export const devCommand: Command = {
+  name: 'dev',
+  summary: 'call your flows from a web console and watch them run',
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine(() =>
+      parseArgs({
+        args: [...args],
+        allowPositionals: true,
+        options: {
+          port: { type: 'string' },
+          host: { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      }),
+    );
+    if (values.help) {
+      io.stdout(HELP);
+      return ExitCode.OK;
+    }
+    if (positionals.length === 0) throw new UsageError('give a flow file, e.g. ringflow dev flows/ivr.yaml');
+    const port = values.port === undefined ? 8089 : parsePort(values.port, '--port');
+    // Loaded here: the other commands never load the console, the simulator or the runtime for it.
+    const { startDevConsole } = await import('../dev/startDevConsole.ts');
+    let console_: Awaited<ReturnType<typeof startDevConsole>>;
+    try {
+      console_ = await startDevConsole({ files: positionals, port, host: values.host ?? '127.0.0.1' });
+    } catch (error) {
+      io.stderr(`ringflow dev: ${(error as Error).message}\n`);
+      return ExitCode.FAILURE;
+    }
+    io.stdout(`ringflow dev: console on ${console_.url} (Ctrl-C stops)\n`);
+    await (io.waitForStop ?? waitForProcessStop)(() => {});
+    await console_.stop();
+    return ExitCode.OK;
+  },
+};
