@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,14 @@ states:
     final: true
 `;
 
+/**
+ * Where a screenshot goes: the committed ones in docs/ when UPDATE_SCREENSHOTS=1 (to refresh them
+ * after a change to the page), else a temporary folder, so a test run leaves the work tree as it was.
+ */
+const shotsDir =
+  process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : mkdtempSync(join(tmpdir(), 'ringflow-shots-'));
+const shot = (file: string) => join(shotsDir, file);
+
 describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
   let dir: string;
   let dev: DevConsole;
@@ -61,7 +69,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
       .locator('#timeline div', { hasText: /POST .*\/answer → 204/ })
       .first()
       .waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: 'docs/console-call.png' });
+    await page.screenshot({ path: shot('console-call.png') });
     await page.locator('#pad button', { hasText: '1' }).click();
     await active.filter({ hasText: 'sales' }).waitFor({ timeout: 10_000 });
     await page
@@ -70,10 +78,10 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
       .waitFor({ timeout: 10_000 });
     await page.locator('svg .state', { hasText: 'greet' }).click();
     await page.locator('#steps', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: 'docs/console-key.png' });
+    await page.screenshot({ path: shot('console-key.png') });
     await writeFile(join(dir, 'desk.yaml'), FLOW.replace('"1": sales', '"1": nowhere'));
     await page.locator('#errors', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: 'docs/console-error.png' });
+    await page.screenshot({ path: shot('console-error.png') });
     await page.getByRole('button', { name: 'Hang up' }).click();
     await page.locator('#timeline div', { hasText: 'call ended' }).first().waitFor({ timeout: 10_000 });
     expect(await page.locator('svg .state.active').count()).toBe(0);
