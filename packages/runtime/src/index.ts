@@ -57,3 +57,16 @@ export * from './engine/index.ts';
 export { MemoryCallStore } from './snapshot/CallRecord.ts';
 export type { CallRecord, CallStore } from './snapshot/CallRecord.ts';
 export type { OwnedResource } from './session/OwnedResources.ts';
+export { CallQueue, QUEUE_NO_AGENTS, QUEUE_OFFER } from './queue/CallQueue.ts';
+export type { QueueMember, QueueNoAgentsEvent, QueueObserver, QueueOfferEvent } from './queue/CallQueue.ts';
+export { RING_STRATEGIES, QUEUE_EXITS } from './queue/QueueState.ts';
+export type {
+  AgentActivity,
+  AgentState,
+  QueueExit,
+  QueueSettings,
+  QueueState,
+  QueueStats,
+  RingStrategy,
+  WaitingCaller,
+} from './queue/QueueState.ts';

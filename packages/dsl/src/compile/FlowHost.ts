@@ -9,7 +9,7 @@ import type {
   PlaybacksApi,
   RecordingsApi,
 } from '@ringflow/client';
-import type { StepFailure } from '@ringflow/runtime';
+import type { QueueSettings, StepFailure } from '@ringflow/runtime';
 
 /**
  * The REST operations a compiled flow uses, shaped exactly like the resource APIs of
@@ -62,6 +62,26 @@ export interface FlowAri {
   readonly mailboxes: Pick<MailboxesApi, 'update'>;
 }
 
+/** A call queue as one call's flow uses it (the runtime's `CallQueue`, bound to the call). */
+export interface FlowQueue {
+  /** Joins at the end; an offer (`ringflow.queue.offer`) or `ringflow.queue.noAgents` may follow. */
+  join(): void;
+  /** Leaves without an agent. */
+  leave(reason: 'timeout' | 'exited' | 'abandoned'): void;
+  /** The agent offered answered: the caller leaves the queue, the agent talks. */
+  answered(agent: string): void;
+  /** Nobody offered answered: the caller waits on. */
+  unanswered(): void;
+  /** The agent's call with this caller ended: it wraps up. */
+  agentFree(agent: string): void;
+  /** Logs an agent in or out, pauses or resumes it. */
+  agent(endpoint: string, action: 'login' | 'logout' | 'pause' | 'unpause'): void;
+  /** The call's place in the queue (1 = next; 0 when not waiting). */
+  position(): number;
+  /** What callers waited lately before an answer; undefined before the first. */
+  expectedWaitMs(): number | undefined;
+}
+
 /**
  * The levels a flow logs at, shaped like pino's so a call's logger fits as is.
  * @example const log: FlowLog = { warn: (details, message) => logger.warn(details, message) };
@@ -101,6 +121,12 @@ export interface FlowHost {
    * end): every failed step is reported with its place in the flow and what the flow did next.
    */
   reportFailure?(failure: StepFailure): void;
+  /**
+   * The application's call queue `name` (made with `settings` on first use), bound to this call:
+   * offers come to the flow's machine as `ringflow.queue.offer` events. A host without queues
+   * (a test double) makes the queue steps fail with a message saying so.
+   */
+  queue?(name: string, settings: QueueSettings): FlowQueue;
   /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */
   readonly fetch?: typeof fetch;
   /**

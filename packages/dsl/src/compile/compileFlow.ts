@@ -3,6 +3,8 @@ import { EffectRunner, lowerEffects, RESUMED_EVENT } from '@ringflow/runtime/eng
 import { flowEvents } from '../model/flowEvents.ts';
 import type { FlowDocument, StateDocument, SubflowDocument } from '../model/flowSchema.ts';
 import type { FlowCompileInfo } from '../steps/StepDefinition.ts';
+import type { QueueSettings } from '@ringflow/runtime';
+import { queueSettingsOf } from '../model/queueSettings.ts';
 import type { Path } from '../validate/Diagnostic.ts';
 import { type Flow, flowPlace } from '../validate/validateFlow.ts';
 import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
@@ -36,17 +38,19 @@ export interface CompileOptions {
 export function compileFlow(flow: Flow, options: CompileOptions = {}): AnyStateMachine {
   const doc = flow.document;
   const subflows = new Map<string, AnyStateMachine>();
+  const queues = new Map(Object.entries(doc.queues ?? {}).map(([name, q]) => [name, queueSettingsOf(q)]));
+  const shared: DocumentParts = { subflows, queues };
   for (const [name, sub] of Object.entries(doc.subflows ?? {}))
     subflows.set(
       name,
-      compileBody(sub, 'subflow', subflows, `${doc.name}/${name}`, (path) =>
+      compileBody(sub, 'subflow', shared, `${doc.name}/${name}`, (path) =>
         flowPlace(flow, ['subflows', name, ...path]),
       ),
     );
   return compileBody(
     doc,
     options.role ?? 'main',
-    subflows,
+    shared,
     doc.name,
     (path) => flowPlace(flow, path),
     options.adaptInput,
@@ -58,10 +62,16 @@ export function compileFlow(flow: Flow, options: CompileOptions = {}): AnyStateM
  * {@link compileState}), the `$finish` state that hangs the call up (main flows), the flow-wide
  * handlers on the root, and the engine's lowering of effects and timers.
  */
+/** What the flow and its subflows share: the compiled subflows, the queues' settings. */
+interface DocumentParts {
+  readonly subflows: Map<string, AnyStateMachine>;
+  readonly queues: ReadonlyMap<string, QueueSettings>;
+}
+
 function compileBody(
   body: Body,
   role: 'main' | 'subflow',
-  subflows: Map<string, AnyStateMachine>,
+  { subflows, queues }: DocumentParts,
   name: string,
   place: (path: Path) => string,
   adaptInput?: (input: unknown) => FlowMachineInput,
@@ -77,6 +87,7 @@ function compileBody(
       if (!machine) throw new Error(`subflow "${sub}" is not defined in this document`);
       return machine;
     },
+    queue: (queue) => queues.get(queue),
   };
   const globalOn = body.on ?? {};
   const failures = new FailureRouting(globalOn);

@@ -140,6 +140,47 @@ const flowBodyProps = {
   }),
 };
 
+/** A call queue the flow's `queue` steps put callers in (shared by every call of the application). */
+export const queueSchema = s.object(
+  {
+    agents: s.array(
+      s.string({
+        description: 'An agent: the endpoint rung for a caller, e.g. PJSIP/alice.',
+        pattern: /^[^/\s]+\/\S+$/,
+        patternHint: 'an endpoint like PJSIP/alice',
+      }),
+      {
+        description:
+          'The agents answering the queue, logged in from the start (more can log in with queueAgent).',
+      },
+    ),
+    strategy: s.optional(
+      s.enum(['ringAll', 'roundRobin', 'longestIdle', 'fewestCalls'], {
+        description:
+          'Which free agent rings for the caller at the head: ringAll (all of them; the first to answer wins), roundRobin (the next one after the last rung), longestIdle (the one whose last call ended longest ago), fewestCalls (the one who took fewest calls).',
+        default: 'ringAll',
+      }),
+    ),
+    ringTimeout: s.optional(
+      s.duration({
+        description: 'How long an offer rings an agent before the caller is offered again.',
+        default: '15s',
+      }),
+    ),
+    wrapUp: s.optional(s.duration({ description: 'How long an agent rests after a call.', default: '10s' })),
+    retry: s.optional(
+      s.duration({
+        description: 'How long an agent who did not answer (or was busy) is left alone.',
+        default: '5s',
+      }),
+    ),
+    musicClass: s.optional(
+      s.string({ description: 'The music on hold class callers hear (the server default when not given).' }),
+    ),
+  },
+  { description: 'A call queue: callers wait with music until one of its agents answers.' },
+);
+
 /** A subflow: a flow without its own subflows (all subflows of a document are siblings). */
 export const subflowSchema = s.named('Subflow', () =>
   s.object(flowBodyProps, { description: 'A reusable flow called with the subflow step.' }),
@@ -164,12 +205,20 @@ export const flowSchema = s.object(
         keyHint: 'a subflow name (letters, digits, _)',
       }),
     ),
+    queues: s.optional(
+      s.record(queueSchema, {
+        description: 'Call queues by name, for the queue and queueAgent steps (the flow and its subflows).',
+        keyPattern: NAME,
+        keyHint: 'a queue name (letters, digits, _)',
+      }),
+    ),
   },
   { description: 'A ringflow call flow.' },
 );
 
 export type FlowDocument = Infer<typeof flowSchema>;
 export type SubflowDocument = Infer<typeof subflowSchema>;
+export type QueueDocument = Infer<typeof queueSchema>;
 export type StateDocument = Infer<typeof stateSchema>;
 export type StepDocument = Infer<typeof stepSchema>;
 export type TransitionDocument = Infer<typeof transitionSchema>;

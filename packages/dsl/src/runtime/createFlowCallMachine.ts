@@ -1,8 +1,14 @@
-import type { CallHandle, CallInput, StepFailure } from '@ringflow/runtime';
+import type { CallHandle, CallInput, QueueSettings, StepFailure } from '@ringflow/runtime';
 import { defineLiveValue, PERSIST, type PersistedValue } from '@ringflow/runtime/engine';
 import type { AnyStateMachine } from 'xstate';
 import type { Clock } from '@ringflow/client';
-import { callFromStasisStart, type FlowAri, type FlowHost, type FlowLog } from '../compile/FlowHost.ts';
+import {
+  callFromStasisStart,
+  type FlowAri,
+  type FlowHost,
+  type FlowLog,
+  type FlowQueue,
+} from '../compile/FlowHost.ts';
 import { compileFlow } from '../compile/compileFlow.ts';
 import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import type { Flow } from '../validate/validateFlow.ts';
@@ -50,6 +56,21 @@ class CallFlowHost implements FlowHost {
 
   reportFailure(failure: StepFailure): void {
     this.#call.reportFailure(failure);
+  }
+
+  queue(name: string, settings: QueueSettings): FlowQueue {
+    const call = this.#call;
+    const queue = call.queue(name, settings);
+    return {
+      join: () => queue.join({ callId: call.id, tell: (event) => call.send(event) }),
+      leave: (reason) => queue.leave(call.id, reason),
+      answered: (agent) => queue.answered(call.id, agent),
+      unanswered: () => queue.unanswered(call.id),
+      agentFree: (agent) => queue.agentFree(agent),
+      agent: (endpoint, action) => queue.agent(endpoint, action),
+      position: () => queue.positionOf(call.id),
+      expectedWaitMs: () => queue.expectedWaitMs(),
+    };
   }
 
   watch(kind: 'recording' | 'bridge', id: string, options?: { readonly shared?: boolean }): void {

@@ -1,3 +1,4 @@
+import type { QueueSettings } from '@ringflow/runtime';
 import type { ActionArgs, FlowContext } from '../compile/FlowContext.ts';
 import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
 import { type FlowTransitions, transitionsSchema } from '../model/transition.ts';
@@ -36,6 +37,8 @@ export interface FlowCompileInfo {
   readonly defaultLanguage: string;
   /** Compiled machines of the document's subflows. */
   subflow(name: string): unknown;
+  /** The settings of a queue of the document's `queues:` section, undefined when it has none of that name. */
+  queue(name: string): QueueSettings | undefined;
 }
 
 /** Handed to a step's compile function: how to leave the step with an outcome. */
@@ -83,6 +86,8 @@ export interface StepCheckScope {
   readonly subflows: Readonly<
     Record<string, { readonly inputs?: Readonly<Record<string, InputDeclaration>> }>
   >;
+  /** The names of the document's queues (`queues:`). */
+  readonly queues: readonly string[];
 }
 
 /** One built-in step: its parameters, its outcomes and how it compiles to a small statechart. */

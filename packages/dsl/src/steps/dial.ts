@@ -4,9 +4,10 @@ import { describeFailure, resolveOptional, resolveValue, scopeOf } from '../comp
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';
-import { parseDuration, s, type Value } from '../schema/s.ts';
+import { type Infer, parseDuration, s, type Value } from '../schema/s.ts';
+import type { Action, StateSpec } from '../compile/StateSpec.ts';
 import { FAILED } from './restStep.ts';
-import { defineStep, stepParams } from './StepDefinition.ts';
+import { defineStep, type StepBuild, stepParams } from './StepDefinition.ts';
 
 const params = stepParams(
   {
@@ -236,335 +237,354 @@ export const dialStep = defineStep({
           ? p.endpoint.map((e) => (typeof e === 'string' ? e : 'expr')).join(' + ')
           : 'expr'
     }`,
-  compile: (p, build) => {
-    const timeoutMs = parseDuration(p.timeout ?? '30s') ?? 30_000;
-    const sequential = p.strategy === 'sequential';
-    // How long one attempt rings: the whole group at once, or each endpoint in turn.
-    const attemptMs = sequential ? (parseDuration(p.ringTimeout ?? '15s') ?? 15_000) : timeoutMs;
-    const ringback = p.ringback ?? 'ring';
-    const isPeer = ({ context, event }: ActionArgs) => channelOf(event).id === context.step.peer;
-    const ringingNow = ({ context }: ActionArgs) => (context.step.ringing ?? []) as string[];
-    const isRinging = (args: ActionArgs) => ringingNow(args).includes(channelOf(args.event).id ?? '');
-    const lastRinging = (args: ActionArgs) => isRinging(args) && ringingNow(args).length === 1;
-    const moreToTry = ({ context }: ActionArgs) =>
-      sequential && Number(context.step.index) + 1 < (context.step.peers as string[]).length;
-    const result = ({ context }: ActionArgs) => ({
-      channelId: context.step.peer,
-      endpoint: context.step.endpoint,
-      ...(context.step.bridge ? { bridgeId: context.step.bridge } : {}),
-    });
-    // The outcome of a group that ended unanswered, from the causes of its calls' ends.
-    const endedWith =
-      (outcome: 'busy' | 'noAnswer' | 'failed') =>
-      ({ context }: ActionArgs) =>
-        groupOutcome(context.step.causes as unknown[]) === outcome;
-    const cause = ({ context }: ActionArgs) => ({ cause: context.step.cause });
-    const causeOf = (event: unknown) => (event as { cause?: unknown }).cause;
-    const stopRingback = [
+  compile: (p, build) => compileDial(p, build),
+});
+
+/** The parameters of a dial step. */
+export type DialParams = Infer<typeof params>;
+
+/** What another step that rings endpoints (a queue) changes in the dial's statechart. */
+export interface DialHooks {
+  /** The endpoints to ring, computed on entering (instead of the `endpoint` parameter). */
+  readonly endpoints?: (args: ActionArgs) => string[];
+  /** Run when an endpoint answered, before the bridge (the answered one is `context.step.endpoint`). */
+  readonly answered?: readonly Action[];
+}
+
+/**
+ * The statechart of a dial: ring one endpoint or a group, ringback to the caller, announce to
+ * the answered party, bridge, wait for the end. Its outcomes leave through `build.exit`; another
+ * step that rings endpoints (a queue rings its agents) gives its own `build` and `hooks`.
+ */
+export function compileDial(p: DialParams, build: StepBuild, hooks: DialHooks = {}): StateSpec {
+  const timeoutMs = parseDuration(p.timeout ?? '30s') ?? 30_000;
+  const sequential = p.strategy === 'sequential';
+  // How long one attempt rings: the whole group at once, or each endpoint in turn.
+  const attemptMs = sequential ? (parseDuration(p.ringTimeout ?? '15s') ?? 15_000) : timeoutMs;
+  const ringback = p.ringback ?? 'ring';
+  const isPeer = ({ context, event }: ActionArgs) => channelOf(event).id === context.step.peer;
+  const ringingNow = ({ context }: ActionArgs) => (context.step.ringing ?? []) as string[];
+  const isRinging = (args: ActionArgs) => ringingNow(args).includes(channelOf(args.event).id ?? '');
+  const lastRinging = (args: ActionArgs) => isRinging(args) && ringingNow(args).length === 1;
+  const moreToTry = ({ context }: ActionArgs) =>
+    sequential && Number(context.step.index) + 1 < (context.step.peers as string[]).length;
+  const result = ({ context }: ActionArgs) => ({
+    channelId: context.step.peer,
+    endpoint: context.step.endpoint,
+    ...(context.step.bridge ? { bridgeId: context.step.bridge } : {}),
+  });
+  // The outcome of a group that ended unanswered, from the causes of its calls' ends.
+  const endedWith =
+    (outcome: 'busy' | 'noAnswer' | 'failed') =>
+    ({ context }: ActionArgs) =>
+      groupOutcome(context.step.causes as unknown[]) === outcome;
+  const cause = ({ context }: ActionArgs) => ({ cause: context.step.cause });
+  const causeOf = (event: unknown) => (event as { cause?: unknown }).cause;
+  const stopRingback = [
+    fireAndForget(async (args) => {
+      if (args.context.step.ringbackOn === true) await stopRingbackOf(ringback, args);
+    }, `stop ringback (${ringback})`),
+    setStep(() => ({ ringbackOn: false })),
+  ];
+  // The next endpoint of a sequential group, after this one ended or rang too long.
+  const nextEndpoint = (guard: (a: ActionArgs) => boolean, actions: ReturnType<typeof setStep>[]) => ({
+    guard,
+    target: 'ringing',
+    reenter: true,
+    actions: [...actions, setStep(({ context }) => ({ index: Number(context.step.index) + 1 }))],
+  });
+  // The step's exit action (cleanup) runs before a transition's own actions, so what it must
+  // know (the called party is gone, or is now the flow's) is set on entering a child state first;
+  // that state then leaves the step.
+  // Where an answered call goes: its announcement first, then the bridge (or the flow).
+  const connect = p.bridge === false ? 'handedOver' : 'bridging';
+  const afterAnswer = p.announce ? 'announcing' : connect;
+  const announcement = p.announce;
+  const peerLeft = {
+    target: 'peerLeft',
+    actions: [setStep(({ event }) => ({ peerUp: false, cause: causeOf(event) }))],
+  };
+  return {
+    entry: [
+      setStep((args) => {
+        const endpoints = hooks.endpoints ? hooks.endpoints(args) : resolveEndpoints(p.endpoint, args);
+        return {
+          endpoints,
+          // One call per endpoint, each id picked (and owned) before it is placed.
+          peers: endpoints.map(() => args.context.host.newId('channel')),
+          index: 0,
+          ringing: [],
+          causes: [],
+          peer: undefined,
+          endpoint: undefined,
+          peerUp: false,
+          handedOver: false,
+          bridge: undefined,
+          ringbackOn: ringback !== 'none',
+        };
+      }),
+      ...ringbackStart(ringback, p.mohClass),
+    ],
+    // Whatever ends this step (the caller hanging up included), a call we placed does not outlive it.
+    exit: [
       fireAndForget(async (args) => {
-        if (args.context.step.ringbackOn === true) await stopRingbackOf(ringback, args);
-      }, `stop ringback (${ringback})`),
-      setStep(() => ({ ringbackOn: false })),
-    ];
-    // The next endpoint of a sequential group, after this one ended or rang too long.
-    const nextEndpoint = (guard: (a: ActionArgs) => boolean, actions: ReturnType<typeof setStep>[]) => ({
-      guard,
-      target: 'ringing',
-      reenter: true,
-      actions: [...actions, setStep(({ context }) => ({ index: Number(context.step.index) + 1 }))],
-    });
-    // The step's exit action (cleanup) runs before a transition's own actions, so what it must
-    // know (the called party is gone, or is now the flow's) is set on entering a child state first;
-    // that state then leaves the step.
-    // Where an answered call goes: its announcement first, then the bridge (or the flow).
-    const connect = p.bridge === false ? 'handedOver' : 'bridging';
-    const afterAnswer = p.announce ? 'announcing' : connect;
-    const announcement = p.announce;
-    const peerLeft = {
-      target: 'peerLeft',
-      actions: [setStep(({ event }) => ({ peerUp: false, cause: causeOf(event) }))],
-    };
-    return {
-      entry: [
-        setStep((args) => {
-          const endpoints = resolveEndpoints(p.endpoint, args);
-          return {
-            endpoints,
-            // One call per endpoint, each id picked (and owned) before it is placed.
-            peers: endpoints.map(() => args.context.host.newId('channel')),
-            index: 0,
-            ringing: [],
-            causes: [],
-            peer: undefined,
-            endpoint: undefined,
-            peerUp: false,
-            handedOver: false,
-            bridge: undefined,
-            ringbackOn: ringback !== 'none',
-          };
-        }),
-        ...ringbackStart(ringback, p.mohClass),
-      ],
-      // Whatever ends this step (the caller hanging up included), a call we placed does not outlive it.
-      exit: [
-        fireAndForget(async (args) => {
-          const { context } = args;
-          if (context.step.ringbackOn === true) await stopRingbackOf(ringback, args).catch(() => undefined);
-          for (const id of (context.step.ringing ?? []) as string[])
-            await context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
-          if (context.step.handedOver === true) return;
-          if (context.step.peerUp === true)
-            await context.host.ari.channels.hangup({ channelId: String(context.step.peer) });
-          if (context.step.bridge)
-            await context.host.ari.bridges.destroy({ bridgeId: String(context.step.bridge) });
-        }, 'dial cleanup'),
-      ],
-      initial: 'ringing',
-      states: {
-        ringing: {
-          entry: [
-            setStep(({ context }) => {
-              const peers = context.step.peers as string[];
-              return { ringing: sequential ? [peers[Number(context.step.index)]] : [...peers] };
-            }),
-          ],
-          effect: effect(
-            async (args) => {
-              const { context } = args;
-              const scope = scopeOf(context, args.event);
-              const callerId = resolveOptional(p.callerId, scope);
-              const variables = resolveVariables(p.variables, args);
-              const peers = context.step.peers as string[];
-              const endpoints = context.step.endpoints as string[];
-              const placing = ringingNow(args);
-              const placed = await Promise.allSettled(
-                placing.map((channelId) =>
-                  context.host.ari.channels.originateWithId({
-                    channelId,
-                    endpoint: endpoints[peers.indexOf(channelId)]!,
-                    app: context.host.application,
-                    appArgs: 'dialed',
-                    timeout: Math.max(1, Math.round(attemptMs / 1000)),
-                    ...(callerId ? { callerId } : {}),
-                    ...(variables ? { variables } : {}),
-                  }),
-                ),
-              );
-              const failed = placing.filter((_, i) => placed[i]!.status === 'rejected');
-              // No call at all could be placed: the step fails with the (first) reason.
-              const refused = placed.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-              if (failed.length === placing.length && refused && !sequential) throw refused.reason;
-              return { failed, ...(refused ? { failure: { ...describeFailure(refused.reason) } } : {}) };
-            },
-            {
-              // Only calls that could not be placed need the reply: the others' events say how they go.
-              doneWhen: (output) => (output as { failed: string[] }).failed.length > 0,
-              onDone: [
-                // A sequential group's endpoint that could not be called: the next one.
-                {
-                  guard: (args: ActionArgs) =>
-                    ringingNow(args).length === (eventOutput(args).failed as string[]).length &&
-                    moreToTry(args),
-                  target: 'ringing',
-                  reenter: true,
-                  actions: [
-                    forgetFailed,
-                    setStep(({ context }) => ({ index: Number(context.step.index) + 1 })),
-                  ],
-                },
-                {
-                  guard: (args: ActionArgs) =>
-                    ringingNow(args).length === (eventOutput(args).failed as string[]).length,
-                  target: 'notPlaced',
-                  actions: [
-                    forgetFailed,
-                    setStep((args) => ({ ringing: [], failure: eventOutput(args).failure })),
-                  ],
-                },
-                { actions: [forgetFailed] },
-              ],
-              // A second originate would place a second call: the dialled channel's events (or the
-              // restored session's check of it) say what became of the first.
-              resume: 'await',
-              // No call was placed: nothing to hang up.
-              onError: {
+        const { context } = args;
+        if (context.step.ringbackOn === true) await stopRingbackOf(ringback, args).catch(() => undefined);
+        for (const id of (context.step.ringing ?? []) as string[])
+          await context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
+        if (context.step.handedOver === true) return;
+        if (context.step.peerUp === true)
+          await context.host.ari.channels.hangup({ channelId: String(context.step.peer) });
+        if (context.step.bridge)
+          await context.host.ari.bridges.destroy({ bridgeId: String(context.step.bridge) });
+      }, 'dial cleanup'),
+    ],
+    initial: 'ringing',
+    states: {
+      ringing: {
+        entry: [
+          setStep(({ context }) => {
+            const peers = context.step.peers as string[];
+            return { ringing: sequential ? [peers[Number(context.step.index)]] : [...peers] };
+          }),
+        ],
+        effect: effect(
+          async (args) => {
+            const { context } = args;
+            const scope = scopeOf(context, args.event);
+            const callerId = resolveOptional(p.callerId, scope);
+            const variables = resolveVariables(p.variables, args);
+            const peers = context.step.peers as string[];
+            const endpoints = context.step.endpoints as string[];
+            const placing = ringingNow(args);
+            const placed = await Promise.allSettled(
+              placing.map((channelId) =>
+                context.host.ari.channels.originateWithId({
+                  channelId,
+                  endpoint: endpoints[peers.indexOf(channelId)]!,
+                  app: context.host.application,
+                  appArgs: 'dialed',
+                  timeout: Math.max(1, Math.round(attemptMs / 1000)),
+                  ...(callerId ? { callerId } : {}),
+                  ...(variables ? { variables } : {}),
+                }),
+              ),
+            );
+            const failed = placing.filter((_, i) => placed[i]!.status === 'rejected');
+            // No call at all could be placed: the step fails with the (first) reason.
+            const refused = placed.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+            if (failed.length === placing.length && refused && !sequential) throw refused.reason;
+            return { failed, ...(refused ? { failure: { ...describeFailure(refused.reason) } } : {}) };
+          },
+          {
+            // Only calls that could not be placed need the reply: the others' events say how they go.
+            doneWhen: (output) => (output as { failed: string[] }).failed.length > 0,
+            onDone: [
+              // A sequential group's endpoint that could not be called: the next one.
+              {
+                guard: (args: ActionArgs) =>
+                  ringingNow(args).length === (eventOutput(args).failed as string[]).length &&
+                  moreToTry(args),
+                target: 'ringing',
+                reenter: true,
+                actions: [
+                  forgetFailed,
+                  setStep(({ context }) => ({ index: Number(context.step.index) + 1 })),
+                ],
+              },
+              {
+                guard: (args: ActionArgs) =>
+                  ringingNow(args).length === (eventOutput(args).failed as string[]).length,
                 target: 'notPlaced',
                 actions: [
-                  ({ context }: ActionArgs) => {
-                    for (const id of (context.step.ringing ?? []) as string[])
-                      context.host.forget?.('channel', id);
-                  },
-                  setStep((args) => ({ ringing: [], failure: failureData(args) })),
+                  forgetFailed,
+                  setStep((args) => ({ ringing: [], failure: eventOutput(args).failure })),
                 ],
               },
-            },
-          ),
-          on: {
-            StasisStart: {
-              guard: isRinging,
-              target: afterAnswer,
+              { actions: [forgetFailed] },
+            ],
+            // A second originate would place a second call: the dialled channel's events (or the
+            // restored session's check of it) say what became of the first.
+            resume: 'await',
+            // No call was placed: nothing to hang up.
+            onError: {
+              target: 'notPlaced',
               actions: [
-                // The others of the group are hung up: the first to answer wins.
-                fireAndForget(async (args) => {
-                  const winner = channelOf(args.event).id;
-                  for (const id of ringingNow(args))
-                    if (id !== winner)
-                      await args.context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
-                }, 'hang up the rest of the ring group'),
-                setStep(({ context, event }) => {
-                  const id = channelOf(event).id;
-                  const peers = context.step.peers as string[];
-                  return {
-                    peer: id,
-                    endpoint: (context.step.endpoints as string[])[peers.indexOf(id ?? '')],
-                    peerUp: true,
-                    ringing: [],
-                  };
-                }),
-                ...stopRingback,
+                ({ context }: ActionArgs) => {
+                  for (const id of (context.step.ringing ?? []) as string[])
+                    context.host.forget?.('channel', id);
+                },
+                setStep((args) => ({ ringing: [], failure: failureData(args) })),
               ],
             },
-            ChannelDestroyed: [
-              nextEndpoint(
-                (a) => lastRinging(a) && moreToTry(a),
-                [
-                  setStep(({ context, event }) => ({
-                    ringing: [],
-                    causes: [...(context.step.causes as unknown[]), causeOf(event)],
-                  })),
-                ],
-              ),
-              {
-                guard: lastRinging,
-                target: 'unanswered',
-                actions: [
-                  setStep(({ context, event }) => ({
-                    ringing: [],
-                    cause: causeOf(event),
-                    causes: [...(context.step.causes as unknown[]), causeOf(event)],
-                  })),
-                ],
-              },
-              {
-                guard: isRinging,
-                actions: [
-                  setStep(({ context, event }) => ({
-                    ringing: ringingNow({ context, event } as ActionArgs).filter(
-                      (id) => id !== channelOf(event).id,
-                    ),
-                    causes: [...(context.step.causes as unknown[]), causeOf(event)],
-                  })),
-                ],
-              },
+          },
+        ),
+        on: {
+          StasisStart: {
+            guard: isRinging,
+            target: afterAnswer,
+            actions: [
+              // The others of the group are hung up: the first to answer wins.
+              fireAndForget(async (args) => {
+                const winner = channelOf(args.event).id;
+                for (const id of ringingNow(args))
+                  if (id !== winner)
+                    await args.context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
+              }, 'hang up the rest of the ring group'),
+              setStep(({ context, event }) => {
+                const id = channelOf(event).id;
+                const peers = context.step.peers as string[];
+                return {
+                  peer: id,
+                  endpoint: (context.step.endpoints as string[])[peers.indexOf(id ?? '')],
+                  peerUp: true,
+                  ringing: [],
+                };
+              }),
+              ...stopRingback,
+              ...(hooks.answered ?? []),
             ],
           },
-          // The server's own timeout normally ends the call first; this is the safety net.
-          after: {
-            [attemptMs + 5000]: [
-              nextEndpoint(moreToTry, [hangUpRinging, setStep(() => ({ ringing: [] }))]),
-              { ...build.exit('noAnswer', () => ({ cause: 'timeout' })) },
-            ],
-          },
-        },
-        // The called party alone hears the announcement; the caller still hears nothing new.
-        ...(announcement
-          ? {
-              announcing: {
-                entry: [setStep(({ context }) => ({ announcement: context.host.newId('playback') }))],
-                effect: effect(
-                  async (args) => {
-                    const { media, lang } = resolveMedia(announcement, args, build.flow);
-                    if (media.length === 0) return 'nothing-to-play';
-                    await args.context.host.ari.channels.play({
-                      channelId: String(args.context.step.peer),
-                      playbackId: String(args.context.step.announcement),
-                      media,
-                      lang,
-                    });
-                    return 'playing';
-                  },
-                  {
-                    // Only "nothing to play" needs the reply: a playing announcement ends by its events.
-                    onDone: { target: connect },
-                    doneWhen: (output) => output === 'nothing-to-play',
-                    onError: build.exit('failed', failureData),
-                    resume: 'await',
-                  },
-                ),
-                on: {
-                  PlaybackFinished: [
-                    {
-                      guard: ({ context, event }: ActionArgs) =>
-                        playbackOf(event).id === context.step.announcement &&
-                        playbackOf(event).state === 'failed',
-                      ...build.exit('failed', () => ({ message: 'the announcement could not be played' })),
-                    },
-                    {
-                      guard: ({ context, event }: ActionArgs) =>
-                        playbackOf(event).id === context.step.announcement,
-                      target: connect,
-                    },
-                  ],
-                  // A hang-up stops the announcement, and its PlaybackFinished comes before the
-                  // channel's end: the hang-up request is the first sign that it must not be bridged.
-                  ChannelHangupRequest: { guard: isPeer, ...peerLeft },
-                  ChannelDestroyed: { guard: isPeer, ...peerLeft },
-                  StasisEnd: { guard: isPeer, ...peerLeft },
-                },
-              },
-            }
-          : {}),
-        bridging: {
-          entry: [setStep(({ context }) => ({ bridge: context.host.newId('bridge') }))],
-          effect: effect(
-            async ({ context }) => {
-              const bridgeId = String(context.step.bridge);
-              await context.host.ari.bridges.createWithId({ bridgeId, type: 'mixing' });
-              await context.host.ari.bridges.addChannel({
-                bridgeId,
-                channel: [context.call.channelId, String(context.step.peer)],
-              });
+          ChannelDestroyed: [
+            nextEndpoint(
+              (a) => lastRinging(a) && moreToTry(a),
+              [
+                setStep(({ context, event }) => ({
+                  ringing: [],
+                  causes: [...(context.step.causes as unknown[]), causeOf(event)],
+                })),
+              ],
+            ),
+            {
+              guard: lastRinging,
+              target: 'unanswered',
+              actions: [
+                setStep(({ context, event }) => ({
+                  ringing: [],
+                  cause: causeOf(event),
+                  causes: [...(context.step.causes as unknown[]), causeOf(event)],
+                })),
+              ],
             },
             {
-              onDone: {
-                target: 'connected',
-                actions: [setContext(({ context }) => ({ bridgeId: String(context.step.bridge) }))],
-              },
-              onError: build.exit('failed', failureData),
+              guard: isRinging,
+              actions: [
+                setStep(({ context, event }) => ({
+                  ringing: ringingNow({ context, event } as ActionArgs).filter(
+                    (id) => id !== channelOf(event).id,
+                  ),
+                  causes: [...(context.step.causes as unknown[]), causeOf(event)],
+                })),
+              ],
             },
-          ),
-          on: { ChannelDestroyed: { guard: isPeer, ...peerLeft } },
-        },
-        connected: {
-          on: {
-            ChannelDestroyed: { guard: isPeer, ...peerLeft },
-            // The called party left the application (hung up, or was transferred): not ours to hang up.
-            StasisEnd: { guard: isPeer, ...peerLeft },
-          },
-          exit: [setContext(() => ({ bridgeId: undefined }))],
-        },
-        notPlaced: {
-          entry: stopRingback,
-          always: build.exit('failed', ({ context }) => context.step.failure as Record<string, unknown>),
-        },
-        unanswered: {
-          entry: stopRingback,
-          always: [
-            { guard: endedWith('busy'), ...build.exit('busy', cause) },
-            { guard: endedWith('noAnswer'), ...build.exit('noAnswer', cause) },
-            build.exit('failed', ({ context }) => ({
-              message: 'the called party could not be reached',
-              cause: context.step.cause,
-            })),
           ],
         },
-        // With bridge: false the answered call is the flow's now: leaving the step keeps it up.
-        handedOver: {
-          entry: [setStep(() => ({ handedOver: true }))],
-          always: build.exit('answered', result),
+        // The server's own timeout normally ends the call first; this is the safety net.
+        after: {
+          [attemptMs + 5000]: [
+            nextEndpoint(moreToTry, [hangUpRinging, setStep(() => ({ ringing: [] }))]),
+            { ...build.exit('noAnswer', () => ({ cause: 'timeout' })) },
+          ],
         },
-        peerLeft: { always: build.exit('completed', result) },
       },
-    };
-  },
-});
+      // The called party alone hears the announcement; the caller still hears nothing new.
+      ...(announcement
+        ? {
+            announcing: {
+              entry: [setStep(({ context }) => ({ announcement: context.host.newId('playback') }))],
+              effect: effect(
+                async (args) => {
+                  const { media, lang } = resolveMedia(announcement, args, build.flow);
+                  if (media.length === 0) return 'nothing-to-play';
+                  await args.context.host.ari.channels.play({
+                    channelId: String(args.context.step.peer),
+                    playbackId: String(args.context.step.announcement),
+                    media,
+                    lang,
+                  });
+                  return 'playing';
+                },
+                {
+                  // Only "nothing to play" needs the reply: a playing announcement ends by its events.
+                  onDone: { target: connect },
+                  doneWhen: (output) => output === 'nothing-to-play',
+                  onError: build.exit('failed', failureData),
+                  resume: 'await',
+                },
+              ),
+              on: {
+                PlaybackFinished: [
+                  {
+                    guard: ({ context, event }: ActionArgs) =>
+                      playbackOf(event).id === context.step.announcement &&
+                      playbackOf(event).state === 'failed',
+                    ...build.exit('failed', () => ({ message: 'the announcement could not be played' })),
+                  },
+                  {
+                    guard: ({ context, event }: ActionArgs) =>
+                      playbackOf(event).id === context.step.announcement,
+                    target: connect,
+                  },
+                ],
+                // A hang-up stops the announcement, and its PlaybackFinished comes before the
+                // channel's end: the hang-up request is the first sign that it must not be bridged.
+                ChannelHangupRequest: { guard: isPeer, ...peerLeft },
+                ChannelDestroyed: { guard: isPeer, ...peerLeft },
+                StasisEnd: { guard: isPeer, ...peerLeft },
+              },
+            },
+          }
+        : {}),
+      bridging: {
+        entry: [setStep(({ context }) => ({ bridge: context.host.newId('bridge') }))],
+        effect: effect(
+          async ({ context }) => {
+            const bridgeId = String(context.step.bridge);
+            await context.host.ari.bridges.createWithId({ bridgeId, type: 'mixing' });
+            await context.host.ari.bridges.addChannel({
+              bridgeId,
+              channel: [context.call.channelId, String(context.step.peer)],
+            });
+          },
+          {
+            onDone: {
+              target: 'connected',
+              actions: [setContext(({ context }) => ({ bridgeId: String(context.step.bridge) }))],
+            },
+            onError: build.exit('failed', failureData),
+          },
+        ),
+        on: { ChannelDestroyed: { guard: isPeer, ...peerLeft } },
+      },
+      connected: {
+        on: {
+          ChannelDestroyed: { guard: isPeer, ...peerLeft },
+          // The called party left the application (hung up, or was transferred): not ours to hang up.
+          StasisEnd: { guard: isPeer, ...peerLeft },
+        },
+        exit: [setContext(() => ({ bridgeId: undefined }))],
+      },
+      notPlaced: {
+        entry: stopRingback,
+        always: build.exit('failed', ({ context }) => context.step.failure as Record<string, unknown>),
+      },
+      unanswered: {
+        entry: stopRingback,
+        always: [
+          { guard: endedWith('busy'), ...build.exit('busy', cause) },
+          { guard: endedWith('noAnswer'), ...build.exit('noAnswer', cause) },
+          build.exit('failed', ({ context }) => ({
+            message: 'the called party could not be reached',
+            cause: context.step.cause,
+          })),
+        ],
+      },
+      // With bridge: false the answered call is the flow's now: leaving the step keeps it up.
+      handedOver: {
+        entry: [setStep(() => ({ handedOver: true }))],
+        always: build.exit('answered', result),
+      },
+      peerLeft: { always: build.exit('completed', result) },
+    },
+  };
+}

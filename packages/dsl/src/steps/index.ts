@@ -38,6 +38,8 @@ import { httpStep, setStep, subflowStep, waitStep } from './flowSteps.ts';
 import { gatherStep } from './gather.ts';
 import { menuStep } from './menu.ts';
 import { playStep } from './play.ts';
+import { queueStep } from './queue.ts';
+import { queueAgentStep } from './queueAgent.ts';
 import { recordStep } from './record.ts';
 import type { StepDefinition } from './StepDefinition.ts';
 
@@ -57,6 +59,8 @@ export const steps = {
   videoSource: videoSourceStep,
   talkDetection: talkDetectionStep,
   dial: dialStep,
+  queue: queueStep,
+  queueAgent: queueAgentStep,
   originate: originateStep,
   continue: continueStep,
   userEvent: userEventStep,

@@ -66,6 +66,17 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
   talkDetection: {
     'callSteps.simulator.test.ts': ['talkDetection: the caller talking raises talkingStarted'],
   },
+  queue: {
+    'queue.simulator.test.ts': [
+      'two callers queue',
+      'round robin',
+      'maximum wait',
+      'the exit key',
+      'a caller who hangs up while waiting',
+      'no agents',
+    ],
+  },
+  queueAgent: { 'queue.simulator.test.ts': ['queueAgent: the last agent logging out'] },
   dial: {
     'dial.simulator.test.ts': [
       'answered: the two calls are bridged',

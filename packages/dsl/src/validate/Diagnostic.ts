@@ -27,6 +27,7 @@ export const DiagnosticCode = {
   'unknown-outcome': 'RF209',
   'unanswered-menu-key': 'RF210',
   'wait-without-timeout': 'RF211',
+  'unknown-queue': 'RF212',
   'expression-syntax': 'RF300',
   'expression-type': 'RF301',
   'expression-too-complex': 'RF302',

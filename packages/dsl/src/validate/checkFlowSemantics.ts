@@ -47,8 +47,10 @@ function valueAt(value: unknown, path: Path): unknown {
 export function checkFlowSemantics(doc: FlowDocument, expressions: readonly FoundExpression[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const subflows = doc.subflows ?? {};
-  checkBody(doc, [], subflows, out);
-  for (const [name, sub] of Object.entries(subflows)) checkBody(sub, ['subflows', name], subflows, out);
+  const queues = Object.keys(doc.queues ?? {});
+  checkBody(doc, [], subflows, queues, out);
+  for (const [name, sub] of Object.entries(subflows))
+    checkBody(sub, ['subflows', name], subflows, queues, out);
   checkExpressions(doc, expressions, out);
   return out;
 }
@@ -57,6 +59,7 @@ function checkBody(
   body: FlowBody,
   base: Path,
   subflows: Record<string, SubflowDocument>,
+  queues: readonly string[],
   out: Diagnostic[],
 ): void {
   const states = body.states ?? {};
@@ -263,7 +266,7 @@ function checkBody(
       for (const route of definition.routes?.(params as never, stepPath) ?? [])
         transitions(route.transitions, route.path, name, false);
       for (const sound of definition.sounds ?? []) checkSound(sound, params, stepPath);
-      out.push(...(definition.check?.(params as never, stepPath, { subflows }) ?? []));
+      out.push(...(definition.check?.(params as never, stepPath, { subflows, queues }) ?? []));
     });
     if (!state.steps || state.steps.length === 0) allInstant = true;
     if (allInstant && (state.next !== undefined || state.choose !== undefined)) instant.add(name);

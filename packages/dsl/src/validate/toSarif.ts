@@ -25,6 +25,7 @@ const RULE_TEXT: Readonly<Record<DiagnosticName, string>> = {
   'unknown-outcome': 'An outcome the step never produces.',
   'unanswered-menu-key': 'A menu key that leads nowhere.',
   'wait-without-timeout': 'A state that can wait forever for an event.',
+  'unknown-queue': 'A queue that is not defined under queues.',
   'expression-syntax': 'An expression that cannot be parsed.',
   'expression-type': 'An expression whose types do not fit.',
   'expression-too-complex': 'An expression over the limits.',

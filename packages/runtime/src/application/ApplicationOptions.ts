@@ -1,3 +1,4 @@
+import type { QueueSettings } from '../queue/QueueState.ts';
 import type { ChannelsOriginateParams, Clock, StasisStart } from '@ringflow/client';
 import type { Logger, LoggerOptions } from 'pino';
 import type { AnyStateMachine } from 'xstate';
@@ -82,6 +83,12 @@ export interface ApplicationOptions {
    * Default: offers are ignored.
    */
   readonly claimBroadcasts?: boolean | BroadcastClaimOptions;
+  /**
+   * Call queues by name, with their agents and ring strategy (`call.queue(name)`, the `queue`
+   * step of flows). Settings given here win over a flow's own `queues:` section. Durations in
+   * milliseconds. See `QueueSettings`.
+   */
+  readonly queues?: Readonly<Record<string, QueueSettings>>;
 }
 
 /** Options of {@link Application.originate}. */

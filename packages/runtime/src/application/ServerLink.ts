@@ -1,3 +1,6 @@
+import type { CallQueue } from '../queue/CallQueue.ts';
+import type { QueueDirectory } from '../queue/QueueDirectory.ts';
+import type { QueueSettings } from '../queue/QueueState.ts';
 import {
   type Clock,
   createEventStream,
@@ -36,6 +39,8 @@ export interface ServerLinkContext {
   readonly leftoverRounds: number;
   /** A cleanup gave up on a resource still on the server: it is now a leftover (see `leftovers`). */
   readonly onLeftover: (link: ServerLink) => void;
+  /** The application's call queues. */
+  readonly queues: QueueDirectory;
 }
 
 /** A channel or bridge the runtime failed to remove: reconciliations try again. */
@@ -188,6 +193,11 @@ export class ServerLink implements SessionHost {
 
   pickId(kind: string): string {
     return this.context.pickId(kind);
+  }
+
+  /** The application's call queue `name` on this server. */
+  queue(name: string, settings?: QueueSettings): CallQueue {
+    return this.context.queues.get(this.name, name, settings);
   }
 
   /**

@@ -38,6 +38,7 @@ import type {
 import { GapReconciler } from './GapReconciler.ts';
 import type { ListenOptions } from './ListenOptions.ts';
 import { ServerLink, type ServerLinkContext } from './ServerLink.ts';
+import { QueueDirectory } from '../queue/QueueDirectory.ts';
 
 /**
  * A running telephony application: connects to every server, starts a call session (one XState
@@ -64,6 +65,8 @@ export class Application {
   private readonly links: ServerLink[];
   private readonly sessions = new Set<CallSession>();
   private readonly bridges = new Set<BridgeSession>();
+  /** The call queues of this application (per server and name). */
+  readonly queues: QueueDirectory;
   private readonly callsSubject = new Subject<CallSession>();
   private readonly gapsSubject = new Subject<GapReport>();
   private readonly callEndedSubject = new Subject<CallEnded>();
@@ -106,6 +109,12 @@ export class Application {
     this.ids = options.ids ?? randomUUID;
     this.logger = createRuntimeLogger(options.logger);
     this.metrics = new RuntimeMetrics(clock);
+    this.queues = new QueueDirectory({
+      ...(options.queues ? { configured: options.queues } : {}),
+      clock,
+      logger: this.logger,
+      observer: this.metrics.queueObserver,
+    });
     this.calls$ = this.callsSubject.asObservable();
     this.gaps$ = this.gapsSubject.asObservable();
     this.callEnded$ = this.callEndedSubject.asObservable();
@@ -154,6 +163,7 @@ export class Application {
       cleanupRetry,
       leftoverRounds: LEFTOVER_ROUNDS,
       onLeftover: (l) => this.scheduleSweep(l),
+      queues: this.queues,
     };
     this.links = options.servers.map((server, index) => {
       const link = new ServerLink(server, this.linkContext);
@@ -640,6 +650,7 @@ export class Application {
     for (const s of [...this.sessions]) s.end('stopped', true);
     this.sweeps.clear();
     for (const b of [...this.bridges]) b.destroy();
+    this.queues.stop();
     this.clock.clearAll();
     await this.listener?.close();
     await Promise.all(this.allLinks().map((l) => l.close()));

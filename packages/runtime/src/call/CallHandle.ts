@@ -1,3 +1,5 @@
+import type { CallQueue } from '../queue/CallQueue.ts';
+import type { QueueSettings } from '../queue/QueueState.ts';
 import type {
   ChannelHandle,
   Clock,
@@ -118,6 +120,12 @@ export interface CallHandle {
    * status, and kept for the call's end. Compiled flows report every step failure.
    */
   reportFailure(failure: StepFailure): void;
+  /**
+   * The application's call queue `name` on the call's server, shared by all its calls: made on
+   * first use with the settings the application was given for it, else with `settings`.
+   * @example call.queue('support').join({ callId: call.id, tell: (e) => call.send(e) });
+   */
+  queue(name: string, settings?: QueueSettings): CallQueue;
 }
 
 /** The input every call machine receives. */

@@ -63,7 +63,7 @@ export interface EffectSpec<A> {
 
 export interface StateSpec<A> {
   readonly id?: string;
-  readonly type?: 'final' | 'compound' | 'atomic';
+  readonly type?: 'final' | 'compound' | 'atomic' | 'parallel';
   readonly initial?: string;
   readonly states?: Readonly<Record<string, StateSpec<A>>>;
   readonly on?: Readonly<Record<string, Transitions<A>>>;

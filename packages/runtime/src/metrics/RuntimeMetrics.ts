@@ -6,6 +6,20 @@ import {
   MetricsRegistry,
   type MetricsSnapshot,
 } from './MetricsRegistry.ts';
+import type { QueueObserver } from '../queue/CallQueue.ts';
+import type { AgentState } from '../queue/QueueState.ts';
+
+/** Waits in a call queue: seconds to half an hour. */
+const QUEUE_WAIT_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1800];
+
+/** One word for what an agent is doing, as the agents gauge counts it. */
+function agentStateOf(agent: AgentState, now: number): string {
+  if (!agent.loggedIn) return 'loggedOut';
+  if (agent.paused) return 'paused';
+  // Resting after a call or a missed offer counts as wrapping up.
+  if (agent.activity === 'idle') return agent.restUntil > now ? 'wrapUp' : 'available';
+  return agent.activity;
+}
 
 /** REST latency buckets in seconds: from a loopback simulator (sub-millisecond) to a slow WAN. */
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -60,6 +74,10 @@ export class RuntimeMetrics {
   readonly leftoversAbandoned: Counter;
   readonly stepFailures: Counter;
   readonly callResults: Counter;
+  readonly queueCallersWaiting: Gauge;
+  readonly queueAgents: Gauge;
+  readonly queueCallers: Counter;
+  readonly queueWait: Histogram;
   private readonly clock: Clock;
   /** Events counted per whole second of clock time; only the last window is kept. */
   private readonly perSecond = new Map<number, number>();
@@ -149,7 +167,50 @@ export class RuntimeMetrics {
       help: "How calls' logic ended (completed, recovered, failed, hungUp, continued; none when the machine reports no status), by application",
       labelNames: ['app', 'result'],
     });
+    this.queueCallersWaiting = r.gauge({
+      name: 'ringflow_queue_callers_waiting',
+      help: 'Callers waiting in a call queue now, by queue',
+      labelNames: ['queue'],
+    });
+    this.queueAgents = r.gauge({
+      name: 'ringflow_queue_agents',
+      help: 'Agents of a call queue, by queue and state (available, ringing, talking, wrapUp, paused, loggedOut)',
+      labelNames: ['queue', 'state'],
+    });
+    this.queueCallers = r.counter({
+      name: 'ringflow_queue_callers_total',
+      help: 'Callers who left a call queue, by queue and how (answered, timeout, exited, abandoned, noAgents)',
+      labelNames: ['queue', 'outcome'],
+    });
+    this.queueWait = r.histogram({
+      name: 'ringflow_queue_wait_seconds',
+      help: 'How long callers waited in a call queue, by queue and how they left',
+      labelNames: ['queue', 'outcome'],
+      buckets: QUEUE_WAIT_BUCKETS,
+    });
   }
+
+  /** What the application's call queues report: their callers, agents and waits. */
+  readonly queueObserver: QueueObserver = {
+    changed: (state) => {
+      this.queueCallersWaiting.set(state.callers.length, { queue: state.name });
+      const counts: Record<string, number> = {
+        available: 0,
+        ringing: 0,
+        talking: 0,
+        wrapUp: 0,
+        paused: 0,
+        loggedOut: 0,
+      };
+      const now = this.clock.now();
+      for (const agent of state.agents) counts[agentStateOf(agent, now)]! += 1;
+      for (const [s, n] of Object.entries(counts)) this.queueAgents.set(n, { queue: state.name, state: s });
+    },
+    left: (queue, outcome, waitedMs) => {
+      this.queueCallers.inc({ queue, outcome });
+      this.queueWait.observe(waitedMs / 1000, { queue, outcome });
+    },
+  };
 
   /** One step failure, as the call's logic reported it. */
   stepFailed(flow: string, step: string, status: number | undefined): void {

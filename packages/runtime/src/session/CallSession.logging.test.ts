@@ -33,6 +33,9 @@ function hostWith(logger: Logger, clock: VirtualClock): SessionHost {
     metrics: new RuntimeMetrics(clock),
     logger,
     pickId: (kind) => `${kind}-1`,
+    queue: () => {
+      throw new Error('no call queues in this test');
+    },
     cleanup: () => {},
   };
 }

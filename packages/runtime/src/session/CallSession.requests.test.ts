@@ -36,6 +36,9 @@ function startedSession() {
       metrics: new RuntimeMetrics(clock),
       logger: pino({ level: 'silent' }),
       pickId: (kind) => `${kind}-1`,
+      queue: () => {
+        throw new Error('no call queues in this test');
+      },
       cleanup: () => {},
     },
     { channelId: 'call-1', direction: 'inbound', machineFor: () => createMachine({}), onEnded: () => {} },

@@ -1,3 +1,5 @@
+import type { CallQueue } from '../queue/CallQueue.ts';
+import type { QueueSettings } from '../queue/QueueState.ts';
 import {
   ErrorCode,
   HttpError,
@@ -534,6 +536,11 @@ export class CallSession implements HandleSession {
   /** A fresh id for a resource of this call. */
   pickId(kind: 'channel' | 'bridge' | 'playback' | 'recording' | 'snoop'): string {
     return this.host.pickId(kind);
+  }
+
+  /** The application's call queue `name` on the call's server. */
+  queue(name: string, settings?: QueueSettings): CallQueue {
+    return this.host.queue(name, settings);
   }
 
   /** Aborted when the call ends (made on first use). */

@@ -1,3 +1,5 @@
+import type { CallQueue } from '../queue/CallQueue.ts';
+import type { QueueSettings } from '../queue/QueueState.ts';
 import type {
   ChannelHandle,
   Clock,
@@ -41,6 +43,7 @@ export interface HandleSession {
   disown(kind: ResourceKind, id: string): void;
   tell(event: { readonly type: string; readonly [key: string]: unknown }): void;
   reportFailure(failure: StepFailure): void;
+  queue(name: string, settings?: QueueSettings): CallQueue;
 }
 
 /**
@@ -143,6 +146,10 @@ export class SessionCallHandle implements CallHandle {
 
   send(event: { readonly type: string; readonly [key: string]: unknown }): void {
     this.#session.tell(event);
+  }
+
+  queue(name: string, settings?: QueueSettings): CallQueue {
+    return this.#session.queue(name, settings);
   }
 
   reportFailure(failure: StepFailure): void {

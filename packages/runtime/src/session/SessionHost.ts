@@ -1,3 +1,5 @@
+import type { CallQueue } from '../queue/CallQueue.ts';
+import type { QueueSettings } from '../queue/QueueState.ts';
 import type { Clock, RestClient } from '@ringflow/client';
 import type { Logger } from 'pino';
 import type { ServerInfo } from '../call/CallHandle.ts';
@@ -20,6 +22,8 @@ export interface SessionHost {
   readonly logger: Logger;
   /** A fresh id for a resource the session is about to create. */
   pickId(kind: string): string;
+  /** The application's call queue `name` on this server (made with `settings` on first use). */
+  queue(name: string, settings?: QueueSettings): CallQueue;
   /**
    * Runs a cleanup request after a session ended (hang up a channel, destroy a bridge, stop a
    * live recording), retried with a bounded backoff when no reply or a 5xx came; a 404 means

@@ -1,0 +1,162 @@
+import { VirtualClock } from '@ringflow/client';
+import { describe, expect, it } from 'vitest';
+import { CallQueue, type QueueNoAgentsEvent, type QueueOfferEvent } from './CallQueue.ts';
+import type { QueueExit, QueueSettings, RingStrategy } from './QueueState.ts';
+
+const AGENTS = ['PJSIP/alice', 'PJSIP/bob', 'PJSIP/carol'];
+
+function settings(strategy: RingStrategy, extra: Partial<QueueSettings> = {}): QueueSettings {
+  return { agents: AGENTS, strategy, ringTimeoutMs: 15_000, wrapUpMs: 10_000, retryMs: 5_000, ...extra };
+}
+
+/** A queue on a virtual clock, with what each caller was told and what left it. */
+function queueWith(strategy: RingStrategy, extra: Partial<QueueSettings> = {}) {
+  const clock = new VirtualClock(0);
+  const told: Record<string, (QueueOfferEvent | QueueNoAgentsEvent)[]> = {};
+  const left: { reason: QueueExit; waitedMs: number }[] = [];
+  const queue = new CallQueue('support', settings(strategy, extra), clock, {
+    changed: () => {},
+    left: (_q, reason, waitedMs) => left.push({ reason, waitedMs }),
+  });
+  const join = (callId: string) => {
+    told[callId] = [];
+    queue.join({ callId, tell: (e) => told[callId]!.push(e) });
+  };
+  /** The agents last offered to a caller (after the queue's notices were delivered). */
+  const offered = async (callId: string) => {
+    await Promise.resolve();
+    const offers = (told[callId] ?? []).filter(
+      (e): e is QueueOfferEvent => e.type === 'ringflow.queue.offer',
+    );
+    return offers.at(-1)?.agents ?? [];
+  };
+  return { clock, queue, told, left, join, offered };
+}
+
+describe('CallQueue', () => {
+  it('ring all: the head caller is offered every free agent, the next waits at position 1', async () => {
+    const q = queueWith('ringAll');
+    q.join('c1');
+    q.join('c2');
+    expect(await q.offered('c1')).toEqual(AGENTS);
+    expect(await q.offered('c2')).toEqual([]);
+    expect(q.queue.positionOf('c1')).toBe(1);
+    expect(q.queue.positionOf('c2')).toBe(2);
+    await q.clock.advance(12_000);
+    q.queue.answered('c1', 'PJSIP/bob');
+    // The others were freed at once: the second caller is offered them.
+    expect(await q.offered('c2')).toEqual(['PJSIP/alice', 'PJSIP/carol']);
+    expect(q.queue.positionOf('c2')).toBe(1);
+    expect(q.queue.state.agents.find((a) => a.endpoint === 'PJSIP/bob')).toMatchObject({
+      activity: 'talking',
+      callId: 'c1',
+      callsTaken: 1,
+    });
+    expect(q.left).toEqual([{ reason: 'answered', waitedMs: 12_000 }]);
+    expect(q.queue.expectedWaitMs()).toBe(12_000);
+  });
+
+  it('round robin: each offer goes to the next agent after the one rung last', async () => {
+    const q = queueWith('roundRobin');
+    q.join('c1');
+    expect(await q.offered('c1')).toEqual(['PJSIP/alice']);
+    q.join('c2');
+    expect(await q.offered('c2')).toEqual(['PJSIP/bob']);
+    q.queue.unanswered('c1'); // alice missed it and rests for retryMs
+    expect(await q.offered('c1')).toEqual(['PJSIP/carol']);
+    q.join('c3');
+    // alice rests, bob and carol ring: c3 waits until alice's rest ends.
+    expect(await q.offered('c3')).toEqual([]);
+    await q.clock.advance(5_000);
+    expect(await q.offered('c3')).toEqual(['PJSIP/alice']);
+  });
+
+  it('longest idle: the agent whose last call ended longest ago rings first', async () => {
+    const q = queueWith('longestIdle', { wrapUpMs: 0 });
+    for (const [caller, agent] of [
+      ['c1', 'PJSIP/alice'],
+      ['c2', 'PJSIP/bob'],
+      ['c3', 'PJSIP/carol'],
+    ] as const) {
+      q.join(caller);
+      q.queue.answered(caller, agent);
+    }
+    await q.clock.advance(1000);
+    q.queue.agentFree('PJSIP/carol');
+    await q.clock.advance(1000);
+    q.queue.agentFree('PJSIP/alice');
+    await q.clock.advance(1000);
+    q.queue.agentFree('PJSIP/bob');
+    q.join('c4');
+    expect(await q.offered('c4')).toEqual(['PJSIP/carol']);
+  });
+
+  it('fewest calls: the agent who took fewest calls rings first', async () => {
+    const q = queueWith('fewestCalls', { wrapUpMs: 0 });
+    q.join('c1');
+    expect(await q.offered('c1')).toEqual(['PJSIP/alice']);
+    q.queue.answered('c1', 'PJSIP/alice');
+    q.queue.agentFree('PJSIP/alice');
+    q.join('c2');
+    expect(await q.offered('c2')).toEqual(['PJSIP/bob']);
+  });
+
+  it('wrap-up: an agent whose call ended is offered again only after wrapUpMs', async () => {
+    const q = queueWith('ringAll', { agents: ['PJSIP/alice'] });
+    q.join('c1');
+    q.queue.answered('c1', 'PJSIP/alice');
+    q.join('c2');
+    await q.clock.advance(60_000);
+    q.queue.agentFree('PJSIP/alice');
+    expect(await q.offered('c2')).toEqual([]);
+    await q.clock.advance(9_999);
+    expect(await q.offered('c2')).toEqual([]);
+    await q.clock.advance(1);
+    expect(await q.offered('c2')).toEqual(['PJSIP/alice']);
+  });
+
+  it('a caller who leaves frees the agents ringing for it and is counted as it left', async () => {
+    const q = queueWith('ringAll');
+    q.join('c1');
+    q.join('c2');
+    await q.clock.advance(30_000);
+    q.queue.leave('c1', 'abandoned');
+    expect(await q.offered('c2')).toEqual(AGENTS);
+    await q.clock.advance(30_000);
+    q.queue.leave('c2', 'timeout');
+    expect(q.left).toEqual([
+      { reason: 'abandoned', waitedMs: 30_000 },
+      { reason: 'timeout', waitedMs: 60_000 },
+    ]);
+    expect(q.queue.state.callers).toEqual([]);
+    expect(q.queue.state.agents.every((a) => a.activity === 'idle')).toBe(true);
+    expect(q.queue.state.stats.left).toMatchObject({ abandoned: 1, timeout: 1 });
+  });
+
+  it('no agents: a caller joining a queue nobody is logged in to is told at once', async () => {
+    const q = queueWith('ringAll', { agents: [] });
+    q.join('c1');
+    await Promise.resolve();
+    expect(q.told.c1).toEqual([{ type: 'ringflow.queue.noAgents', queue: 'support' }]);
+    expect(q.queue.positionOf('c1')).toBe(0);
+    expect(q.left).toEqual([{ reason: 'noAgents', waitedMs: 0 }]);
+  });
+
+  it('agents log in, pause and log out; the last one out sends the waiting callers away', async () => {
+    const q = queueWith('ringAll', { agents: ['PJSIP/alice'] });
+    q.queue.agent('PJSIP/alice', 'pause');
+    q.join('c1');
+    expect(await q.offered('c1')).toEqual([]);
+    q.queue.agent('PJSIP/dave', 'login');
+    expect(await q.offered('c1')).toEqual(['PJSIP/dave']);
+    q.queue.unanswered('c1');
+    q.queue.agent('PJSIP/alice', 'unpause');
+    expect(await q.offered('c1')).toEqual(['PJSIP/alice']);
+    q.queue.agent('PJSIP/alice', 'logout');
+    q.queue.agent('PJSIP/dave', 'logout');
+    await Promise.resolve();
+    expect(q.told.c1?.at(-1)).toEqual({ type: 'ringflow.queue.noAgents', queue: 'support' });
+    expect(q.queue.state.callers).toEqual([]);
+    expect(q.queue.state.agents.every((a) => a.activity === 'idle' && !a.loggedIn)).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+import type { Clock } from '@ringflow/client';
+import type { Logger } from 'pino';
+import { CallQueue, type QueueObserver } from './CallQueue.ts';
+import { RING_STRATEGIES, type QueueSettings } from './QueueState.ts';
+
+/**
+ * The call queues of an application, one per server and name: callers and agents of a queue
+ * must be on the same server to be bridged. A queue is made on first use, with the settings the
+ * application was given for it (`createApplication({ queues })`) or else those of the first call
+ * that asks for it (a flow's `queues:` section); a later call asking with other settings gets
+ * the queue as it is, and the log says so.
+ */
+export class QueueDirectory {
+  readonly #queues = new Map<string, CallQueue>();
+  readonly #configured: Readonly<Record<string, QueueSettings>>;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #observer: QueueObserver | undefined;
+
+  constructor(options: {
+    readonly configured?: Readonly<Record<string, QueueSettings>>;
+    readonly clock: Clock;
+    readonly logger: Logger;
+    readonly observer?: QueueObserver;
+  }) {
+    this.#configured = options.configured ?? {};
+    for (const [name, settings] of Object.entries(this.#configured)) checkQueueSettings(name, settings);
+    this.#clock = options.clock;
+    this.#logger = options.logger;
+    this.#observer = options.observer;
+  }
+
+  /** The queue `name` on `server`; throws when it is neither configured nor given settings. */
+  get(server: string, name: string, settings?: QueueSettings): CallQueue {
+    const key = `${server}\u0000${name}`;
+    const existing = this.#queues.get(key);
+    if (existing) {
+      if (settings && !this.#configured[name] && !sameSettings(existing.settings, settings))
+        this.#logger.warn(
+          { queue: name, server, settings, kept: existing.settings },
+          `queue ${name}: already open with other settings; the call joins it as it is`,
+        );
+      return existing;
+    }
+    const chosen = this.#configured[name] ?? settings;
+    if (!chosen)
+      throw new Error(
+        `queue "${name}" is not configured: give its settings (createApplication({ queues: { ${name}: {...} } }), or the flow's queues: section)`,
+      );
+    checkQueueSettings(name, chosen);
+    const queue = new CallQueue(name, chosen, this.#clock, this.#observer);
+    this.#queues.set(key, queue);
+    return queue;
+  }
+
+  /** Every queue open now. */
+  all(): CallQueue[] {
+    return [...this.#queues.values()];
+  }
+
+  stop(): void {
+    for (const q of this.#queues.values()) q.stop();
+    this.#queues.clear();
+  }
+}
+
+function sameSettings(a: QueueSettings, b: QueueSettings): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Bad settings are refused when the queue is configured, naming the field. */
+export function checkQueueSettings(name: string, settings: QueueSettings): void {
+  const problem = (field: string, expected: string, got: unknown) =>
+    new Error(`queue "${name}": ${field} must be ${expected}, got ${JSON.stringify(got)}`);
+  if (
+    !Array.isArray(settings.agents) ||
+    settings.agents.some((a) => typeof a !== 'string' || !a.includes('/'))
+  )
+    throw problem('agents', 'a list of endpoints like "PJSIP/alice"', settings.agents);
+  if (!RING_STRATEGIES.includes(settings.strategy))
+    throw problem('strategy', `one of ${RING_STRATEGIES.join(', ')}`, settings.strategy);
+  for (const field of ['ringTimeoutMs', 'wrapUpMs', 'retryMs'] as const) {
+    const value = settings[field];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw problem(field, 'a duration in milliseconds (0 or more)', value);
+  }
+  if (settings.ringTimeoutMs < 1000)
+    throw problem('ringTimeoutMs', 'at least 1000 (1 s)', settings.ringTimeoutMs);
+}

@@ -1,0 +1,319 @@
+/**
+ * A call queue as plain data, and the pure rules that change it. Nothing here talks to a server
+ * or keeps a timer: `CallQueue` (the actor) feeds these functions its events and carries out what
+ * they return. Plain data so that a shared store can hold a queue later (cluster mode).
+ */
+
+/** How a queue picks the agent(s) to ring for the caller at its head. */
+export type RingStrategy = 'ringAll' | 'roundRobin' | 'longestIdle' | 'fewestCalls';
+
+export const RING_STRATEGIES: readonly RingStrategy[] = [
+  'ringAll',
+  'roundRobin',
+  'longestIdle',
+  'fewestCalls',
+];
+
+/** How a queue works: who answers it and how they are rung. Durations in milliseconds. */
+export interface QueueSettings {
+  /** The agents' endpoints (`PJSIP/alice`), logged in from the start; more can log in later. */
+  readonly agents: readonly string[];
+  readonly strategy: RingStrategy;
+  /** How long one offer rings an agent before the caller is offered again. */
+  readonly ringTimeoutMs: number;
+  /** After a call, how long an agent rests before the next one. */
+  readonly wrapUpMs: number;
+  /** After an agent did not answer (or was busy), how long before it is rung again. */
+  readonly retryMs: number;
+  /** The music on hold class callers hear (the server's default when not given). */
+  readonly musicClass?: string;
+}
+
+/** What an agent is doing. */
+export type AgentActivity = 'idle' | 'ringing' | 'talking' | 'wrapUp';
+
+export interface AgentState {
+  readonly endpoint: string;
+  readonly loggedIn: boolean;
+  readonly paused: boolean;
+  readonly activity: AgentActivity;
+  /** The caller it rings or talks to. */
+  readonly callId?: string;
+  /** Not offered before this time (wrap-up after a call, rest after a missed offer). */
+  readonly restUntil: number;
+  /** When its last call ended (longest idle rings the smallest first); -1: none yet. */
+  readonly lastCallEndedAt: number;
+  readonly callsTaken: number;
+}
+
+export interface WaitingCaller {
+  readonly callId: string;
+  readonly joinedAt: number;
+  /** The agents rung for this caller now (empty while it only waits). */
+  readonly offeredTo: readonly string[];
+}
+
+/** How a caller left the queue. */
+export type QueueExit = 'answered' | 'timeout' | 'exited' | 'abandoned' | 'noAgents';
+
+export const QUEUE_EXITS: readonly QueueExit[] = ['answered', 'timeout', 'exited', 'abandoned', 'noAgents'];
+
+export interface QueueStats {
+  /** Callers by how they left. */
+  readonly left: Readonly<Record<QueueExit, number>>;
+  /** Mean wait of the callers answered, smoothed over the recent ones (-1: nobody answered yet). */
+  readonly holdTimeMs: number;
+  readonly longestWaitMs: number;
+}
+
+export interface QueueState {
+  readonly name: string;
+  readonly settings: QueueSettings;
+  /** In the order they joined: the first is at the head. */
+  readonly callers: readonly WaitingCaller[];
+  /** In the order they were configured (or logged in). */
+  readonly agents: readonly AgentState[];
+  /** The agent round robin rang last (its endpoint), '' before the first offer. */
+  readonly lastRung: string;
+  readonly stats: QueueStats;
+}
+
+/** Changes to a queue, as its actor receives them. `at` is the clock time of the change. */
+export type QueueChange =
+  | { readonly type: 'join'; readonly callId: string; readonly at: number }
+  | { readonly type: 'leave'; readonly callId: string; readonly reason: QueueExit; readonly at: number }
+  | { readonly type: 'answered'; readonly callId: string; readonly agent: string; readonly at: number }
+  | { readonly type: 'unanswered'; readonly callId: string; readonly at: number }
+  | { readonly type: 'agentFree'; readonly agent: string; readonly at: number }
+  | {
+      readonly type: 'agent';
+      readonly agent: string;
+      readonly action: 'login' | 'logout' | 'pause' | 'unpause';
+      readonly at: number;
+    }
+  | { readonly type: 'tick'; readonly at: number };
+
+/** What the actor must tell callers after a change. */
+export type QueueNotice =
+  | { readonly type: 'offer'; readonly callId: string; readonly agents: readonly string[] }
+  | { readonly type: 'noAgents'; readonly callId: string };
+
+export interface QueueStep {
+  readonly state: QueueState;
+  readonly notices: readonly QueueNotice[];
+}
+
+export function initialQueueState(name: string, settings: QueueSettings): QueueState {
+  return {
+    name,
+    settings,
+    callers: [],
+    agents: settings.agents.map((endpoint) => newAgent(endpoint, true)),
+    lastRung: '',
+    stats: {
+      left: { answered: 0, timeout: 0, exited: 0, abandoned: 0, noAgents: 0 },
+      holdTimeMs: -1,
+      longestWaitMs: 0,
+    },
+  };
+}
+
+function newAgent(endpoint: string, loggedIn: boolean): AgentState {
+  return {
+    endpoint,
+    loggedIn,
+    paused: false,
+    activity: 'idle',
+    restUntil: 0,
+    lastCallEndedAt: -1,
+    callsTaken: 0,
+  };
+}
+
+/** An agent that can be rung now. */
+export function isAvailable(agent: AgentState, now: number): boolean {
+  return agent.loggedIn && !agent.paused && agent.activity === 'idle' && agent.restUntil <= now;
+}
+
+/** The caller's place in the queue (1 = next), or 0 when it is not waiting. */
+export function positionOf(state: QueueState, callId: string): number {
+  return state.callers.findIndex((c) => c.callId === callId) + 1;
+}
+
+/** The next time something changes by itself (a wrap-up or rest ends), or undefined. */
+export function nextWake(state: QueueState, now: number): number | undefined {
+  let next: number | undefined;
+  for (const a of state.agents)
+    if (a.restUntil > now && (next === undefined || a.restUntil < next)) next = a.restUntil;
+  return next;
+}
+
+/**
+ * Applies one change, then offers free agents to the waiting callers (head first) as the
+ * strategy says. Returns the new state and what to tell callers.
+ */
+export function applyQueueChange(state: QueueState, change: QueueChange): QueueStep {
+  const notices: QueueNotice[] = [];
+  let next = change.type === 'tick' ? state : applied(state, change, notices);
+  next = offerFreeAgents(next, change.at, notices);
+  return { state: next, notices };
+}
+
+function applied(state: QueueState, change: Exclude<QueueChange, { type: 'tick' }>, notices: QueueNotice[]) {
+  switch (change.type) {
+    case 'join': {
+      if (state.callers.some((c) => c.callId === change.callId)) return state;
+      if (!state.agents.some((a) => a.loggedIn)) {
+        notices.push({ type: 'noAgents', callId: change.callId });
+        return withLeft(state, 'noAgents', 0);
+      }
+      return {
+        ...state,
+        callers: [...state.callers, { callId: change.callId, joinedAt: change.at, offeredTo: [] }],
+      };
+    }
+    case 'leave': {
+      const caller = state.callers.find((c) => c.callId === change.callId);
+      if (!caller) return state;
+      return withLeft(
+        {
+          ...state,
+          callers: state.callers.filter((c) => c !== caller),
+          agents: state.agents.map((a) =>
+            a.callId === caller.callId && a.activity === 'ringing' ? idle(a) : a,
+          ),
+        },
+        change.reason,
+        change.at - caller.joinedAt,
+      );
+    }
+    case 'answered': {
+      const caller = state.callers.find((c) => c.callId === change.callId);
+      if (!caller) return state;
+      const waited = change.at - caller.joinedAt;
+      const hold = state.stats.holdTimeMs < 0 ? waited : (state.stats.holdTimeMs * 3 + waited) / 4;
+      const agents = state.agents.map((a) => {
+        if (a.endpoint === change.agent)
+          return { ...a, activity: 'talking' as const, callId: caller.callId, callsTaken: a.callsTaken + 1 };
+        return a.callId === caller.callId && a.activity === 'ringing' ? idle(a) : a;
+      });
+      const left = withLeft(
+        { ...state, agents, callers: state.callers.filter((c) => c !== caller) },
+        'answered',
+        waited,
+      );
+      return { ...left, stats: { ...left.stats, holdTimeMs: Math.round(hold) } };
+    }
+    case 'unanswered': {
+      const caller = state.callers.find((c) => c.callId === change.callId);
+      if (!caller) return state;
+      return {
+        ...state,
+        callers: state.callers.map((c) => (c === caller ? { ...c, offeredTo: [] } : c)),
+        agents: state.agents.map((a) =>
+          a.callId === caller.callId && a.activity === 'ringing'
+            ? { ...idle(a), restUntil: change.at + state.settings.retryMs }
+            : a,
+        ),
+      };
+    }
+    case 'agentFree':
+      return {
+        ...state,
+        agents: state.agents.map((a) =>
+          a.endpoint === change.agent && a.activity === 'talking'
+            ? { ...idle(a), restUntil: change.at + state.settings.wrapUpMs, lastCallEndedAt: change.at }
+            : a,
+        ),
+      };
+    case 'agent':
+      return agentAction(state, change.agent, change.action, notices);
+  }
+}
+
+function agentAction(
+  state: QueueState,
+  endpoint: string,
+  action: 'login' | 'logout' | 'pause' | 'unpause',
+  notices: QueueNotice[],
+): QueueState {
+  const known = state.agents.some((a) => a.endpoint === endpoint);
+  const agents = known ? state.agents : [...state.agents, newAgent(endpoint, false)];
+  const changed = {
+    ...state,
+    agents: agents.map((a) => {
+      if (a.endpoint !== endpoint) return a;
+      if (action === 'login') return { ...a, loggedIn: true };
+      if (action === 'logout') return { ...a, loggedIn: false, paused: false };
+      return { ...a, paused: action === 'pause' };
+    }),
+  };
+  if (changed.agents.some((a) => a.loggedIn)) return changed;
+  // The last agent logged out: nobody will answer the callers still waiting (an offer ringing
+  // ends with them: the caller's step hangs the agent's call up).
+  for (const c of changed.callers) notices.push({ type: 'noAgents', callId: c.callId });
+  return changed.callers.reduce((emptied) => withLeft(emptied, 'noAgents', 0), {
+    ...changed,
+    callers: [],
+    agents: changed.agents.map((a) => (a.activity === 'ringing' ? idle(a) : a)),
+  });
+}
+
+function idle(agent: AgentState): AgentState {
+  const { callId: _gone, ...rest } = agent;
+  return { ...rest, activity: 'idle' };
+}
+
+function withLeft(state: QueueState, reason: QueueExit, waitedMs: number): QueueState {
+  return {
+    ...state,
+    stats: {
+      ...state.stats,
+      left: { ...state.stats.left, [reason]: state.stats.left[reason] + 1 },
+      longestWaitMs: Math.max(state.stats.longestWaitMs, waitedMs),
+    },
+  };
+}
+
+/** Offers free agents to waiting callers, head first, until agents or callers run out. */
+function offerFreeAgents(state: QueueState, now: number, notices: QueueNotice[]): QueueState {
+  let current = state;
+  for (const caller of state.callers) {
+    if (caller.offeredTo.length > 0) continue;
+    const free = current.agents.filter((a) => isAvailable(a, now));
+    if (free.length === 0) break;
+    const chosen = pickAgents(current, free);
+    current = {
+      ...current,
+      lastRung: chosen.at(-1) ?? current.lastRung,
+      callers: current.callers.map((c) => (c.callId === caller.callId ? { ...c, offeredTo: chosen } : c)),
+      agents: current.agents.map((a) =>
+        chosen.includes(a.endpoint) ? { ...a, activity: 'ringing' as const, callId: caller.callId } : a,
+      ),
+    };
+    notices.push({ type: 'offer', callId: caller.callId, agents: chosen });
+  }
+  return current;
+}
+
+/** The agent(s) to ring for one caller, from those free now (in configured order). */
+function pickAgents(state: QueueState, free: readonly AgentState[]): string[] {
+  switch (state.settings.strategy) {
+    case 'ringAll':
+      return free.map((a) => a.endpoint);
+    case 'roundRobin': {
+      // The first free agent after the one rung last, in configured order, wrapping around.
+      const order = state.agents.map((a) => a.endpoint);
+      const start = order.indexOf(state.lastRung) + 1;
+      for (let i = 0; i < order.length; i++) {
+        const endpoint = order[(start + i) % order.length]!;
+        if (free.some((a) => a.endpoint === endpoint)) return [endpoint];
+      }
+      return [free[0]!.endpoint];
+    }
+    case 'longestIdle':
+      return [free.reduce((best, a) => (a.lastCallEndedAt < best.lastCallEndedAt ? a : best)).endpoint];
+    case 'fewestCalls':
+      return [free.reduce((best, a) => (a.callsTaken < best.callsTaken ? a : best)).endpoint];
+  }
+}
