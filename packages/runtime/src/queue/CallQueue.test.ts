@@ -91,6 +91,18 @@ describe('CallQueue', () => {
     expect(await q.offered('c4')).toEqual(['PJSIP/carol']);
   });
 
+  it('agents who miss offers take turns: among equals, the one offered least recently rings', async () => {
+    const q = queueWith('longestIdle', { retryMs: 1_000 });
+    const rung: string[] = [];
+    q.join('c1');
+    for (let i = 0; i < 6; i++) {
+      rung.push(...(await q.offered('c1')));
+      q.queue.unanswered('c1');
+      await q.clock.advance(1_000);
+    }
+    expect(rung).toEqual([...AGENTS, ...AGENTS]);
+  });
+
   it('fewest calls: the agent who took fewest calls rings first', async () => {
     const q = queueWith('fewestCalls', { wrapUpMs: 0 });
     q.join('c1');

@@ -43,6 +43,8 @@ export interface AgentState {
   readonly restUntil: number;
   /** When its last call ended (longest idle rings the smallest first); -1: none yet. */
   readonly lastCallEndedAt: number;
+  /** When it was last offered a caller; -1: never. Among equals, the least recently offered rings first. */
+  readonly lastOfferedAt: number;
   readonly callsTaken: number;
 }
 
@@ -126,6 +128,7 @@ function newAgent(endpoint: string, loggedIn: boolean): AgentState {
     activity: 'idle',
     restUntil: 0,
     lastCallEndedAt: -1,
+    lastOfferedAt: -1,
     callsTaken: 0,
   };
 }
@@ -288,7 +291,9 @@ function offerFreeAgents(state: QueueState, now: number, notices: QueueNotice[])
       lastRung: chosen.at(-1) ?? current.lastRung,
       callers: current.callers.map((c) => (c.callId === caller.callId ? { ...c, offeredTo: chosen } : c)),
       agents: current.agents.map((a) =>
-        chosen.includes(a.endpoint) ? { ...a, activity: 'ringing' as const, callId: caller.callId } : a,
+        chosen.includes(a.endpoint)
+          ? { ...a, activity: 'ringing' as const, callId: caller.callId, lastOfferedAt: now }
+          : a,
       ),
     };
     notices.push({ type: 'offer', callId: caller.callId, agents: chosen });
@@ -312,8 +317,19 @@ function pickAgents(state: QueueState, free: readonly AgentState[]): string[] {
       return [free[0]!.endpoint];
     }
     case 'longestIdle':
-      return [free.reduce((best, a) => (a.lastCallEndedAt < best.lastCallEndedAt ? a : best)).endpoint];
+      return [leastBy(free, (a) => a.lastCallEndedAt).endpoint];
     case 'fewestCalls':
-      return [free.reduce((best, a) => (a.callsTaken < best.callsTaken ? a : best)).endpoint];
+      return [leastBy(free, (a) => a.callsTaken).endpoint];
   }
+}
+
+/**
+ * The agent with the smallest `key`; among equals, the one offered least recently (so agents who
+ * miss offers take turns), then the first configured.
+ */
+function leastBy(agents: readonly AgentState[], key: (agent: AgentState) => number): AgentState {
+  return agents.reduce((best, a) => {
+    const [ka, kb] = [key(a), key(best)];
+    return ka < kb || (ka === kb && a.lastOfferedAt < best.lastOfferedAt) ? a : best;
+  });
 }
