@@ -71,14 +71,6 @@ describe('flows/ivr.yaml over the wire: a call taken over by a new application',
     try {
       await first.start();
       const caller = simulator.driver.placeCall({ from: '5551234', to: '100', endpoint: 'PJSIP/caller' });
-      await new Promise((r) => setTimeout(r, 300));
-      console.log(
-        'DBG',
-        first.metrics.summary(),
-        eventsSent,
-        first.activeCalls().length,
-        first.unroutedEvents,
-      );
       await virtualTimeOverWire(clock, first, () => eventsSent).run(16_000, 100);
       expect(JSON.stringify(first.call(caller)?.machine?.getSnapshot().value)).toMatch(/main-menu/);
       await first.detach();

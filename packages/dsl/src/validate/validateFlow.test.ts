@@ -244,3 +244,47 @@ describe('subflow inputs', () => {
     ]);
   });
 });
+
+describe('queues', () => {
+  it('a queue step names a queue of the document, a queue has endpoints and a known strategy', () => {
+    const found = problems(
+      minimal(
+        `  a:
+    steps:
+      - queue: { name: suport, maxWait: 5m, exitKey: "12", on: { timeout: b } }
+      - queueAgent: { queue: sales, agent: PJSIP/x, action: pause }
+    next: b
+  b: { steps: [hangup] }
+`,
+        'queues:\n  support: { agents: [PJSIP/alice, bob], strategy: roundrobin }\n',
+      ),
+    );
+    expect(found).toEqual([
+      expect.objectContaining({
+        at: '4:36',
+        code: 'RF104',
+        message: expect.stringContaining('an endpoint like PJSIP/alice'),
+      }),
+      expect.objectContaining({
+        at: '4:52',
+        code: 'RF104',
+        message: expect.stringContaining('"roundRobin"'),
+      }),
+      expect.objectContaining({
+        at: '8:24',
+        code: 'RF212',
+        message: 'No queue named "suport". Did you mean "support"?',
+      }),
+      expect.objectContaining({
+        at: '8:54',
+        code: 'RF104',
+        message: '"12" is not valid: expected one key: 0-9, *, # or A-D.',
+      }),
+      expect.objectContaining({
+        at: '9:30',
+        code: 'RF212',
+        message: expect.stringContaining('No queue named "sales"'),
+      }),
+    ]);
+  });
+});

@@ -255,7 +255,7 @@ function agentAction(
   // The last agent logged out: nobody will answer the callers still waiting (an offer ringing
   // ends with them: the caller's step hangs the agent's call up).
   for (const c of changed.callers) notices.push({ type: 'noAgents', callId: c.callId });
-  return changed.callers.reduce((emptied) => withLeft(emptied, 'noAgents', 0), {
+  return changed.callers.reduce<QueueState>((emptied) => withLeft(emptied, 'noAgents', 0), {
     ...changed,
     callers: [],
     agents: changed.agents.map((a) => (a.activity === 'ringing' ? idle(a) : a)),
