@@ -60,6 +60,8 @@ export type { OwnedResource } from './session/OwnedResources.ts';
 export { CallQueue, QUEUE_NO_AGENTS, QUEUE_OFFER } from './queue/CallQueue.ts';
 export type { QueueMember, QueueNoAgentsEvent, QueueObserver, QueueOfferEvent } from './queue/CallQueue.ts';
 export { RING_STRATEGIES, QUEUE_EXITS } from './queue/QueueState.ts';
+export { AGENT_DEVICE_STATE, agentDevice, agentFromDevice } from './queue/agentDevice.ts';
+export type { AgentAction, AgentStatus } from './queue/agentDevice.ts';
 export type {
   AgentActivity,
   AgentState,

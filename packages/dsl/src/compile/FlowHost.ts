@@ -74,8 +74,14 @@ export interface FlowQueue {
   unanswered(): void;
   /** The agent's call with this caller ended: it wraps up. */
   agentFree(agent: string): void;
-  /** Logs an agent in or out, pauses or resumes it. */
-  agent(endpoint: string, action: 'login' | 'logout' | 'pause' | 'unpause'): void;
+  /**
+   * Logs an agent in or out, pauses or resumes it; returns the device state that shows the
+   * agent's status on the server, for the flow to publish.
+   */
+  agent(
+    endpoint: string,
+    action: 'login' | 'logout' | 'pause' | 'unpause',
+  ): { readonly device: string; readonly state: 'NOT_INUSE' | 'ONHOLD' | 'UNAVAILABLE' };
   /** The call's place in the queue (1 = next; 0 when not waiting). */
   position(): number;
   /** What callers waited lately before an answer; undefined before the first. */

@@ -6,23 +6,6 @@ import { didYouMean } from '../validate/suggest.ts';
 import { DONE, FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
 
-/** The device state that shows an agent's status on the server (phones' busy lamps, dashboards). */
-const DEVICE_STATE = {
-  login: 'NOT_INUSE',
-  unpause: 'NOT_INUSE',
-  pause: 'ONHOLD',
-  logout: 'UNAVAILABLE',
-} as const;
-
-/**
- * The device an agent's status is published to: `Stasis:queue-<queue>-<endpoint>`, with the
- * endpoint's `/` written `-` (a device name travels in a URL path).
- * @example agentDevice('support', 'PJSIP/alice') // 'Stasis:queue-support-PJSIP-alice'
- */
-export function agentDevice(queue: string, endpoint: string): string {
-  return `Stasis:queue-${queue}-${endpoint.replaceAll('/', '-')}`;
-}
-
 /**
  * queueAgent: logs an agent of a queue in or out, pauses or resumes it (an agent calling a
  * "*45" extension, a supervisor's flow). The queue changes at once, and the agent's status is
@@ -73,11 +56,8 @@ export const queueAgentStep = defineStep({
           const agent = String(resolveValue(p.agent, scopeOf(args.context, args.event)));
           if (!/^[^/\s]+\/\S+$/.test(agent))
             throw new Error(`queueAgent: agent must be an endpoint like PJSIP/alice, got "${agent}"`);
-          host.queue(p.queue, settings).agent(agent, p.action);
-          await host.ari.deviceStates.update({
-            deviceName: agentDevice(p.queue, agent),
-            deviceState: DEVICE_STATE[p.action],
-          });
+          const status = host.queue(p.queue, settings).agent(agent, p.action);
+          await host.ari.deviceStates.update({ deviceName: status.device, deviceState: status.state });
         },
         { onDone: build.exit('done'), onError: build.exit('failed', failureData) },
       ),

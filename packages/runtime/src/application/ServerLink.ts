@@ -197,7 +197,7 @@ export class ServerLink implements SessionHost {
 
   /** The application's call queue `name` on this server. */
   queue(name: string, settings?: QueueSettings): CallQueue {
-    return this.context.queues.get(this.name, name, settings);
+    return this.context.queues.get(this.name, name, settings, () => this.client.deviceStates.list());
   }
 
   /**

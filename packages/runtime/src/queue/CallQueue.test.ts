@@ -1,6 +1,9 @@
 import { VirtualClock } from '@ringflow/client';
 import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { agentDevice, agentFromDevice } from './agentDevice.ts';
 import { CallQueue, type QueueNoAgentsEvent, type QueueOfferEvent } from './CallQueue.ts';
+import { QueueDirectory } from './QueueDirectory.ts';
 import type { QueueExit, QueueSettings, RingStrategy } from './QueueState.ts';
 
 const AGENTS = ['PJSIP/alice', 'PJSIP/bob', 'PJSIP/carol'];
@@ -170,5 +173,57 @@ describe('CallQueue', () => {
     expect(q.told.c1?.at(-1)).toEqual({ type: 'ringflow.queue.noAgents', queue: 'support' });
     expect(q.queue.state.callers).toEqual([]);
     expect(q.queue.state.agents.every((a) => a.activity === 'idle' && !a.loggedIn)).toBe(true);
+  });
+});
+
+describe('agents whose status is a device state', () => {
+  it('the device of an agent, and the status read back from it', () => {
+    expect(agentDevice('support', 'PJSIP/alice')).toBe('Stasis:queue-support-PJSIP-alice');
+    expect(agentFromDevice('support', { name: 'Stasis:queue-support-PJSIP-alice', state: 'ONHOLD' })).toEqual(
+      {
+        agent: 'PJSIP/alice',
+        actions: ['login', 'pause'],
+      },
+    );
+    expect(
+      agentFromDevice('support', { name: 'Stasis:queue-support-SIP-bob-2', state: 'UNAVAILABLE' }),
+    ).toEqual({
+      agent: 'SIP/bob-2',
+      actions: ['logout'],
+    });
+    expect(
+      agentFromDevice('support', { name: 'Stasis:queue-sales-PJSIP-alice', state: 'ONHOLD' }),
+    ).toBeUndefined();
+    expect(
+      agentFromDevice('support', { name: 'Stasis:queue-support-PJSIP-alice', state: 'INUSE' }),
+    ).toBeUndefined();
+  });
+
+  it('a queue opened again reads its agents back: paused and logged out agents are not rung', async () => {
+    const clock = new VirtualClock(0);
+    const directory = new QueueDirectory({ clock, logger: pino({ level: 'silent' }) });
+    const queue = directory.get('pbx', 'support', settings('ringAll'), async () => [
+      { name: 'Stasis:queue-support-PJSIP-alice', state: 'ONHOLD' },
+      { name: 'Stasis:queue-support-PJSIP-bob', state: 'UNAVAILABLE' },
+      { name: 'Stasis:queue-support-PJSIP-dave', state: 'NOT_INUSE' },
+      { name: 'Stasis:queue-other-PJSIP-carol', state: 'UNAVAILABLE' },
+    ]);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(queue.state.agents.map((a) => [a.endpoint, a.loggedIn, a.paused])).toEqual([
+      ['PJSIP/alice', true, true],
+      ['PJSIP/bob', false, false],
+      ['PJSIP/carol', true, false],
+      ['PJSIP/dave', true, false],
+    ]);
+    const told: unknown[] = [];
+    queue.join({ callId: 'c1', tell: (e) => told.push(e) });
+    await Promise.resolve();
+    expect(told).toEqual([
+      { type: 'ringflow.queue.offer', queue: 'support', agents: ['PJSIP/carol', 'PJSIP/dave'] },
+    ]);
+    // The same name on the same server is the same queue; without settings an unknown queue is refused.
+    expect(directory.get('pbx', 'support')).toBe(queue);
+    expect(() => directory.get('pbx', 'sales')).toThrow('queue "sales" is not configured');
   });
 });

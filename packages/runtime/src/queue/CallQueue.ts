@@ -1,3 +1,4 @@
+import { AGENT_DEVICE_STATE, type AgentAction, type AgentStatus, agentDevice } from './agentDevice.ts';
 import type { Clock, TimerHandle } from '@ringflow/client';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { type Actor, createActor, enqueueActions, setup } from 'xstate';
@@ -140,9 +141,14 @@ export class CallQueue {
     this.#send({ type: 'agentFree', agent, at: this.#clock.now() });
   }
 
-  /** Logs an agent in or out, pauses or resumes it (an unknown agent joins the queue). */
-  agent(agent: string, action: 'login' | 'logout' | 'pause' | 'unpause'): void {
+  /**
+   * Logs an agent in or out, pauses or resumes it (an unknown agent joins the queue). Returns
+   * the device state that shows its status on the server (see `agentDevice`): publishing it
+   * (`deviceStates.update`) makes the status outlive this process.
+   */
+  agent(agent: string, action: AgentAction): AgentStatus {
     this.#send({ type: 'agent', agent, action, at: this.#clock.now() });
+    return { device: agentDevice(this.name, agent), state: AGENT_DEVICE_STATE[action] };
   }
 
   /** The caller's place (1 = next), 0 when it is not waiting. */

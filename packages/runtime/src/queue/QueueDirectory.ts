@@ -1,7 +1,11 @@
 import type { Clock } from '@ringflow/client';
 import type { Logger } from 'pino';
+import { agentFromDevice } from './agentDevice.ts';
 import { CallQueue, type QueueObserver } from './CallQueue.ts';
 import { RING_STRATEGIES, type QueueSettings } from './QueueState.ts';
+
+/** Lists the server's device states (`deviceStates.list`). */
+export type DeviceLister = () => Promise<readonly { readonly name: string; readonly state: string }[]>;
 
 /**
  * The call queues of an application, one per server and name: callers and agents of a queue
@@ -30,8 +34,12 @@ export class QueueDirectory {
     this.#observer = options.observer;
   }
 
-  /** The queue `name` on `server`; throws when it is neither configured nor given settings. */
-  get(server: string, name: string, settings?: QueueSettings): CallQueue {
+  /**
+   * The queue `name` on `server`; throws when it is neither configured nor given settings. A
+   * queue made now reads its agents' status back from the server's device states (`devices`,
+   * see `agentDevice`): agents paused or logged out before a restart stay so.
+   */
+  get(server: string, name: string, settings?: QueueSettings, devices?: DeviceLister): CallQueue {
     const key = `${server}\u0000${name}`;
     const existing = this.#queues.get(key);
     if (existing) {
@@ -50,7 +58,23 @@ export class QueueDirectory {
     checkQueueSettings(name, chosen);
     const queue = new CallQueue(name, chosen, this.#clock, this.#observer);
     this.#queues.set(key, queue);
+    if (devices) void this.#readAgents(queue, devices);
     return queue;
+  }
+
+  /** Applies the agents' status published on the server (a queue just made: configured agents only). */
+  async #readAgents(queue: CallQueue, devices: DeviceLister): Promise<void> {
+    try {
+      for (const device of await devices()) {
+        const found = agentFromDevice(queue.name, device);
+        if (found) for (const action of found.actions) queue.agent(found.agent, action);
+      }
+    } catch (error) {
+      this.#logger.warn(
+        { queue: queue.name, err: error },
+        `queue ${queue.name}: could not read its agents' device states; the configured agents are logged in`,
+      );
+    }
   }
 
   /** Every queue open now. */
