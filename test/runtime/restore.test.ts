@@ -9,7 +9,7 @@ import {
   type InProcessServer,
   MemoryCallStore,
 } from '@ringflow/runtime';
-import { createSimulator } from '@ringflow/simulator';
+import { createSimulator, type SimulatorOptions } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, assign, setup } from 'xstate';
 import { expectNothingLeft, inProcessApp, type SeenRequest } from './harness.ts';
@@ -60,13 +60,18 @@ function normalised(requests: readonly (SeenRequest & { at: number })[]): string
 async function runCall(
   script: Script,
   cutAt?: number,
-  options: { hold?: RegExp; gapMs?: number; call?: AnyStateMachine } = {},
+  options: {
+    hold?: RegExp;
+    gapMs?: number;
+    call?: AnyStateMachine;
+    endpoints?: SimulatorOptions['endpoints'];
+  } = {},
 ) {
   const { hold, gapMs = 0 } = options;
   const clock = new VirtualClock();
   const simulator = createSimulator({
     clock,
-    endpoints: { 'PJSIP/operator': { answerAfterMs: 4000 } },
+    endpoints: options.endpoints ?? { 'PJSIP/operator': { answerAfterMs: 4000 } },
   });
   const store = new MemoryCallStore();
   // Every request the server receives, with when (virtual time from the call's start).
@@ -282,5 +287,42 @@ describe('a hand-written call machine restored from its record', () => {
     expect(straight.requests.some((r) => r.includes('digits:42'))).toBe(true);
     expect(moved.ended.map((e) => e.outcome)).toEqual(['detached', 'completed']);
     expect(moved.store.size).toBe(0);
+  });
+});
+
+const queueFlow = await loadFlowFile(new URL('../../flows/support-queue.yaml', import.meta.url).pathname);
+
+describe('a caller restored while in a call queue (flows/support-queue.yaml)', () => {
+  const call = createFlowCallMachine(queueFlow);
+  // Agents by longest idle: 201 rings out (15 s), then 202 answers after 4 s, at 20.4 s.
+  const endpoints = {
+    'PJSIP/201': 'noAnswer',
+    'PJSIP/202': { answerAfterMs: 4000 },
+    'PJSIP/203': 'busy',
+  } as const;
+  const script: Script = [{ at: 60_000, hangup: true }];
+  const agent = (app: Application, endpoint: string) =>
+    app.queues.all()[0]?.state.agents.find((a) => a.endpoint === endpoint);
+
+  it('while an agent rings for it: it rejoins with its place, the agent still offered, and the next agent is rung after', async () => {
+    const straight = await runCall(script, undefined, { call, endpoints });
+    const moved = await runCall(script, 8_000, { call, endpoints });
+    expect(JSON.stringify(moved.stateAtCut)).toMatch(/welcome/);
+    expect(moved.requests).toEqual(straight.requests);
+    expect(moved.requests.filter((r) => / POST \/channels\/#\d+$/.test(r))).toHaveLength(2); // 201, then 202
+    expect(moved.ended.map((e) => e.outcome)).toEqual(['detached', straight.last?.outcome]);
+    expect(moved.store.size).toBe(0);
+  });
+
+  it('while talking with an agent: the agent stays busy in the new process, then wraps up', async () => {
+    const moved = await runCall(script, 30_000, { call, endpoints });
+    const straight = await runCall(script, undefined, { call, endpoints });
+    expect(moved.requests).toEqual(straight.requests);
+    // The conversation ended at 60 s (the caller hung up): the agent's last call is known.
+    expect(agent(moved.app, 'PJSIP/202')).toMatchObject({ activity: 'idle' });
+    expect(agent(moved.app, 'PJSIP/202')?.lastCallEndedAt).toBeGreaterThan(0);
+    expect(agent(straight.app, 'PJSIP/202')?.lastCallEndedAt).toBe(
+      agent(moved.app, 'PJSIP/202')?.lastCallEndedAt,
+    );
   });
 });

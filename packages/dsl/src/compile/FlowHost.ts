@@ -64,8 +64,13 @@ export interface FlowAri {
 
 /** A call queue as one call's flow uses it (the runtime's `CallQueue`, bound to the call). */
 export interface FlowQueue {
-  /** Joins at the end; an offer (`ringflow.queue.offer`) or `ringflow.queue.noAgents` may follow. */
-  join(): void;
+  /**
+   * Joins at the end; an offer (`ringflow.queue.offer`) or `ringflow.queue.noAgents` may follow.
+   * A call restored in a new process joins again with its join time and the agents it was ringing.
+   */
+  join(restored?: { readonly joinedAt: number; readonly ringing: readonly string[] }): void;
+  /** A call restored in a new process was talking with `agent`: the agent stays busy. */
+  talking(agent: string): void;
   /** Leaves without an agent. */
   leave(reason: 'timeout' | 'exited' | 'abandoned'): void;
   /** The agent offered answered: the caller leaves the queue, the agent talks. */

@@ -62,7 +62,8 @@ class CallFlowHost implements FlowHost {
     const call = this.#call;
     const queue = call.queue(name, settings);
     return {
-      join: () => queue.join({ callId: call.id, tell: (event) => call.send(event) }),
+      join: (restored) => queue.join({ callId: call.id, tell: (event) => call.send(event) }, restored),
+      talking: (agent) => queue.talking(call.id, agent),
       leave: (reason) => queue.leave(call.id, reason),
       answered: (agent) => queue.answered(call.id, agent),
       unanswered: () => queue.unanswered(call.id),

@@ -329,6 +329,20 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
         if (args.context.step.qMusic === true) await stopMusic(args);
       }, 'stop the queue music'),
     ],
+    // Restored in a new process (calls survive their process): the queue there does not know
+    // this caller yet. It joins again with its place and the agents its call rings, or the
+    // agent it talks with stays busy.
+    onResume: [
+      (args: ActionArgs) => {
+        const { step } = args.context;
+        const queue = queueOf(args);
+        if (step.qAgent !== undefined) return queue.talking(String(step.qAgent));
+        const peers = (step.peers ?? []) as string[];
+        const endpoints = (step.endpoints ?? []) as string[];
+        const ringing = ((step.ringing ?? []) as string[]).map((id) => endpoints[peers.indexOf(id)] ?? '');
+        queue.join({ joinedAt: Number(step.qJoinedAt), ringing: ringing.filter((e) => e !== '') });
+      },
+    ],
     on: {
       // The queue took the caller out already: nothing to leave.
       [NO_AGENTS]: { guard: forThisQueue, ...build.exit('noAgents', (a) => ({ waited: waited(a) })) },

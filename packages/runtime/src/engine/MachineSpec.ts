@@ -74,6 +74,13 @@ export interface StateSpec<A> {
   readonly invoke?: InvokeSpec<A> | readonly InvokeSpec<A>[];
   /** One effect (REST call, webhook) started on entry; lowered by `lowerEffects` before XState sees it. */
   readonly effect?: EffectSpec<A>;
+  /**
+   * Run when a restored machine resumes (`ringflow.resumed`) while this state is active, after
+   * its effects and timers are taken up: for what lives outside the machine and must be told
+   * again in the new process (a caller rejoining its call queue). Lowered into a tag.
+   */
+  readonly onResume?: readonly ((args: A) => void)[];
+  readonly tags?: readonly string[];
   readonly output?: (args: A) => unknown;
   readonly description?: string;
 }

@@ -34,13 +34,20 @@ export function lowerEffects<A extends EngineArgs>(
 ): LoweredStates<A> {
   const effects: { site: EffectSite; spec: EffectSpec<A> }[] = [];
   const timers: EffectSite[] = [];
+  /** States' own resume actions, each with the tag its state carries. */
+  const resumers: { tag: string; actions: readonly ((args: A) => void)[] }[] = [];
   let sites = 0;
   const lowerState = (state: StateSpec<A>): StateSpec<A> => {
     const children = state.states
       ? Object.fromEntries(Object.entries(state.states).map(([name, child]) => [name, lowerState(child)]))
       : undefined;
-    const { effect, after, ...rest } = state;
+    const { effect, after, onResume, ...rest } = state;
     let lowered: StateSpec<A> = children ? { ...rest, states: children } : rest;
+    if (onResume && onResume.length > 0) {
+      const tag = `ringflow.resume.${resumers.length}`;
+      resumers.push({ tag, actions: onResume });
+      lowered = { ...lowered, tags: [...(lowered.tags ?? []), tag] };
+    }
     if (after)
       for (const [delay, transitions] of Object.entries(after)) {
         const site = effectSite(sites++);
@@ -69,8 +76,13 @@ export function lowerEffects<A extends EngineArgs>(
       },
       self,
     );
-    const children = (self.getSnapshot() as { children?: Record<string, EngineArgs['self'] | undefined> })
-      .children;
+    const snapshot = self.getSnapshot() as {
+      children?: Record<string, EngineArgs['self'] | undefined>;
+      hasTag?: (tag: string) => boolean;
+    };
+    for (const { tag, actions } of resumers)
+      if (snapshot.hasTag?.(tag)) for (const action of actions) action(args);
+    const children = snapshot.children;
     for (const child of Object.values(children ?? {})) child?.send(args.event);
   };
   return { states: lowered, resume };

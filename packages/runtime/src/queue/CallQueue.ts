@@ -115,10 +115,27 @@ export class CallQueue {
     return this.#state.value.settings;
   }
 
-  /** Puts a caller at the end of the queue. An offer or `noAgents` may follow at once. */
-  join(member: QueueMember): void {
+  /**
+   * Puts a caller at the end of the queue. An offer or `noAgents` may follow at once. A caller
+   * restored in a new process gives `restored`: it keeps its place (its join time), and the
+   * agents its call was ringing stay offered to it.
+   */
+  join(
+    member: QueueMember,
+    restored?: { readonly joinedAt: number; readonly ringing: readonly string[] },
+  ): void {
     this.#members.set(member.callId, member);
-    this.#send({ type: 'join', callId: member.callId, at: this.#clock.now() });
+    this.#send({
+      type: 'join',
+      callId: member.callId,
+      at: restored?.joinedAt ?? this.#clock.now(),
+      ...(restored ? { ringing: restored.ringing } : {}),
+    });
+  }
+
+  /** A caller restored in a new process was talking with `agent`: the agent is busy until `agentFree`. */
+  talking(callId: string, agent: string): void {
+    this.#send({ type: 'talking', callId, agent, at: this.#clock.now() });
   }
 
   /** The caller leaves without an agent (time-out, exit key, hang-up). */

@@ -82,7 +82,14 @@ export interface QueueState {
 
 /** Changes to a queue, as its actor receives them. `at` is the clock time of the change. */
 export type QueueChange =
-  | { readonly type: 'join'; readonly callId: string; readonly at: number }
+  | {
+      readonly type: 'join';
+      readonly callId: string;
+      readonly at: number;
+      /** A caller restored in a new process: the agents its call was ringing (already offered). */
+      readonly ringing?: readonly string[];
+    }
+  | { readonly type: 'talking'; readonly callId: string; readonly agent: string; readonly at: number }
   | { readonly type: 'leave'; readonly callId: string; readonly reason: QueueExit; readonly at: number }
   | { readonly type: 'answered'; readonly callId: string; readonly agent: string; readonly at: number }
   | { readonly type: 'unanswered'; readonly callId: string; readonly at: number }
@@ -170,11 +177,29 @@ function applied(state: QueueState, change: Exclude<QueueChange, { type: 'tick' 
         notices.push({ type: 'noAgents', callId: change.callId });
         return withLeft(state, 'noAgents', 0);
       }
+      const ringing = (change.ringing ?? []).filter((endpoint) =>
+        state.agents.some((a) => a.endpoint === endpoint && a.activity === 'idle'),
+      );
+      const caller = { callId: change.callId, joinedAt: change.at, offeredTo: ringing };
+      // In the order they joined: a caller restored in a new process keeps its place.
+      const before = state.callers.filter((c) => c.joinedAt <= change.at);
+      const after = state.callers.filter((c) => c.joinedAt > change.at);
       return {
         ...state,
-        callers: [...state.callers, { callId: change.callId, joinedAt: change.at, offeredTo: [] }],
+        callers: [...before, caller, ...after],
+        agents: state.agents.map((a) =>
+          ringing.includes(a.endpoint) ? { ...a, activity: 'ringing' as const, callId: change.callId } : a,
+        ),
       };
     }
+    case 'talking':
+      // A conversation restored in a new process: the agent is busy with it until it ends.
+      return {
+        ...state,
+        agents: state.agents.map((a) =>
+          a.endpoint === change.agent ? { ...a, activity: 'talking' as const, callId: change.callId } : a,
+        ),
+      };
     case 'leave': {
       const caller = state.callers.find((c) => c.callId === change.callId);
       if (!caller) return state;
