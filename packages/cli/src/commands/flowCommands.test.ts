@@ -100,7 +100,7 @@ describe('ringflow validate', () => {
         .map((a) => (a.includes('/') ? join(root, a) : a));
       const c = capture();
       expect(await main(['validate', ...args], c.io), example[0]).toBe(ExitCode.OK);
-      expect(c.err(), example[0]).toMatch(/^8 files checked: 0 errors, 0 warnings\n$/);
+      expect(c.err(), example[0]).toMatch(/^10 files checked: 0 errors, 0 warnings\n$/);
     }
   });
 
@@ -274,6 +274,26 @@ describe('ringflow run', () => {
     expect(out).toMatch(/#1 {6}→ record voicemail\/c1/);
     expect(out).toMatch(/Summary: 9 calls \(6 completed, 2 continued, 1 hungUp\)/);
     expect(out).toContain('greet → main-menu → sales-menu → voicemail → goodbye');
+  });
+
+  it('--demo runs the callers of a scenario with several calls together: they share the queue', async () => {
+    const c = capture({ isTerminal: true });
+    const queue = new URL('../../../../flows/support-queue.yaml', import.meta.url).pathname;
+    expect(await main(['run', queue, '--demo', '--speed', 'max'], c.io)).toBe(ExitCode.OK);
+    const out = c.out();
+    expect(out).toContain('15 simulated callers');
+    expect(out).toMatch(/#4 {2}5551002 calls 100: two callers queue .* \(second\)/);
+    // The second caller is told it is next (the first is talking with the only agent), then gets
+    // the agent once the first conversation ended and the agent wrapped up.
+    expect(out).toMatch(/\+00:39\.400 {2}#4 {6}→ play sound:queue-youarenext,/);
+    expect(out).toMatch(
+      /\+01:00\.000 {2}#3 {6}◇ queue → answered agent=PJSIP\/201 channelId=channel-\d+ waited=4/,
+    );
+    expect(out).toMatch(
+      /\+01:14\.000 {2}#4 {6}◇ queue → answered agent=PJSIP\/201 channelId=channel-\d+ waited=65/,
+    );
+    // An agent who arrives at 20 s shows from then on.
+    expect(out).toMatch(/\+00:21\.100 {2}#15 {2}■ call ended: completed, by the flow/);
   });
 
   it('--demo shows step outcomes (menu no-match, a dial that failed) and failures with their place and what followed', async () => {

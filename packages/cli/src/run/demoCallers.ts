@@ -1,4 +1,11 @@
-import type { FlowTestCall, ScenarioSuite, TestCallOptions } from '@ringflow/testing';
+import {
+  type FlowTestCall,
+  type Scenario,
+  type ScenarioSuite,
+  type ScenarioWorldOptions,
+  type TestCallOptions,
+  toMs,
+} from '@ringflow/testing';
 
 /** One thing a demo caller does, at a virtual time from the start of its call. */
 export interface DemoAction {
@@ -10,7 +17,24 @@ export interface DemoAction {
 export interface DemoCaller {
   readonly label: string;
   readonly options: TestCallOptions;
+  /** What the caller does; times from its call's start, or from its scene's start in a scene. */
   readonly script: readonly DemoAction[];
+  /** The callers of one scenario with several calls share one simulator (a queue, a room). */
+  readonly scene?: DemoScene;
+}
+
+/** Where a caller stands in a scenario with several calls. */
+export interface DemoScene {
+  /** The scene's number: callers with the same one run together. */
+  readonly id: number;
+  /** The caller's name in the scenario (`member`, `agent`). */
+  readonly name: string;
+  /** When it calls, from the scene's start. */
+  readonly at: number;
+  /** The flow its call enters (a scenario's `flows:`), when not the demo's own. */
+  readonly flow?: string;
+  /** The scene's world: far ends, sounds, other flows... (the same for all its callers). */
+  readonly world: ScenarioWorldOptions;
 }
 
 const DIGIT_MS = 200; // FlowTestCall.press: 100 ms per key and 100 ms between keys
@@ -24,44 +48,85 @@ const DIGIT_MS = 200; // FlowTestCall.press: 100 ms per key and 100 ms between k
  * const callers = demoCallersFromSuite(suite); // [{ label: 'sales sub-menu, then ...', script: [...] }]
  */
 export function demoCallersFromSuite(suite: ScenarioSuite): DemoCaller[] {
-  return suite.scenarios.map((scenario, index) => {
-    const script: DemoAction[] = [];
-    let at = 0;
-    // The demo plays each scenario's first caller (the steps of the others are left out).
+  let numbered = 0;
+  return suite.scenarios.flatMap((scenario, index) => {
+    if (Object.keys(scenario.options.calls).length > 1) return sceneCallers(scenario, index);
+    numbered++;
+    // One caller: it does the steps about it, and the scenario's own.
     const { calls, flows: _flows, ...world } = scenario.options;
     const [first, options] = Object.entries(calls)[0] ?? ['caller', {}];
     const { at: _at, flow: _flow, ...call } = options;
-    for (const step of scenario.steps) {
-      if (step.call !== undefined && step.call !== first) continue;
-      switch (step.kind) {
-        case 'wait':
-          at += step.ms;
-          break;
-        case 'press':
-          script.push({ at, act: (call) => call.press(step.digits) });
-          at += step.digits.length * DIGIT_MS;
-          break;
-        case 'talk':
-          script.push({ at, act: (call) => call.talk(step.ms) });
-          at += step.ms;
-          break;
-        case 'hangup':
-          script.push({ at, act: (call) => call.hangUp() });
-          break;
-        case 'hangupFarEnd':
-          script.push({ at, act: (call) => call.hangUpFarEnd(step.endpoint) });
-          break;
-        case 'inject':
-          script.push({ at, act: (call) => call.inject(step.event) });
-          break;
-        case 'expect':
-          break;
-      }
-    }
     // Callers the scenario does not name get numbers of their own, to tell them apart.
-    const caller = call.caller ?? `55501${String(index + 1).padStart(2, '0')}`;
-    return { label: scenario.name, options: { ...world, ...call, caller }, script };
+    const caller = call.caller ?? `55501${String(numbered).padStart(2, '0')}`;
+    return [
+      {
+        label: scenario.name,
+        options: { ...world, ...call, caller },
+        script: scriptsOf(scenario, [first]).get(first)!,
+      },
+    ];
   });
+}
+
+/**
+ * What each named caller of a scenario does, at times from the scenario's start: the steps about
+ * it, and the scenario's own (an agent hanging up, `hangupFarEnd`) for the first one.
+ */
+function scriptsOf(scenario: Scenario, names: readonly string[]): Map<string, DemoAction[]> {
+  const scripts = new Map<string, DemoAction[]>(names.map((n) => [n, []]));
+  let at = 0;
+  for (const step of scenario.steps) {
+    if (step.kind === 'wait') at += step.ms;
+    const action = actionOf(step, at);
+    if (action) scripts.get(step.call ?? names[0]!)?.push(action);
+    if (step.kind === 'press') at += step.digits.length * DIGIT_MS;
+    if (step.kind === 'talk') at += step.ms;
+  }
+  return scripts;
+}
+
+/**
+ * The callers of a scenario with several calls, run together on one simulator as the scenario
+ * does (they share its queues and rooms). Times count from the scene's start.
+ */
+function sceneCallers(scenario: Scenario, index: number): DemoCaller[] {
+  const { calls, ...world } = scenario.options;
+  const names = Object.keys(calls);
+  const scripts = scriptsOf(scenario, names);
+  return names.map((name, n) => {
+    const { at: arrives, flow, ...call } = calls[name]!;
+    const caller = call.caller ?? `55${String(index + 1).padStart(2, '0')}${String(n + 1).padStart(3, '0')}`;
+    return {
+      label: `${scenario.name} (${name})`,
+      options: { ...call, caller },
+      script: scripts.get(name)!,
+      scene: {
+        id: index,
+        name,
+        world,
+        at: arrives === undefined ? 0 : toMs(arrives, `${name}.at`),
+        ...(flow !== undefined ? { flow } : {}),
+      },
+    };
+  });
+}
+
+/** What a caller does at a step of its scenario (nothing for waits and expectations). */
+function actionOf(step: Scenario['steps'][number], at: number): DemoAction | undefined {
+  switch (step.kind) {
+    case 'press':
+      return { at, act: (call) => call.press(step.digits) };
+    case 'talk':
+      return { at, act: (call) => call.talk(step.ms) };
+    case 'hangup':
+      return { at, act: (call) => call.hangUp() };
+    case 'hangupFarEnd':
+      return { at, act: (call) => call.hangUpFarEnd(step.endpoint) };
+    case 'inject':
+      return { at, act: (call) => call.inject(step.event) };
+    default:
+      return undefined;
+  }
 }
 
 /**

@@ -2,9 +2,11 @@ import type { Clock } from '@ringflow/client';
 import type { Flow } from '@ringflow/dsl';
 import {
   type CallEnd,
+  type CallScenario,
   type FlowTestCall,
   formatFailure,
   formatOffset,
+  testCalls,
   testFlow,
   type TimelineEntry,
 } from '@ringflow/testing';
@@ -43,6 +45,8 @@ interface Running {
   readonly caller: DemoCaller;
   readonly call: FlowTestCall;
   readonly t0: number;
+  /** The timeline entries shown as this call's (a scene's timeline holds all its calls'). */
+  readonly owns: (entry: TimelineEntry) => boolean;
   next: number;
   shown: number;
   endShown: boolean;
@@ -74,9 +78,19 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
       `${callers.length} simulated caller${callers.length === 1 ? '' : 's'}, virtual time ${pace}. Ctrl-C stops.\n`,
   );
   const running: Running[] = [];
+  const scenes = new Map<number, { scenario: CallScenario; t0: number }>();
   for (const [i, caller] of callers.entries()) {
-    const call = await testFlow(options.flow, { ...caller.options, channelId: `c${i + 1}` });
-    running.push({ n: i + 1, caller, call, t0: call.clock.now(), next: 0, shown: 0, endShown: false });
+    const { call, t0 } = await placeCall(options.flow, callers, i, scenes);
+    running.push({
+      n: i + 1,
+      caller,
+      call,
+      t0,
+      owns: ownedBy(callers, i),
+      next: 0,
+      shown: 0,
+      endShown: false,
+    });
     line(
       { event: 'caller', call: i + 1, caller: caller.options.caller ?? '5551234', label: caller.label },
       `  #${i + 1}  ${caller.options.caller ?? '5551234'} calls ${caller.options.extension ?? '100'}: ${caller.label}`,
@@ -92,6 +106,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
   let t = 0;
   const elapsed = (r: Running) => r.call.clock.now() - r.t0;
   const live = () => running.filter((r) => r.call.end() === undefined);
+  // A caller of a scene acts while any call of its scene is up: the scene's own steps (an agent
+  // hanging up) go with its first caller, whose own call may have ended long before.
+  const sceneUp = (r: Running) =>
+    r.call.end() === undefined ||
+    (r.caller.scene !== undefined &&
+      running.some((o) => o.caller.scene?.id === r.caller.scene?.id && o.call.end() === undefined));
   while (live().length > 0) {
     if (stopped || t >= options.limitMs) {
       for (const r of live()) await r.call.hangUp().catch(() => {});
@@ -100,11 +120,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
       break;
     }
     t += step;
-    for (const r of live()) {
+    for (const r of running.filter(sceneUp)) {
       for (let a = r.caller.script[r.next]; a !== undefined && a.at <= t; a = r.caller.script[r.next]) {
         r.next++;
         await r.call.wait(Math.max(0, a.at - elapsed(r)));
-        if (r.call.end() !== undefined) break;
+        if (!sceneUp(r)) break;
         await a.act(r.call).catch((error: Error) => {
           line(
             { event: 'note', call: r.n, message: error.message },
@@ -126,6 +146,50 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
   return results;
 }
 
+/**
+ * The call of caller `i`: on a simulator of its own, or, for a caller of a scene (a scenario with
+ * several calls), on its scene's, started with all the scene's callers when its first one comes.
+ * `t0` is when its script's times count from.
+ */
+async function placeCall(
+  flow: Flow,
+  callers: readonly DemoCaller[],
+  i: number,
+  scenes: Map<number, { scenario: CallScenario; t0: number }>,
+): Promise<{ call: FlowTestCall; t0: number }> {
+  const caller = callers[i]!;
+  const scene = caller.scene;
+  if (!scene) {
+    const call = await testFlow(flow, { ...caller.options, channelId: `c${i + 1}` });
+    return { call, t0: call.clock.now() };
+  }
+  let started = scenes.get(scene.id);
+  if (!started) {
+    const members = callers.filter((c) => c.scene?.id === scene.id);
+    const calls = Object.fromEntries(
+      members.map((m) => [
+        m.scene!.name,
+        { ...m.options, at: m.scene!.at, ...(m.scene!.flow !== undefined ? { flow: m.scene!.flow } : {}) },
+      ]),
+    );
+    const scenario = await testCalls(flow, { ...scene.world, calls });
+    started = { scenario, t0: scenario.clock.now() };
+    scenes.set(scene.id, started);
+  }
+  return { call: started.scenario.call(scene.name), t0: started.t0 };
+}
+
+/**
+ * Which entries of its timeline are caller `i`'s: all of a call of its own; in a scene, those
+ * about it, and the scene's own (an agent hanging up) for its first caller.
+ */
+function ownedBy(callers: readonly DemoCaller[], i: number): (entry: TimelineEntry) => boolean {
+  const scene = callers[i]!.scene;
+  if (!scene) return () => true;
+  const first = callers.find((c) => c.scene?.id === scene.id) === callers[i];
+  return (entry) => (entry.call === undefined ? first : entry.call === scene.name);
+}
+
 function sleep(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, ms));
 }
@@ -138,15 +202,15 @@ function show(
   const fresh: { n: number; entry: TimelineEntry }[] = [];
   for (const r of running) {
     const timeline = r.call.timeline();
-    for (const entry of timeline.slice(r.shown)) if (entry.kind !== 'end') fresh.push({ n: r.n, entry });
+    for (const entry of timeline.slice(r.shown))
+      if (entry.kind !== 'end' && r.owns(entry)) fresh.push({ n: r.n, entry });
     r.shown = timeline.length;
     const end = r.call.end();
     if (end && !r.endShown) {
       r.endShown = true;
-      fresh.push({
-        n: r.n,
-        entry: { kind: 'end', at: end.at, text: `call ended: ${end.status}, by the ${end.by}` },
-      });
+      // A call's end counts from its arrival; a scene's timeline from the scene's start.
+      const at = end.at + (r.caller.scene?.at ?? 0);
+      fresh.push({ n: r.n, entry: { kind: 'end', at, text: `call ended: ${end.status}, by the ${end.by}` } });
     }
   }
   // Stable: entries of one call keep their order; an end comes after what happened at its instant.
