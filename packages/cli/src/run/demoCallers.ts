@@ -98,7 +98,12 @@ function sceneCallers(scenario: Scenario, index: number): DemoCaller[] {
     const caller = call.caller ?? `55${String(index + 1).padStart(2, '0')}${String(n + 1).padStart(3, '0')}`;
     return {
       label: `${scenario.name} (${name})`,
-      options: { ...call, caller },
+      // The scenario's inputs are each call's unless the call has its own (as in `ringflow test`).
+      options: {
+        ...call,
+        caller,
+        ...((call.inputs ?? world.inputs) ? { inputs: call.inputs ?? world.inputs } : {}),
+      },
       script: scripts.get(name)!,
       scene: {
         id: index,

@@ -12,7 +12,7 @@ import {
 } from '@ringflow/testing';
 import type { CommandIo } from '../CommandIo.ts';
 import type { OutputFormat } from '../OutputFormat.ts';
-import type { DemoCaller } from './demoCallers.ts';
+import type { DemoAction, DemoCaller } from './demoCallers.ts';
 import { describeAction } from './describeAction.ts';
 
 export interface DemoOptions {
@@ -112,6 +112,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
     r.call.end() === undefined ||
     (r.caller.scene !== undefined &&
       running.some((o) => o.caller.scene?.id === r.caller.scene?.id && o.call.end() === undefined));
+  const worlds = new Map<string, Running[]>();
+  for (const r of running) {
+    const key = r.caller.scene ? `scene ${r.caller.scene.id}` : `call ${r.n}`;
+    worlds.set(key, [...(worlds.get(key) ?? []), r]);
+  }
   while (live().length > 0) {
     if (stopped || t >= options.limitMs) {
       for (const r of live()) await r.call.hangUp().catch(() => {});
@@ -120,11 +125,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
       break;
     }
     t += step;
-    for (const r of running.filter(sceneUp)) {
-      for (let a = r.caller.script[r.next]; a !== undefined && a.at <= t; a = r.caller.script[r.next]) {
+    // Each world (a call of its own, or a scene's calls on their shared simulator) runs its
+    // callers' actions in time order, then lets its clock reach t.
+    for (const members of worlds.values()) {
+      const active = members.filter(sceneUp);
+      if (active.length === 0) continue;
+      for (let next = nextAction(active, t); next; next = nextAction(active, t)) {
+        const { r, a } = next;
         r.next++;
         await r.call.wait(Math.max(0, a.at - elapsed(r)));
-        if (!sceneUp(r)) break;
+        if (!sceneUp(r)) continue;
         await a.act(r.call).catch((error: Error) => {
           line(
             { event: 'note', call: r.n, message: error.message },
@@ -132,7 +142,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoCallResult[]> {
           );
         });
       }
-      await r.call.wait(Math.max(0, t - elapsed(r)));
+      await active[0]!.call.wait(Math.max(0, t - elapsed(active[0]!)));
     }
     show(running, line);
     if (Number.isFinite(options.speed)) await sleep(options.clock, TICK_REAL_MS);
@@ -188,6 +198,16 @@ function ownedBy(callers: readonly DemoCaller[], i: number): (entry: TimelineEnt
   if (!scene) return () => true;
   const first = callers.find((c) => c.scene?.id === scene.id) === callers[i];
   return (entry) => (entry.call === undefined ? first : entry.call === scene.name);
+}
+
+/** The earliest action due by `t` among callers sharing a world, with its caller. */
+function nextAction(members: readonly Running[], t: number): { r: Running; a: DemoAction } | undefined {
+  let next: { r: Running; a: DemoAction } | undefined;
+  for (const r of members) {
+    const a = r.caller.script[r.next];
+    if (a !== undefined && a.at <= t && (next === undefined || a.at < next.a.at)) next = { r, a };
+  }
+  return next;
 }
 
 function sleep(clock: Clock, ms: number): Promise<void> {
