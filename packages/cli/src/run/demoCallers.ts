@@ -1,10 +1,10 @@
-import {
-  type FlowTestCall,
-  type Scenario,
-  type ScenarioSuite,
-  type ScenarioWorldOptions,
-  type TestCallOptions,
-  toMs,
+import type {
+  FlowTestCall,
+  Scenario,
+  ScenarioSuite,
+  ScenarioWorldOptions,
+  TestCallOptions,
+  TestDuration,
 } from '@ringflow/testing';
 
 /** One thing a demo caller does, at a virtual time from the start of its call. */
@@ -30,7 +30,7 @@ export interface DemoScene {
   /** The caller's name in the scenario (`member`, `agent`). */
   readonly name: string;
   /** When it calls, from the scene's start. */
-  readonly at: number;
+  readonly at: TestDuration;
   /** The flow its call enters (a scenario's `flows:`), when not the demo's own. */
   readonly flow?: string;
   /** The scene's world: far ends, sounds, other flows... (the same for all its callers). */
@@ -109,7 +109,7 @@ function sceneCallers(scenario: Scenario, index: number): DemoCaller[] {
         id: index,
         name,
         world,
-        at: arrives === undefined ? 0 : toMs(arrives, `${name}.at`),
+        at: arrives ?? 0,
         ...(flow !== undefined ? { flow } : {}),
       },
     };

@@ -9,6 +9,7 @@ import {
   testCalls,
   testFlow,
   type TimelineEntry,
+  toMs,
 } from '@ringflow/testing';
 import type { CommandIo } from '../CommandIo.ts';
 import type { OutputFormat } from '../OutputFormat.ts';
@@ -229,7 +230,7 @@ function show(
     if (end && !r.endShown) {
       r.endShown = true;
       // A call's end counts from its arrival; a scene's timeline from the scene's start.
-      const at = end.at + (r.caller.scene?.at ?? 0);
+      const at = end.at + toMs(r.caller.scene?.at ?? 0, 'at');
       fresh.push({ n: r.n, entry: { kind: 'end', at, text: `call ended: ${end.status}, by the ${end.by}` } });
     }
   }

@@ -12,7 +12,7 @@ import {
   UndiciTransport,
 } from '@ringflow/client';
 import type { Logger } from 'pino';
-import type { Subscription } from 'rxjs';
+import { type Observable, Subject, type Subscription, tap } from 'rxjs';
 import type { ServerInfo } from '../call/CallHandle.ts';
 import { safeUrl } from '../logging/createRuntimeLogger.ts';
 import type { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
@@ -31,14 +31,10 @@ export interface ServerLinkContext {
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
   readonly pickId: (kind: string) => string;
-  readonly onEvent: (link: ServerLink, event: StreamEvent) => void;
-  readonly onGap: (link: ServerLink, gap: EventGap) => void;
   /** How cleanup requests are retried. */
   readonly cleanupRetry: CleanupRetry;
   /** How many reconciliations try again to remove a leftover before it is given up. */
   readonly leftoverRounds: number;
-  /** A cleanup gave up on a resource still on the server: it is now a leftover (see `leftovers`). */
-  readonly onLeftover: (link: ServerLink) => void;
   /** The application's call queues. */
   readonly queues: QueueDirectory;
 }
@@ -96,6 +92,18 @@ export class ServerLink implements SessionHost {
   private readonly cleaning = new Map<string, number>();
   private readonly leftoverMap = new Map<string, Leftover>();
   private closing = false;
+  private readonly leftoverSubject = new Subject<void>();
+  /**
+   * The server's events, from `start()` on (subscribe before starting). A link on a socket the
+   * server opened learns the server's identity from the first event that carries it.
+   */
+  readonly events$: Observable<StreamEvent>;
+  /** Each time the event stream came back after a gap (the application reconciles then). */
+  readonly gaps$: Observable<EventGap>;
+  /** A cleanup failed and left a resource on the server (see `leftovers`): remove it again later. */
+  readonly leftovers$: Observable<void> = this.leftoverSubject.asObservable();
+  /** Set once the server's identity is known (from its ping, or the first event saying it). */
+  private identified = false;
 
   constructor(options: ServerOptions, context: ServerLinkContext) {
     this.context = context;
@@ -127,6 +135,8 @@ export class ServerLink implements SessionHost {
         ? { restOverSocket: true, restFallback: options.restTransport ?? httpTransport(options) }
         : {}),
     });
+    this.events$ = this.stream.events$.pipe(tap((event) => this.identify(event)));
+    this.gaps$ = this.stream.gaps$.pipe(tap(() => this.metrics.reconnects.inc({ server: this.name })));
     const restTransport = this.stream.restTransport ?? options.restTransport;
     this.client = createRestClient({
       url: options.url,
@@ -148,18 +158,17 @@ export class ServerLink implements SessionHost {
     return this.info;
   }
 
-  /** Learns the server's identity, then listens to its events; resolves once the stream is open. */
+  /**
+   * Learns the server's identity, then opens the event stream; resolves once it is open. Subscribe
+   * to `events$` and `gaps$` first.
+   */
   async start(): Promise<void> {
     const ping = await this.client.asterisk.ping();
     if (typeof ping.asterisk_id === 'string' && ping.asterisk_id !== '') {
       this.info = { name: this.name, asteriskId: ping.asterisk_id };
+      this.identified = true;
     }
     this.subscriptions.push(
-      this.stream.events$.subscribe((event) => this.context.onEvent(this, event)),
-      this.stream.gaps$.subscribe((gap) => {
-        this.metrics.reconnects.inc({ server: this.name });
-        this.context.onGap(this, gap);
-      }),
       this.stream.problems$.subscribe((problem) =>
         this.logger.warn({ problem: problem.kind, err: problem.error }, 'event stream problem'),
       ),
@@ -170,25 +179,25 @@ export class ServerLink implements SessionHost {
   }
 
   /**
-   * Starts on a socket the server opened (outbound WebSockets): listens first, since the server
-   * sends at once (`ApplicationRegistered`, then the call), and learns the server's identity from
-   * the first event that carries it instead of asking. Resolves once the stream is open.
+   * Starts on a socket the server opened (outbound WebSockets): the server sends at once
+   * (`ApplicationRegistered`, then the call), so subscribe to `events$` first; the server's
+   * identity comes from the first event that carries it instead of a ping. Resolves once the
+   * stream is open.
    */
   async startAccepted(): Promise<void> {
-    let identified = false;
     this.subscriptions.push(
-      this.stream.events$.subscribe((event) => {
-        if (!identified && typeof event.asterisk_id === 'string' && event.asterisk_id !== '') {
-          identified = true;
-          this.info = { name: this.name, asteriskId: event.asterisk_id };
-        }
-        this.context.onEvent(this, event);
-      }),
       this.stream.problems$.subscribe((problem) =>
         this.logger.warn({ problem: problem.kind, err: problem.error }, 'event socket problem'),
       ),
     );
     await this.stream.whenOpen();
+  }
+
+  /** The first event that says which server it comes from names the link's server (if not known yet). */
+  private identify(event: StreamEvent): void {
+    if (this.identified || typeof event.asterisk_id !== 'string' || event.asterisk_id === '') return;
+    this.identified = true;
+    this.info = { name: this.name, asteriskId: event.asterisk_id };
   }
 
   pickId(kind: string): string {
@@ -272,7 +281,7 @@ export class ServerLink implements SessionHost {
         { [resource.kind]: resource.id },
         `${what} failed; the next reconciliation with the server tries again`,
       );
-      this.context.onLeftover(this);
+      this.leftoverSubject.next();
     } else if (known.rounds >= this.context.leftoverRounds) {
       this.leftoverMap.delete(key);
       this.metrics.leftoversAbandoned.inc({ server: this.name });
@@ -280,7 +289,7 @@ export class ServerLink implements SessionHost {
         { [resource.kind]: resource.id, rounds: known.rounds },
         `${what} kept failing; giving up on it (remove it on the server by hand)`,
       );
-    } else this.context.onLeftover(this);
+    } else this.leftoverSubject.next();
   }
 
   /** True while the runtime is removing this channel or bridge, or failed to and will try again. */
@@ -351,6 +360,7 @@ export class ServerLink implements SessionHost {
     this.subscriptions.length = 0;
     await this.stream.close();
     await this.whenCleanedUp();
+    this.leftoverSubject.complete();
     await this.client.close();
   }
 }

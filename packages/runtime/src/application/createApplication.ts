@@ -15,7 +15,7 @@ import {
   type TimerHandle,
 } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { type Observable, Subject } from 'rxjs';
+import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { AnyStateMachine } from 'xstate';
 import { BridgeSession } from '../bridge/BridgeSession.ts';
 import { createRuntimeLogger } from '../logging/createRuntimeLogger.ts';
@@ -81,6 +81,8 @@ export class Application {
   private listener: ServerSocketListener | undefined;
   /** Links on sockets servers opened to the application, while open. */
   private readonly acceptedLinks = new Set<ServerLink>();
+  /** What the application follows of each link: its events, gaps and leftovers. */
+  private readonly followed = new Map<ServerLink, Subscription>();
   /** The link of each session started on an accepted socket. */
   private readonly sessionLinks = new WeakMap<CallSession, ServerLink>();
 
@@ -158,11 +160,8 @@ export class Application {
       metrics: this.metrics,
       logger: this.logger,
       pickId: (kind) => `${kind}-${this.ids()}`,
-      onEvent: (l, event) => this.onEvent(l, event),
-      onGap: (l, gap) => void this.reconciler.reconcile(l, gap),
       cleanupRetry,
       leftoverRounds: LEFTOVER_ROUNDS,
-      onLeftover: (l) => this.scheduleSweep(l),
       queues: this.queues,
     };
     this.links = options.servers.map((server, index) => {
@@ -183,6 +182,7 @@ export class Application {
     if (this.state !== 'new')
       throw new RingflowError(ErrorCode.CONFIG, `start() called twice (state: ${this.state})`);
     this.state = 'starting';
+    for (const link of this.links) this.follow(link);
     await Promise.all(this.links.map((link) => link.start()));
     await Promise.all(this.links.map((link) => this.restoreCalls(link)));
     const listen = this.options.listen;
@@ -223,6 +223,7 @@ export class Application {
       this.linkContext,
     );
     this.acceptedLinks.add(link);
+    this.follow(link);
     link.logger.debug({ path: socket.path, from: socket.remoteAddress }, 'server connected');
     const ended = link.stream.state$.subscribe((state) => {
       if (state.kind !== 'reconnecting' && state.kind !== 'closed') return;
@@ -237,6 +238,7 @@ export class Application {
   /** A server's socket closed: calls still on it cannot be reached any more and end. */
   private async releaseAccepted(link: ServerLink): Promise<void> {
     if (!this.acceptedLinks.delete(link)) return;
+    this.unfollow(link);
     const stranded = [...this.sessions].filter((s) => this.sessionLinks.get(s) === link);
     if (stranded.length > 0 && this.options.store) {
       // The server re-dials a call's connection while the call lasts: whichever process it
@@ -359,6 +361,22 @@ export class Application {
   /** Each server's event stream and where it stands (`open` while events flow); for readiness probes. */
   connections(): { readonly server: string; readonly state: ConnectionState }[] {
     return this.allLinks().map((link) => ({ server: link.name, state: link.stream.state }));
+  }
+
+  /**
+   * Follows a link before it starts: its events are routed, a gap in its stream is reconciled,
+   * a leftover cleanup is swept again later.
+   */
+  private follow(link: ServerLink): void {
+    const followed = link.events$.subscribe((event) => this.onEvent(link, event));
+    followed.add(link.gaps$.subscribe((gap) => void this.reconciler.reconcile(link, gap)));
+    followed.add(link.leftovers$.subscribe(() => this.scheduleSweep(link)));
+    this.followed.set(link, followed);
+  }
+
+  private unfollow(link: ServerLink): void {
+    this.followed.get(link)?.unsubscribe();
+    this.followed.delete(link);
   }
 
   private allLinks(): ServerLink[] {
@@ -654,6 +672,7 @@ export class Application {
     this.clock.clearAll();
     await this.listener?.close();
     await Promise.all(this.allLinks().map((l) => l.close()));
+    for (const link of [...this.followed.keys()]) this.unfollow(link);
     this.acceptedLinks.clear();
     this.callsSubject.complete();
     this.gapsSubject.complete();
