@@ -4,6 +4,7 @@ import { formatTimestamp } from '@ringflow/client';
 import type { EventConnection, SimResponse } from '../transport.ts';
 import { callServer } from '../wire/callServer.ts';
 import { answerRestRequest } from '../wire/restOverWebSocket.ts';
+import type { ApplicationDialer, ApplicationPipe } from './ApplicationPipe.ts';
 import type { OutboundConnectionConfig } from './OutboundConnectionConfig.ts';
 
 /** What a live outbound socket reports to the connection that owns it. */
@@ -23,8 +24,8 @@ export interface OutboundSocket {
  * Opens a WebSocket to the application as a real server does (Basic credentials in the handshake
  * when configured, subprotocol `ari`). Resolves once open; rejects when refused or unreachable.
  */
-export function dialApplication(config: OutboundConnectionConfig, protocols: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
+export const dialWebSocket: ApplicationDialer = (config, protocols) =>
+  new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (config.username !== undefined) {
       const token = Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64');
@@ -43,20 +44,42 @@ export function dialApplication(config: OutboundConnectionConfig, protocols: str
     };
     ws.once('open', () => {
       ws.removeListener('error', fail);
-      resolve(ws);
+      resolve(webSocketPipe(ws));
     });
     ws.once('unexpected-response', (_req, res) => fail(new Error(`refused with ${res.statusCode}`)));
     ws.once('error', fail);
   });
+
+/** An open WebSocket as a pipe: text frames only (binary frames are ignored, as the server does). */
+function webSocketPipe(ws: WebSocket): ApplicationPipe {
+  ws.on('error', () => ws.terminate());
+  return {
+    get open() {
+      return ws.readyState === ws.OPEN;
+    },
+    send: (frame) => ws.send(frame),
+    close: (code = 1000) => {
+      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code);
+    },
+    onMessage: (handler) =>
+      ws.on('message', (data: RawData, isBinary: boolean) => {
+        if (isBinary) return;
+        handler(
+          Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'),
+        );
+      }),
+    onClose: (handler) => ws.once('close', (code: number) => handler(code)),
+  };
 }
 
 /**
- * Binds applications to an open socket: each gets `ApplicationRegistered` first, then its events;
- * `RESTRequest` frames are answered one at a time, in order, by the same rules as on the server's
- * own event socket. Closing the socket unbinds the applications (their channels stay in them).
+ * Binds applications to an open connection: each gets `ApplicationRegistered` first, then its
+ * events (all of them with `subscribeAll`, ari.conf `subscribe_all`); `RESTRequest` frames are
+ * answered one at a time, in order, by the same rules as on the server's own event socket.
+ * Closing the connection unbinds the applications (their channels stay in them).
  */
 export function attachApplications(
-  ws: WebSocket,
+  pipe: ApplicationPipe,
   server: Simulator,
   apps: readonly string[],
   config: OutboundConnectionConfig,
@@ -64,13 +87,13 @@ export function attachApplications(
   onError: (error: unknown) => void,
 ): OutboundSocket {
   const send = (event: Record<string, unknown>) => {
-    if (ws.readyState !== ws.OPEN) return;
-    ws.send(JSON.stringify(event));
+    if (!pipe.open) return;
+    pipe.send(JSON.stringify(event));
     handlers.onEvent?.(event);
   };
-  const connected = server.connectEvents({ apps, subscribeAll: false }, send);
+  const connected = server.connectEvents({ apps, subscribeAll: config.subscribeAll ?? false }, send);
   if (isResponse(connected)) {
-    ws.close(1011, 'no application');
+    pipe.close(1011);
     throw new Error(`the applications ${apps.join(',')} could not be registered: ${connected.status}`);
   }
   const events: EventConnection = connected;
@@ -90,28 +113,19 @@ export function attachApplications(
     now: () => server.clock.now(),
   };
   let queue = Promise.resolve();
-  ws.on('message', (data: RawData, isBinary: boolean) => {
-    if (isBinary) return;
-    const text = Buffer.isBuffer(data)
-      ? data.toString('utf8')
-      : Buffer.concat(data as Buffer[]).toString('utf8');
+  pipe.onMessage((text) => {
     queue = queue
       .then(() => answerRestRequest(text, restContext))
       .then((reply) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
+        if (pipe.open) pipe.send(JSON.stringify(reply));
       })
       .catch(onError);
   });
-  ws.on('error', () => ws.terminate());
-  ws.once('close', (code: number) => {
+  pipe.onClose((code) => {
     events.close();
     handlers.onClosed(code);
   });
-  return {
-    close: (code = 1000) => {
-      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code);
-    },
-  };
+  return { close: (code = 1000) => pipe.close(code) };
 }
 
 function isResponse(value: EventConnection | SimResponse): value is SimResponse {

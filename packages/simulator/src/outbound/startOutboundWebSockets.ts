@@ -1,7 +1,8 @@
 import { type Clock, systemClock, type TimerHandle } from '@ringflow/client';
 import type { Simulator } from '../createSimulator.ts';
 import { OUTBOUND_DEFAULTS, type OutboundConnectionConfig } from './OutboundConnectionConfig.ts';
-import { attachApplications, dialApplication, type OutboundSocket } from './OutboundSocket.ts';
+import type { ApplicationDialer } from './ApplicationPipe.ts';
+import { attachApplications, dialWebSocket, type OutboundSocket } from './OutboundSocket.ts';
 
 /** Options of {@link startOutboundWebSockets}. */
 export interface OutboundWebSocketsOptions {
@@ -15,6 +16,12 @@ export interface OutboundWebSocketsOptions {
   readonly log?: (level: 'notice' | 'warning' | 'error', message: string) => void;
   /** Told about failures inside the simulated server. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * How connections are opened. Default: a WebSocket to each connection's `uri`. Tests pass
+   * `connectInProcess(...).dial` to reach an application in the same process without sockets,
+   * on virtual time.
+   */
+  readonly dial?: ApplicationDialer;
 }
 
 /** Counts of a server's outbound WebSockets. */
@@ -57,6 +64,7 @@ export function startOutboundWebSockets(
   const clock = options.clock ?? systemClock;
   const log = options.log ?? (() => {});
   const onError = options.onError ?? (() => {});
+  const dialApplication = options.dial ?? dialWebSocket;
   const sockets = new Set<OutboundSocket>();
   const timers = new Set<TimerHandle>();
   const removers: (() => void)[] = [];
@@ -94,9 +102,9 @@ export function startOutboundWebSockets(
     let up = false;
     persistentDown++;
     while (!stopped) {
-      let ws: Awaited<ReturnType<typeof dialApplication>>;
+      let pipe: Awaited<ReturnType<ApplicationDialer>>;
       try {
-        ws = await dialApplication(config, protocols);
+        pipe = await dialApplication(config, protocols);
       } catch (error) {
         log(
           'warning',
@@ -106,7 +114,7 @@ export function startOutboundWebSockets(
         continue;
       }
       if (stopped) {
-        ws.close(1001);
+        pipe.close(1001);
         return;
       }
       opened.persistent++;
@@ -118,7 +126,7 @@ export function startOutboundWebSockets(
             resolve(code);
           },
         };
-        untrack = track(attachApplications(ws, server, config.apps, config, handlers, onError));
+        untrack = track(attachApplications(pipe, server, config.apps, config, handlers, onError));
       });
       if (!up) {
         up = true;
@@ -145,16 +153,16 @@ export function startOutboundWebSockets(
     const connect = async (): Promise<boolean> => {
       for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
         try {
-          const ws = await dialApplication(config, protocols);
+          const pipe = await dialApplication(config, protocols);
           if (stopped) {
-            ws.close(1001);
+            pipe.close(1001);
             return false;
           }
           opened.perCall++;
           let socket: OutboundSocket | undefined;
           let untrack = () => {};
           socket = attachApplications(
-            ws,
+            pipe,
             server,
             [registered],
             config,
