@@ -76,6 +76,9 @@ export const callFromDialplanScenario: Scenario = {
       `ChannelVarset ${b} ORACLE_CALL=dialled`,
       `ChannelHangupRequest ${b}`,
       `StasisEnd ${b}`,
+      // After StasisEnd the dialplan's Stasis() returns: its status, then the hangup it finds.
+      `ChannelVarset ${b} STASISSTATUS=SUCCESS`,
+      `ChannelHangupRequest ${b}`,
       `ChannelDestroyed ${b} cause=16`,
     ]);
   },
@@ -114,10 +117,12 @@ export const twoCallsScenario: Scenario = {
       `PlaybackFinished ${playback} done`,
       `ChannelHangupRequest ${b}`,
       `StasisEnd ${b}`,
+      `ChannelVarset ${b} STASISSTATUS=SUCCESS`,
+      `ChannelHangupRequest ${b}`,
       `ChannelDestroyed ${b} cause=${cause}`,
     ];
     expect(about(log, first.b, [beep1])).toEqual(lifecycle(first.b, beep1, 16));
     expect(about(log, second.b, [beep2])).toEqual(lifecycle(second.b, beep2, 17));
-    expect(log.events).toHaveLength(14);
+    expect(log.events).toHaveLength(18);
   },
 };
