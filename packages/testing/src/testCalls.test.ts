@@ -405,3 +405,45 @@ scenarios:
     ]);
   });
 });
+
+/** The application each call's StasisStart named, in order. */
+function stasisApps(world: CallScenario): unknown[] {
+  return world
+    .timeline()
+    .filter((e) => e.kind === 'event' && e.type === 'StasisStart')
+    .map((e) => (e.kind === 'event' ? e.event.application : undefined));
+}
+
+describe('testCalls: how the application and the server talk (transport)', () => {
+  const calls = { alice: { caller: '5551000' }, bob: { caller: '5552000', at: '5s' } };
+
+  it('http (default): the application sends requests and opens the event stream; nothing dials it', async () => {
+    scenario = await testCalls(flowOf(ROOM), { calls });
+    await scenario.wait('6s');
+    expect(scenario.app.listening).toBeUndefined();
+    expect(scenario.app.connections().map((c) => c.state.kind)).toEqual(['open']);
+  });
+
+  it('socket: the server dials one connection; the calls and their requests travel on it', async () => {
+    scenario = await testCalls(flowOf(ROOM), { calls, transport: 'socket' });
+    await scenario.wait('6s');
+    expect(scenario.app.listening?.acceptedConnections).toBe(1);
+    expect(scenario.app.listening?.openConnections).toBe(1);
+    scenario.call('bob').expectAction({ operation: 'bridges.addChannel', params: { channel: 'c2' } });
+    expect(stasisApps(scenario)).toEqual(['flow-test', 'flow-test']);
+  });
+
+  it('per-call: one connection per call, named <app>:<channel>; each call acts over its own', async () => {
+    scenario = await testCalls(flowOf(ROOM), { calls, transport: 'per-call' });
+    await scenario.wait('1s');
+    expect(scenario.app.listening?.acceptedConnections).toBe(1);
+    await scenario.wait('5s');
+    expect(scenario.app.listening?.acceptedConnections).toBe(2);
+    scenario.call('bob').expectAction({ operation: 'bridges.addChannel', params: { channel: 'c2' } });
+    const apps = stasisApps(scenario);
+    expect(apps).toEqual([expect.stringMatching(/^flow-test:.+/), expect.stringMatching(/^flow-test:.+/)]);
+    expect(new Set(apps).size).toBe(2);
+    await scenario.call('alice').press('1');
+    await scenario.call('alice').expectEnd({ status: 'completed', by: 'flow' });
+  });
+});
