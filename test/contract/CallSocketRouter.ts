@@ -58,9 +58,12 @@ export class CallSocketRouter implements RestTransport {
 
   /** A playback or recording started over a call's socket belongs to that socket. */
   private learn(reply: TransportResponse, socket: CallSocket): void {
-    const body = reply.body as { id?: unknown; name?: unknown; media_uri?: unknown; format?: unknown } | undefined;
+    const body = reply.body as
+      | { id?: unknown; name?: unknown; media_uri?: unknown; format?: unknown }
+      | undefined;
     if (reply.status >= 300 || typeof body !== 'object' || body === null) return;
-    if (typeof body.id === 'string' && body.media_uri !== undefined) this.owners.set(`playbacks/${body.id}`, socket);
+    if (typeof body.id === 'string' && body.media_uri !== undefined)
+      this.owners.set(`playbacks/${body.id}`, socket);
     if (typeof body.name === 'string' && body.format !== undefined)
       this.owners.set(`recordings/live/${body.name}`, socket);
   }

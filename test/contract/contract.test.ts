@@ -40,7 +40,9 @@ for (const target of targets) {
 
 describe('contract: the simulated transports agree', () => {
   for (const scenario of scenarios) {
-    const simulated = targets.filter((t) => t.simulated && t.skips?.(scenario) === undefined).map((t) => t.name);
+    const simulated = targets
+      .filter((t) => t.simulated && t.skips?.(scenario) === undefined)
+      .map((t) => t.name);
     it(scenario.name, () => {
       const byTarget = transcripts.get(scenario.name);
       // A scenario that failed on a target has no transcript there; its own test reports why.

@@ -194,8 +194,7 @@ export function dialledTarget(mode: DialMode, via: DialCarrier): DialledTarget {
         pace: { kind: 'virtual', clock, maxVirtualMs: MAX_VIRTUAL_MS, arrivalTimeoutMs: ARRIVAL_TIMEOUT_MS },
         idPrefix: '',
         openStream,
-        claimCount: (apps, source) =>
-          source instanceof PerCallSource ? source.count : counting.claim(apps),
+        claimCount: (apps, source) => (source instanceof PerCallSource ? source.count : counting.claim(apps)),
         appName: (application) => (mode === 'per-call' ? perCallBase(application) : application),
         shutdown: async () => {
           last = stats();
@@ -322,7 +321,8 @@ class PerCallSource implements EventSource {
     this.connections.push(connection);
     connection.events$.subscribe((event) => {
       const channel = (event as { channel?: { id?: unknown } }).channel?.id;
-      if (event.type === 'StasisStart' && typeof channel === 'string') this.router.ownChannel(channel, connection);
+      if (event.type === 'StasisStart' && typeof channel === 'string')
+        this.router.ownChannel(channel, connection);
       this.events$.next(event);
     });
     connection.problems$.subscribe((problem) => this.problems$.next(problem));

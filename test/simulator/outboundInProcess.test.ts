@@ -138,7 +138,9 @@ describe('the simulator dials an application in the same process (connectInProce
     expect(variables).toEqual(['FAILED']);
     expect(sim.hasChannel(id)).toBe(true); // in Wait(1), after Stasis()
     expect(outbound.failedCalls).toBe(1);
-    expect(logged.at(-1)).toBe("Failed to create per call websocket thread; Stasis app 'ow-call' doesn't exist");
+    expect(logged.at(-1)).toBe(
+      "Failed to create per call websocket thread; Stasis app 'ow-call' doesn't exist",
+    );
     await clock.advance(1_000);
     expect(sim.hasChannel(id)).toBe(false);
   });
@@ -185,8 +187,10 @@ describe('the simulator dials an application in the same process (connectInProce
     const id = sim.driver.placeCall({ context: 'ow', to: 'nowhere' });
     await clock.advance(0);
     expect(seen[0]).toMatchObject({ type: 'ApplicationRegistered', application: 'ow-app' });
-    expect(seen.some((e) => e.type === 'ChannelCreated' && (e as { channel?: { id?: string } }).channel?.id === id)).toBe(
-      true,
-    );
+    expect(
+      seen.some(
+        (e) => e.type === 'ChannelCreated' && (e as { channel?: { id?: string } }).channel?.id === id,
+      ),
+    ).toBe(true);
   });
 });

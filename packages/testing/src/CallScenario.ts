@@ -399,7 +399,9 @@ export class CallScenario {
       // A far end that runs a flow: the first call entering its flow's application is it.
       const party = scenario.plans.find(
         (p) =>
-          p.answers !== undefined && p.options.flow === baseApp(session.application ?? '') && p.channelId === '',
+          p.answers !== undefined &&
+          p.options.flow === baseApp(session.application ?? '') &&
+          p.channelId === '',
       );
       if (!party) return;
       party.channelId = session.channelId;

@@ -184,6 +184,50 @@ describe('scenario files with several calls', () => {
     return dir;
   }
 
+  it('transport: set by the file, overridden by a scenario or by the run; a wrong value is placed', async () => {
+    const dir = await files({
+      'room.yaml': ROOM,
+      'room.test.yaml': `transport: socket
+calls:
+  alice: { caller: "5551000" }
+  bob: { caller: "5552000", at: 2s }
+scenarios:
+  - name: on the file's transport
+    steps:
+      - wait: 3s
+      - expect: { bridge: { id: ringflow-huddle, calls: [alice, bob] } }
+  - name: per call
+    transport: per-call
+    steps:
+      - wait: 3s
+      - expect: { bridge: { id: ringflow-huddle, calls: [alice, bob] } }
+`,
+    });
+    const loaded = await loadScenarioFile(join(dir, 'room.test.yaml'));
+    if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join('\n'));
+    expect(loaded.suite.scenarios.map((s) => s.options.transport)).toEqual(['socket', 'per-call']);
+    const run = await runScenarioFiles([join(dir, 'room.test.yaml')]);
+    expect(run.results.map((r) => [r.transport, r.passed])).toEqual([
+      ['socket', true],
+      ['per-call', true],
+    ]);
+    const forced = await runScenarioFiles([join(dir, 'room.test.yaml')], {}, { transport: 'http' });
+    expect(forced.results.map((r) => [r.transport, r.passed])).toEqual([
+      ['http', true],
+      ['http', true],
+    ]);
+
+    await writeFile(
+      join(dir, 'room.test.yaml'),
+      'transport: pigeon\nscenarios:\n  - name: any\n    steps: [{ wait: 1s }]\n',
+    );
+    const wrong = await loadScenarioFile(join(dir, 'room.test.yaml'));
+    expect(wrong.ok).toBe(false);
+    expect(wrong.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([
+      expect.stringMatching(/^1:12 .*"pigeon".*"http", "socket", "per-call"/),
+    ]);
+  });
+
   it('runs steps addressed to callers and checks the room', async () => {
     const dir = await files({
       'room.yaml': ROOM,

@@ -23,4 +23,7 @@ export interface ApplicationPipe {
  * subprotocols and the Basic credentials of `config`. Resolves once open; rejects when refused
  * or unreachable (the message says which: `refused with 401`, `ECONNREFUSED`).
  */
-export type ApplicationDialer = (config: OutboundConnectionConfig, protocols: string) => Promise<ApplicationPipe>;
+export type ApplicationDialer = (
+  config: OutboundConnectionConfig,
+  protocols: string,
+) => Promise<ApplicationPipe>;

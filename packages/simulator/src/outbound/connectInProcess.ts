@@ -124,21 +124,21 @@ class InProcessPair {
       get open() {
         return isOpen();
       },
-    send: (frame) => {
-      if (this.state !== 'open') throw new Error('the connection is closed');
-      queueMicrotask(() => {
-        if (this.state !== 'open') return;
-        if (this.application) this.application.message(frame);
-        else this.held.push(frame);
-      });
-    },
-    close: (code = 1000) => this.close(code, ''),
-    onMessage: (handler) => {
-      this.serverHandlers.push(handler);
-    },
-    onClose: (handler) => {
-      this.serverClosers.push(handler);
-    },
+      send: (frame) => {
+        if (this.state !== 'open') throw new Error('the connection is closed');
+        queueMicrotask(() => {
+          if (this.state !== 'open') return;
+          if (this.application) this.application.message(frame);
+          else this.held.push(frame);
+        });
+      },
+      close: (code = 1000) => this.close(code, ''),
+      onMessage: (handler) => {
+        this.serverHandlers.push(handler);
+      },
+      onClose: (handler) => {
+        this.serverClosers.push(handler);
+      },
     };
   }
 
