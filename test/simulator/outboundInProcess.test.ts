@@ -194,3 +194,66 @@ describe('the simulator dials an application in the same process (connectInProce
     ).toBe(true);
   });
 });
+
+describe('a persistent connection while the application is down (res/ari/ari_websockets.c)', () => {
+  it('its application stays registered: calls enter Stasis() and their events wait for the connection', async () => {
+    const { clock, sim } = world();
+    const frames: StreamEvent[][] = [];
+    const streams: { close(): Promise<void> }[] = [];
+    const listener = connectInProcess({}, (socket) => {
+      const seen: StreamEvent[] = [];
+      frames.push(seen);
+      const stream = createEventStream({
+        url: 'http://simulator/ari',
+        apps: ['ow-app'],
+        transport: socket.transport,
+        pingIntervalMs: 0,
+        lazy: true,
+      });
+      stream.events$.subscribe((event) => seen.push(event));
+      stream.open();
+      streams.push(stream);
+      cleanups.push(() => stream.close());
+    });
+    let up = false;
+    const outbound = startOutboundWebSockets(sim, {
+      clock,
+      dial: (config, protocols) =>
+        up ? listener.dial(config, protocols) : Promise.reject(new Error('connect ECONNREFUSED')),
+      connections: [
+        { connectionType: 'persistent', uri: 'ws://in-process/', apps: ['ow-app'], reconnectIntervalMs: 500 },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const line = (e: StreamEvent) =>
+      `${e.type} ${(e as { channel?: { id?: string } }).channel?.id ?? (e as { application?: string }).application}`;
+
+    // Nobody listens yet: the application is registered all the same, and the call enters it.
+    const first = sim.driver.placeCall({ context: 'ow', to: 'persistent' });
+    await clock.advance(0);
+    expect(sim.knownApplications()).toContain('ow-app');
+    expect(sim.hasChannel(first)).toBe(true);
+    expect(frames).toEqual([]);
+
+    up = true;
+    await clock.advance(500);
+    expect(frames).toHaveLength(1);
+    // Registered at start-up, so ApplicationRegistered was queued before the call's events.
+    expect(frames[0]!.map(line)).toEqual(['ApplicationRegistered ow-app', `StasisStart ${first}`]);
+
+    // The connection drops; a call arriving meanwhile enters the application, and its events come
+    // first on the re-opened connection, before the ApplicationRegistered that one then sends.
+    up = false;
+    await streams[0]!.close();
+    await clock.advance(0);
+    const second = sim.driver.placeCall({ context: 'ow', to: 'persistent' });
+    await clock.advance(500); // one failed attempt
+    expect(sim.hasChannel(second)).toBe(true);
+    expect(frames).toHaveLength(1);
+    up = true;
+    await clock.advance(500);
+    expect(frames).toHaveLength(2);
+    expect(frames[1]!.map(line)).toEqual([`StasisStart ${second}`, 'ApplicationRegistered ow-app']);
+    expect(outbound.opened.persistent).toBe(2);
+  });
+});

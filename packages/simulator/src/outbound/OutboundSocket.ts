@@ -73,10 +73,10 @@ function webSocketPipe(ws: WebSocket): ApplicationPipe {
 }
 
 /**
- * Binds applications to an open connection: each gets `ApplicationRegistered` first, then its
- * events (all of them with `subscribeAll`, ari.conf `subscribe_all`); `RESTRequest` frames are
- * answered one at a time, in order, by the same rules as on the server's own event socket.
- * Closing the connection unbinds the applications (their channels stay in them).
+ * Binds applications to an open connection (a per-call one): each gets `ApplicationRegistered`
+ * first, then its events (all of them with `subscribeAll`, ari.conf `subscribe_all`);
+ * `RESTRequest` frames are answered one at a time, in order, by the same rules as on the server's
+ * own event socket. Closing the connection unbinds the applications (their channels stay in them).
  */
 export function attachApplications(
   pipe: ApplicationPipe,
@@ -105,6 +105,88 @@ export function attachApplications(
       asterisk_id: server.asteriskId,
     });
   }
+  serveRestRequests(pipe, server, apps, config, onError);
+  pipe.onClose((code) => {
+    events.close();
+    handlers.onClosed(code);
+  });
+  return { close: (code = 1000) => pipe.close(code) };
+}
+
+/** The applications of a persistent connection, registered whether a socket is open or not. */
+export interface PersistentApplications {
+  /** A socket opened: what was queued goes first, then it carries the events and REST requests. */
+  attach(pipe: ApplicationPipe, handlers: OutboundSocketHandlers): OutboundSocket;
+  /** The connection is no longer configured: the applications are unregistered. */
+  close(): void;
+}
+
+/**
+ * Registers the applications of a persistent connection for as long as it is configured, as a
+ * real server does (res/ari/ari_websockets.c): they are registered at start-up, before any socket
+ * is open, and stay registered while the server re-dials. Events raised meanwhile (a call entering
+ * `Stasis()`) are queued and sent when a socket opens: on the first one after the
+ * `ApplicationRegistered` frames queued at registration; on a re-opened one, before the
+ * `ApplicationRegistered` frames it then sends.
+ */
+export function registerPersistentApplications(
+  server: Simulator,
+  apps: readonly string[],
+  config: OutboundConnectionConfig,
+  onError: (error: unknown) => void,
+): PersistentApplications {
+  let current: ApplicationPipe | undefined;
+  let reopened = false;
+  const registered = () =>
+    apps.map((application) =>
+      JSON.stringify({
+        type: 'ApplicationRegistered',
+        timestamp: formatTimestamp(server.clock.now()),
+        application,
+        asterisk_id: server.asteriskId,
+      }),
+    );
+  const queued: string[] = registered();
+  const connected = server.connectEvents({ apps, subscribeAll: config.subscribeAll ?? false }, (event) => {
+    const frame = JSON.stringify(event);
+    if (current?.open) current.send(frame);
+    else queued.push(frame);
+  });
+  if (isResponse(connected))
+    throw new Error(`the applications ${apps.join(',')} could not be registered: ${connected.status}`);
+  const events: EventConnection = connected;
+  return {
+    attach(pipe, handlers) {
+      current = pipe;
+      for (const frame of queued.splice(0)) pipe.send(frame);
+      if (reopened) for (const frame of registered()) pipe.send(frame);
+      reopened = true;
+      serveRestRequests(pipe, server, apps, config, onError);
+      pipe.onClose((code) => {
+        if (current === pipe) current = undefined;
+        handlers.onClosed(code);
+      });
+      return { close: (code = 1000) => pipe.close(code) };
+    },
+    close() {
+      current = undefined;
+      queued.length = 0;
+      events.close();
+    },
+  };
+}
+
+/**
+ * Answers the `RESTRequest` frames of a connection one at a time, in order, by the same rules as
+ * on the server's own event socket.
+ */
+function serveRestRequests(
+  pipe: ApplicationPipe,
+  server: Simulator,
+  apps: readonly string[],
+  config: OutboundConnectionConfig,
+  onError: (error: unknown) => void,
+): void {
   const restContext = {
     route: (request: Parameters<Simulator['handle']>[0]) => callServer(server, request, onError),
     user: { username: config.username ?? '', password: '', readOnly: config.readOnly ?? false },
@@ -121,11 +203,6 @@ export function attachApplications(
       })
       .catch(onError);
   });
-  pipe.onClose((code) => {
-    events.close();
-    handlers.onClosed(code);
-  });
-  return { close: (code = 1000) => pipe.close(code) };
 }
 
 function isResponse(value: EventConnection | SimResponse): value is SimResponse {
