@@ -77,7 +77,13 @@ export function connectInProcess(
     accepted++;
     const pair = new InProcessPair(() => open.delete(pair));
     open.add(pair);
-    onConnection({ path, remoteAddress: 'in-process', transport: pair.applicationSide() });
+    try {
+      onConnection({ path, remoteAddress: 'in-process', transport: pair.applicationSide() });
+    } catch (error) {
+      // The application failed to take the connection: the server sees it close at once.
+      pair.close(1011, 'the application failed to accept the connection');
+      throw error;
+    }
     return pair.serverSide;
   };
 
