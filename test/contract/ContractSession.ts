@@ -1,7 +1,6 @@
 import {
   createRestClient,
   HttpError,
-  type EventStream,
   type RestClient,
   type RestTransport,
   type StreamEvent,
@@ -10,7 +9,7 @@ import {
 import type { SimulatorDriver } from '@ringflow/simulator';
 import type { DeliveryCount } from './CountingServer.ts';
 import { describeEvent } from './describeEvent.ts';
-import { EventLog } from './EventLog.ts';
+import { EventLog, type EventSource } from './EventLog.ts';
 
 /** A reply as the server sent it: status, parsed body, and the `message` of an error body. */
 export interface RawReply {
@@ -84,10 +83,15 @@ export interface SessionParts {
   readonly pace: Pace;
   readonly idPrefix: string;
   readonly driver?: SimulatorDriver;
-  /** Creates the event stream of the applications. */
-  openStream(apps: readonly string[], subscribeAll: boolean): EventStream;
+  /** Creates the event stream of the applications (or the server dials them: see dialledTargets.ts). */
+  openStream(apps: readonly string[], subscribeAll: boolean): EventSource;
   /** The server-side event count of a stream that just opened (simulated targets). */
-  claimCount?(apps: readonly string[]): DeliveryCount;
+  claimCount?(apps: readonly string[], stream: EventSource): DeliveryCount;
+  /**
+   * The application name as transcripts show it. Per-call connections name the application
+   * `<app>:<channel name>`; the transcript shows `<app>`, so targets can be compared.
+   */
+  appName?(application: string): string;
   /** Stops what the target started for this session (servers). */
   shutdown(): Promise<void>;
 }
@@ -214,7 +218,7 @@ export function createSession(parts: SessionParts): ContractSession {
       // Subscribe before the stream opens: a transport may hand over events as it opens.
       const log = new EventLog(name, stream);
       await stream.whenOpen();
-      const count = parts.claimCount?.(list);
+      const count = parts.claimCount?.(list, stream);
       if (count) log.countWith(count);
       logs.push(log);
       return log;
@@ -233,7 +237,14 @@ export function createSession(parts: SessionParts): ContractSession {
           if (!numbering.has(id)) numbering.set(id, `#${numbering.size + 1}`);
           return numbering.get(id)!;
         });
-      const events = logs.flatMap((log) => log.events.map((e) => `[${log.name}] ${describeEvent(e)}`));
+      const app = (e: StreamEvent) => {
+        const name = (e as { application?: unknown }).application;
+        if (typeof name !== 'string') return '';
+        return ` @${parts.appName ? parts.appName(name) : name}`;
+      };
+      const events = logs.flatMap((log) =>
+        log.events.map((e) => `[${log.name}] ${describeEvent(e)}${app(e)}`),
+      );
       return [...lines, ...events].map(normalise);
     },
 

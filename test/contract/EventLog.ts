@@ -1,5 +1,19 @@
 import type { EventStream, StreamEvent } from '@ringflow/client';
+import type { Observable } from 'rxjs';
 import type { DeliveryCount } from './CountingServer.ts';
+
+/**
+ * Where a log's events come from: an event stream the test opened, or a target's adapter over the
+ * connections a server dialled (one persistent socket, or one socket per call merged).
+ */
+export interface EventSource {
+  readonly events$: EventStream['events$'];
+  readonly problems$: Observable<{ readonly kind: string; readonly error: { readonly message: string } }>;
+  /** Something changed that may end a wait without an event (a connection being dialled arrived). */
+  readonly progress$?: Observable<unknown>;
+  whenOpen(): Promise<unknown>;
+  close(): Promise<void>;
+}
 
 /**
  * Everything one event stream received, in order, and a way to be woken when more arrives.
@@ -16,7 +30,7 @@ export class EventLog {
   constructor(
     /** Who listens: `demo-app`, `demo-app+all` (subscribeAll). */
     readonly name: string,
-    private readonly stream: EventStream,
+    private readonly stream: EventSource,
   ) {
     stream.events$.subscribe((event) => {
       this.events.push(event);
@@ -26,6 +40,7 @@ export class EventLog {
       this.problems.push(`${problem.kind}: ${problem.error.message}`);
       this.wake();
     });
+    stream.progress$?.subscribe(() => this.wake());
   }
 
   /** Ties the log to the server's count of events sent to its connection (simulated targets). */

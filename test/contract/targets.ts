@@ -1,8 +1,11 @@
 import { createEventStream, UndiciTransport, VirtualClock } from '@ringflow/client';
 import { inProcessEventTransport, inProcessRestTransport } from '@ringflow/runtime';
-import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { startWireServer } from '@ringflow/simulator';
+import type { Scenario } from './Scenario.ts';
 import { type ContractSession, createSession } from './ContractSession.ts';
 import { CountingServer } from './CountingServer.ts';
+import { dialledTarget } from './dialledTargets.ts';
+import { ARRIVAL_TIMEOUT_MS, MAX_VIRTUAL_MS, simulator, START, USER } from './targetSettings.ts';
 
 /**
  * One implementation of the interface the contract suite runs against. `start` gives a fresh
@@ -12,23 +15,9 @@ export interface ContractTarget {
   readonly name: string;
   /** A simulator on virtual time: its transcripts must match the other simulated targets exactly. */
   readonly simulated: boolean;
+  /** Why `scenario` cannot run on this target (it is skipped), or undefined when it can. */
+  skips?(scenario: Scenario): string | undefined;
   start(): Promise<ContractSession>;
-}
-
-/** When the simulated world starts: the capture date of the reference traces. */
-const START = Date.UTC(2026, 10, 22, 3, 47, 11, 718);
-const USER = { username: 'demo', password: 'demo' };
-/** Virtual time one wait may let pass: longer than any recording or playback in the scenarios. */
-const MAX_VIRTUAL_MS = 120_000;
-/** Real time allowed for an event already sent to cross a loopback socket (busy shared machines). */
-const ARRIVAL_TIMEOUT_MS = 10_000;
-
-function simulator(clock: VirtualClock) {
-  return createSimulator({
-    clock,
-    answerOutboundAfterMs: null,
-    users: [{ name: USER.username, password: USER.password }],
-  });
 }
 
 /** The simulator in this process, reached through the runtime's in-process transports: no sockets. */
@@ -166,8 +155,30 @@ export function realServerTarget(env: NodeJS.ProcessEnv = process.env): Contract
   };
 }
 
+/** The server dials the application: one persistent connection for the scenario's applications. */
+export const dialledPersistentTarget = dialledTarget('persistent', 'wire');
+/** The server dials one connection per call; scenarios without a per-call form are skipped. */
+export const dialledPerCallTarget = withPerCallSkips(dialledTarget('per-call', 'wire'));
+/** Both again over in-memory pipes instead of sockets (`connectInProcess`). */
+export const dialledInProcessTargets = [
+  dialledTarget('persistent', 'in-process'),
+  withPerCallSkips(dialledTarget('per-call', 'in-process')),
+];
+
+function withPerCallSkips<T extends ContractTarget>(target: T): T {
+  return Object.assign(target, { skips: (scenario: Scenario) => scenario.notPerCall });
+}
+
 /** The targets of this run, decided when the suite loads. */
 export function contractTargets(): ContractTarget[] {
   const real = realServerTarget();
-  return [inProcessTarget, wireTarget, restOverSocketTarget, ...(real ? [real] : [])];
+  return [
+    inProcessTarget,
+    wireTarget,
+    restOverSocketTarget,
+    dialledPersistentTarget,
+    dialledPerCallTarget,
+    ...dialledInProcessTargets,
+    ...(real ? [real] : []),
+  ];
 }

@@ -35,3 +35,7 @@ export type { Dialplan, DialplanIssue } from './dialplan/index.ts';
 export { startOutboundWebSockets } from './outbound/startOutboundWebSockets.ts';
 export type { OutboundWebSockets, OutboundWebSocketsOptions } from './outbound/startOutboundWebSockets.ts';
 export type { OutboundConnectionConfig } from './outbound/OutboundConnectionConfig.ts';
+export { dialWebSocket } from './outbound/OutboundSocket.ts';
+export type { ApplicationDialer, ApplicationPipe } from './outbound/ApplicationPipe.ts';
+export { connectInProcess } from './outbound/connectInProcess.ts';
+export type { InProcessListener, InProcessListenOptions } from './outbound/connectInProcess.ts';

@@ -19,7 +19,14 @@ import {
   inProcessEventTransport,
   inProcessRestTransport,
 } from '@ringflow/runtime';
-import { createSimulator, formatTimestamp, type Simulator } from '@ringflow/simulator';
+import {
+  connectInProcess,
+  createSimulator,
+  formatTimestamp,
+  type OutboundWebSockets,
+  type Simulator,
+  startOutboundWebSockets,
+} from '@ringflow/simulator';
 import { pino } from 'pino';
 import type { AnyStateMachine } from 'xstate';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
@@ -229,6 +236,8 @@ export class CallScenario {
   /** The call whose flow first named each resource id (a dialled channel, a playback...). */
   private readonly resourceCalls = new Map<string, string>();
   private readonly farEnds: Readonly<Record<string, FarEndBehaviour>>;
+  /** With the `socket` and `per-call` transports: the server's connections to the application. */
+  private outbound: OutboundWebSockets | undefined;
   private t0 = 0;
   private started = false;
   private closed = false;
@@ -270,26 +279,62 @@ export class CallScenario {
           if (this.started) this.recordEvent(event, false);
           deliver(event);
         };
-        if (request.apps.some((app) => apps.includes(app))) this.deliverers.push(deliver);
+        // A per-call connection names the application `<app>:<channel name>`.
+        if (request.apps.some((app) => apps.includes(baseApp(app)))) this.deliverers.push(deliver);
         return sim.connectEvents(request, tap);
       },
     };
+    // The server the outbound connections serve: the simulator, with requests and events recorded.
+    const recordedSimulator = new Proxy(sim, {
+      get(target, key) {
+        if (key === 'handle') return recorded.handle;
+        if (key === 'connectEvents') return recorded.connectEvents;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const transport = options.transport ?? 'http';
     const machines = new Map<string, AnyStateMachine>();
     machines.set(mainApp, this.machineFor(flow, options));
     for (const [name, other] of Object.entries(options.flows ?? {}))
       machines.set(name, this.machineFor(other, options));
     let n = 0;
+    const connection = transport === 'http' ? undefined : transport;
     this.app = createApplication({
-      servers: [
-        {
-          url: 'http://simulator/ari',
-          username: 'flow',
-          password: 'test',
-          restTransport: inProcessRestTransport(recorded),
-          eventTransport: inProcessEventTransport(recorded),
-          eventStream: { pingIntervalMs: 0 },
-        },
-      ],
+      servers: connection
+        ? []
+        : [
+            {
+              url: 'http://simulator/ari',
+              username: 'flow',
+              password: 'test',
+              restTransport: inProcessRestTransport(recorded),
+              eventTransport: inProcessEventTransport(recorded),
+              eventStream: { pingIntervalMs: 0 },
+            },
+          ],
+      ...(connection
+        ? {
+            // The server dials the application, through in-memory pipes instead of sockets.
+            listen: {
+              port: 0,
+              accept: (onConnection) => {
+                const listener = connectInProcess({}, onConnection);
+                this.outbound = startOutboundWebSockets(recordedSimulator, {
+                  connections: [
+                    {
+                      connectionType: connection === 'socket' ? 'persistent' : 'per_call_config',
+                      uri: 'ws://in-process/',
+                      apps,
+                    },
+                  ],
+                  dial: listener.dial,
+                });
+                return listener;
+              },
+            },
+          }
+        : {}),
       apps,
       call: (info) => machines.get(info.app) ?? machines.get(mainApp)!,
       clock: this.clock,
@@ -342,6 +387,9 @@ export class CallScenario {
   static async start(flow: Flow, options: ScenarioOptions): Promise<CallScenario> {
     const scenario = new CallScenario(flow, options);
     await scenario.app.start();
+    // A persistent connection is dialled at start-up: calls arrive once it is open.
+    await scenario.outbound?.whenConnected();
+    await scenario.clock.advance(0);
     scenario.app.calls$.subscribe((session) => {
       const call = [...scenario.calls.values()].find((c) => c.channelId === session.channelId);
       if (call) {
@@ -350,7 +398,10 @@ export class CallScenario {
       }
       // A far end that runs a flow: the first call entering its flow's application is it.
       const party = scenario.plans.find(
-        (p) => p.answers !== undefined && p.options.flow === session.application && p.channelId === '',
+        (p) =>
+          p.answers !== undefined &&
+          p.options.flow === baseApp(session.application ?? '') &&
+          p.channelId === '',
       );
       if (!party) return;
       party.channelId = session.channelId;
@@ -706,6 +757,8 @@ export class CallScenario {
     if (this.closed) return;
     this.closed = true;
     for (const call of this.calls.values()) call.stopWatching();
+    // The server stops dialling first, or it would re-dial the connections the application closes.
+    await this.outbound?.close();
     await this.app.stop();
     this.simulator.close();
   }
@@ -714,6 +767,12 @@ export class CallScenario {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+/** `flow-test:PJSIP/5551234-00000001` -> `flow-test`: the application a per-call connection serves. */
+function baseApp(application: string): string {
+  const colon = application.indexOf(':');
+  return colon > 0 ? application.slice(0, colon) : application;
 }
 
 /** A test's sound as the simulator's catalogue takes it (formats: each language, in slin). */

@@ -53,8 +53,25 @@ export interface ScenarioCallOptions {
   readonly answers?: string;
 }
 
+/**
+ * How the application and the simulated server talk, all in process and on the virtual clock:
+ * - `http` (default): the application opens the event stream and sends each REST request on its
+ *   own, as it does with a server's HTTP interface and event WebSocket;
+ * - `socket`: the server dials the application once (a persistent outbound WebSocket) and every
+ *   event and REST request travels on that connection (`RESTRequest`/`RESTResponse` frames);
+ * - `per-call`: the server dials one connection per call (`<app>:<channel name>`); each call's
+ *   events and requests travel on its own connection.
+ * A flow's scenarios should pass the same way on all three.
+ */
+export type ScenarioTransport = 'http' | 'socket' | 'per-call';
+
+/** The transports a scenario can run on, in the order `ringflow test --transport` lists them. */
+export const SCENARIO_TRANSPORTS: readonly ScenarioTransport[] = ['http', 'socket', 'per-call'];
+
 /** The world of a scenario: the server, its dialplan and far ends, the time. Every field has a default. */
 export interface ScenarioWorldOptions {
+  /** How the application and the server talk (see {@link ScenarioTransport}); default `http`. */
+  readonly transport?: ScenarioTransport;
   /** Flow inputs of every call (`input.<name>`); a call's own `inputs` win. */
   readonly inputs?: Readonly<Record<string, unknown>>;
   /**

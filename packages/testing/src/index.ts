@@ -8,11 +8,13 @@ export { testCalls, CallScenario } from './CallScenario.ts';
 export { FlowTestCall } from './FlowTestCall.ts';
 export type { CallEnd, EndedBy, EndExpectation } from './FlowTestCall.ts';
 export { toMs } from './durations.ts';
+export { SCENARIO_TRANSPORTS } from './TestCallOptions.ts';
 export type {
   FarEnd,
   FarEndBehaviour,
   ScenarioCallOptions,
   ScenarioOptions,
+  ScenarioTransport,
   ScenarioWorldOptions,
   TestCallOptions,
   TestDuration,
@@ -38,6 +40,6 @@ export { operationOfRequest } from './operationOfRequest.ts';
 // Reading scenario files (also on its own, without the harness: @ringflow/testing/scenario-files).
 export * from './scenarioFiles.ts';
 export { runScenario } from './runScenario.ts';
-export type { ScenarioResult } from './runScenario.ts';
+export type { RunScenarioOptions, ScenarioResult } from './runScenario.ts';
 export { runScenarioFiles } from './runScenarioFiles.ts';
 export type { ScenarioRun, ScenarioRunListener } from './runScenarioFiles.ts';

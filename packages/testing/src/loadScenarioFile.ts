@@ -232,14 +232,14 @@ type ScenarioFileDocument = Infer<typeof scenarioFileSchema>;
 type ScenarioDocument = Infer<ReturnType<typeof scenarioSchema>>;
 type SharedDocument = Pick<
   ScenarioFileDocument,
-  'call' | 'calls' | 'inputs' | 'farEnds' | 'dialplan' | 'sounds'
+  'call' | 'calls' | 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport'
 >;
 type CallsEntryDocument = NonNullable<NonNullable<SharedDocument['calls']>[string]>;
 type FarEndDocument = Exclude<NonNullable<SharedDocument['farEnds']>[string], readonly unknown[]>;
 type MatcherDocument = Exclude<NonNullable<ExpectDocument['action']>, readonly unknown[]>;
 type ExpectDocument = Infer<typeof expectSchema>;
 
-type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds'> & {
+type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport'> & {
   /** Defaults of every caller (`call`), and the scenario's start time. */
   call: TestCallOptions;
   /** The callers by name (`calls`); without it, one caller named `caller`. */
@@ -319,6 +319,8 @@ class ScenarioReader {
       doc.dialplan === undefined || !this.fits([...path, 'dialplan'])
         ? base?.dialplan
         : [base?.dialplan, String(doc.dialplan)].filter(Boolean).join('\n');
+    const transport =
+      doc.transport === undefined || !this.fits([...path, 'transport']) ? base?.transport : doc.transport;
     // A scenario's own `calls` is its cast: it replaces the file's, rather than adding to it.
     const calls = doc.calls === undefined ? base?.calls : this.calls(doc.calls, [...path, 'calls']);
     return {
@@ -328,6 +330,7 @@ class ScenarioReader {
       ...(farEnds ? { farEnds } : {}),
       ...(sounds ? { sounds } : {}),
       ...(dialplan ? { dialplan } : {}),
+      ...(transport ? { transport } : {}),
     };
   }
 
@@ -490,6 +493,7 @@ class ScenarioReader {
       ...(mine.farEnds ? { farEnds: mine.farEnds } : {}),
       ...(mine.sounds ? { sounds: mine.sounds } : {}),
       ...(mine.dialplan ? { dialplan: mine.dialplan } : {}),
+      ...(mine.transport ? { transport: mine.transport } : {}),
       ...(Object.keys(flows).length > 0 ? { flows } : {}),
     };
     return { name, place: this.place(path), options, steps };

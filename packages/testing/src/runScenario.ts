@@ -1,5 +1,6 @@
 import { type CallScenario, testCalls } from './CallScenario.ts';
 import { FlowExpectationError } from './FlowExpectationError.ts';
+import type { ScenarioTransport } from './TestCallOptions.ts';
 import type {
   Place,
   Scenario,
@@ -7,6 +8,15 @@ import type {
   ScenarioStep,
   ScenarioSuite,
 } from './loadScenarioFile.ts';
+
+/** How scenarios are run. */
+export interface RunScenarioOptions {
+  /**
+   * How the application and the server talk, over what the scenario (or its file) says
+   * (`ringflow test --transport`); see {@link ScenarioTransport}.
+   */
+  readonly transport?: ScenarioTransport;
+}
 
 /** How one scenario went. */
 export interface ScenarioResult {
@@ -20,6 +30,8 @@ export interface ScenarioResult {
   readonly calls: readonly { readonly name: string; readonly states: readonly string[] }[];
   /** Virtual time the scenario covered, in milliseconds. */
   readonly virtualMs: number;
+  /** How the application and the server talked. */
+  readonly transport: ScenarioTransport;
 }
 
 /**
@@ -31,12 +43,17 @@ export interface ScenarioResult {
  * const result = await runScenario(suite, suite.scenarios[0]!);
  * if (!result.passed) console.log(result.failure?.message);
  */
-export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Promise<ScenarioResult> {
+export async function runScenario(
+  suite: ScenarioSuite,
+  scenario: Scenario,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioResult> {
   let world: CallScenario | undefined;
   let current: ScenarioStep | undefined;
-  const base = { suite: suite.file, scenario: scenario.name, place: scenario.place };
+  const transport = options.transport ?? scenario.options.transport ?? 'http';
+  const base = { suite: suite.file, scenario: scenario.name, place: scenario.place, transport };
   try {
-    world = await testCalls(suite.flow, scenario.options);
+    world = await testCalls(suite.flow, { ...scenario.options, transport });
     for (const step of scenario.steps) {
       current = step;
       await runStep(world, step);

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '@ringflow/dsl';
 import { FlowCoverage } from './FlowCoverage.ts';
 import { loadScenarioFile, type ScenarioSuite } from './loadScenarioFile.ts';
-import { runScenario, type ScenarioResult } from './runScenario.ts';
+import { type RunScenarioOptions, runScenario, type ScenarioResult } from './runScenario.ts';
 
 /** Everything a run of scenario files found. */
 export interface ScenarioRun {
@@ -27,11 +27,14 @@ export interface ScenarioRunListener {
  *
  * @example
  * const run = await runScenarioFiles(['flows/ivr.test.yaml']);
+ * // The same scenarios with the server dialling the application once per call:
+ * const perCall = await runScenarioFiles(['flows/ivr.test.yaml'], {}, { transport: 'per-call' });
  * console.log(`${run.passed} passed, ${run.failed} failed`);
  */
 export async function runScenarioFiles(
   files: readonly string[],
   listener: ScenarioRunListener = {},
+  options: RunScenarioOptions = {},
 ): Promise<ScenarioRun> {
   const results: ScenarioResult[] = [];
   const problems: Diagnostic[] = [];
@@ -50,7 +53,7 @@ export async function runScenarioFiles(
     const flowCoverage = coverage.get(suite.flowFile) ?? new FlowCoverage(suite.flow);
     coverage.set(suite.flowFile, flowCoverage);
     for (const scenario of suite.scenarios) {
-      const result = await runScenario(suite, scenario);
+      const result = await runScenario(suite, scenario, options);
       // Coverage counts the states reached by any call of the scenario (of the main flow).
       for (const call of result.calls) {
         const flow = scenario.options.calls[call.name]?.flow;

@@ -12,6 +12,8 @@ export const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'in
 export const FAR_ENDS = ['answer', 'busy', 'reject', 'noAnswer', 'unreachable'] as const;
 export const STATUSES = ['completed', 'recovered', 'hungUp', 'continued', 'failed'] as const;
 export const ENDED_BY = ['caller', 'flow', 'dialplan', 'server'] as const;
+/** How the application and the server talk (ScenarioTransport). */
+export const TRANSPORTS = ['http', 'socket', 'per-call'] as const;
 
 /** Text a YAML writer may leave unquoted (`caller: 5551000`). */
 const text = (description: string) => s.union([s.string({ description }), s.number()]);
@@ -90,6 +92,12 @@ const sharedFields = {
     }),
   ),
   dialplan: s.optional(text('extensions.conf text.')),
+  transport: s.optional(
+    s.enum(TRANSPORTS, {
+      description:
+        'How the application and the server talk: http (requests and an event stream), socket (the server dials one connection), per-call (one connection per call).',
+    }),
+  ),
   sounds: s.optional(
     s.record(soundSchema, {
       keyPattern: /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$/,

@@ -184,6 +184,50 @@ describe('scenario files with several calls', () => {
     return dir;
   }
 
+  it('transport: set by the file, overridden by a scenario or by the run; a wrong value is placed', async () => {
+    const dir = await files({
+      'room.yaml': ROOM,
+      'room.test.yaml': `transport: socket
+calls:
+  alice: { caller: "5551000" }
+  bob: { caller: "5552000", at: 2s }
+scenarios:
+  - name: on the file's transport
+    steps:
+      - wait: 3s
+      - expect: { bridge: { id: ringflow-huddle, calls: [alice, bob] } }
+  - name: per call
+    transport: per-call
+    steps:
+      - wait: 3s
+      - expect: { bridge: { id: ringflow-huddle, calls: [alice, bob] } }
+`,
+    });
+    const loaded = await loadScenarioFile(join(dir, 'room.test.yaml'));
+    if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join('\n'));
+    expect(loaded.suite.scenarios.map((s) => s.options.transport)).toEqual(['socket', 'per-call']);
+    const run = await runScenarioFiles([join(dir, 'room.test.yaml')]);
+    expect(run.results.map((r) => [r.transport, r.passed])).toEqual([
+      ['socket', true],
+      ['per-call', true],
+    ]);
+    const forced = await runScenarioFiles([join(dir, 'room.test.yaml')], {}, { transport: 'http' });
+    expect(forced.results.map((r) => [r.transport, r.passed])).toEqual([
+      ['http', true],
+      ['http', true],
+    ]);
+
+    await writeFile(
+      join(dir, 'room.test.yaml'),
+      'transport: pigeon\nscenarios:\n  - name: any\n    steps: [{ wait: 1s }]\n',
+    );
+    const wrong = await loadScenarioFile(join(dir, 'room.test.yaml'));
+    expect(wrong.ok).toBe(false);
+    expect(wrong.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([
+      expect.stringMatching(/^1:12 .*"pigeon".*"http", "socket", "per-call"/),
+    ]);
+  });
+
   it('runs steps addressed to callers and checks the room', async () => {
     const dir = await files({
       'room.yaml': ROOM,
@@ -403,5 +447,47 @@ scenarios:
       "6:19 state is about one caller's flow and this scenario has several (alice, bob); say whose: - alice: { expect: { state: ... } }",
       '7:9 Unknown step "carol". Known steps: wait, talk, press, hangup, hangupFarEnd, inject, expect, alice, bob.',
     ]);
+  });
+});
+
+/** The application each call's StasisStart named, in order. */
+function stasisApps(world: CallScenario): unknown[] {
+  return world
+    .timeline()
+    .filter((e) => e.kind === 'event' && e.type === 'StasisStart')
+    .map((e) => (e.kind === 'event' ? e.event.application : undefined));
+}
+
+describe('testCalls: how the application and the server talk (transport)', () => {
+  const calls = { alice: { caller: '5551000' }, bob: { caller: '5552000', at: '5s' } };
+
+  it('http (default): the application sends requests and opens the event stream; nothing dials it', async () => {
+    scenario = await testCalls(flowOf(ROOM), { calls });
+    await scenario.wait('6s');
+    expect(scenario.app.listening).toBeUndefined();
+    expect(scenario.app.connections().map((c) => c.state.kind)).toEqual(['open']);
+  });
+
+  it('socket: the server dials one connection; the calls and their requests travel on it', async () => {
+    scenario = await testCalls(flowOf(ROOM), { calls, transport: 'socket' });
+    await scenario.wait('6s');
+    expect(scenario.app.listening?.acceptedConnections).toBe(1);
+    expect(scenario.app.listening?.openConnections).toBe(1);
+    scenario.call('bob').expectAction({ operation: 'bridges.addChannel', params: { channel: 'c2' } });
+    expect(stasisApps(scenario)).toEqual(['flow-test', 'flow-test']);
+  });
+
+  it('per-call: one connection per call, named <app>:<channel>; each call acts over its own', async () => {
+    scenario = await testCalls(flowOf(ROOM), { calls, transport: 'per-call' });
+    await scenario.wait('1s');
+    expect(scenario.app.listening?.acceptedConnections).toBe(1);
+    await scenario.wait('5s');
+    expect(scenario.app.listening?.acceptedConnections).toBe(2);
+    scenario.call('bob').expectAction({ operation: 'bridges.addChannel', params: { channel: 'c2' } });
+    const apps = stasisApps(scenario);
+    expect(apps).toEqual([expect.stringMatching(/^flow-test:.+/), expect.stringMatching(/^flow-test:.+/)]);
+    expect(new Set(apps).size).toBe(2);
+    await scenario.call('alice').press('1');
+    await scenario.call('alice').expectEnd({ status: 'completed', by: 'flow' });
   });
 });

@@ -5,6 +5,8 @@ import type { Scenario } from '../Scenario.ts';
 /** Reference scenario 24: a second connection for an app takes it over; one socket may carry several apps. */
 export const applicationReplacedScenario: Scenario = {
   name: 'ApplicationReplaced: a second connection takes the app over; one socket serves several apps',
+  notPerCall:
+    'it registers applications without calls: a per-call connection is opened for a call, and its name (app:<channel>) is never shared',
   async run(s) {
     const first = await s.listen('plain-app');
     const second = await s.listen('plain-app');

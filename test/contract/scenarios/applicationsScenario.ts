@@ -6,6 +6,8 @@ import type { Scenario } from '../Scenario.ts';
 /** Reference scenario 19: explicit subscriptions of an app, their errors, and event filters. */
 export const applicationsScenario: Scenario = {
   name: 'applications: subscribe/unsubscribe event sources and filter events',
+  notPerCall:
+    'it subscribes an application with no call to a bridge and a device: a per-call application exists only while its call is in Stasis',
   async run(s) {
     const plain = await s.listen('plain-app');
     const app = s.rest.application('plain-app');

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /**
  * Reference scenario 07: bridges created both ways, channels added and removed, playbacks queued
@@ -10,6 +10,7 @@ import type { Scenario } from '../Scenario.ts';
  */
 export const bridgeScenario: Scenario = {
   name: 'bridge: create (both id forms), add/remove, queued playbacks, video source, destroy',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a, b } = await originateLocalPair(s, log, 'a', 'b');

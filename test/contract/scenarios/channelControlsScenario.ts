@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import { originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 05: hold, mute, music on hold and silence, each started and stopped. */
 export const channelControlsScenario: Scenario = {
   name: 'hold, mute, music on hold and silence start and stop; a bad mute direction is 400',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a } = await originateLocalPair(s, log, 'a', 'b');

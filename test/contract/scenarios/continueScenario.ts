@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /**
  * Reference scenario 09: `default,100,menu` plays a beep and returns to demo-app with the
@@ -10,6 +10,7 @@ import type { Scenario } from '../Scenario.ts';
  */
 export const continueScenario: Scenario = {
   name: 'continue at a dialplan label and return to Stasis with args; a label that ends hangs up',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a, b } = await originateLocalPair(s, log, 'c', 'd');

@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 12: only `Stasis:` devices are controlled; every change is an event. */
 export const deviceStatesScenario: Scenario = {
   name: 'device states: controlled Stasis: devices change and raise events; others are 409',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const device = `Stasis:${s.id('dev')}`;

@@ -2,11 +2,12 @@ import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
 import { originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 04: digits sent on one Local half are received on the other. */
 export const dtmfScenario: Scenario = {
   name: 'DTMF sent on one half of a Local pair arrives on the other',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a, b } = await originateLocalPair(s, log, 'a', 'b');

@@ -2,11 +2,12 @@ import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 10: a hangup reason becomes the cause of ChannelDestroyed; bad ones are 400. */
 export const hangupReasonScenario: Scenario = {
   name: 'hangup reasons: busy is cause 17, a bad reason or reason with reason_code is 400',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a, b } = await originateLocalPair(s, log, 'a', 'b');

@@ -2,6 +2,7 @@ import type { Scenario } from '../Scenario.ts';
 import { applicationReplacedScenario } from './applicationReplacedScenario.ts';
 import { applicationsScenario } from './applicationsScenario.ts';
 import { bridgeScenario } from './bridgeScenario.ts';
+import { callFromDialplanScenario, twoCallsScenario } from './callFromDialplanScenario.ts';
 import { channelControlsScenario } from './channelControlsScenario.ts';
 import { continueScenario } from './continueScenario.ts';
 import { deviceStatesScenario } from './deviceStatesScenario.ts';
@@ -42,4 +43,6 @@ export const scenarios: readonly Scenario[] = [
   applicationsScenario,
   errorBodiesScenario,
   applicationReplacedScenario,
+  callFromDialplanScenario,
+  twoCallsScenario,
 ];

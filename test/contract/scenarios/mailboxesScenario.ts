@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 13: mailboxes are created by their first update; counts default to 0. */
 export const mailboxesScenario: Scenario = {
   name: 'mailboxes: update creates, missing or bad counts are 0, delete, then 404',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const name = s.id('mbx');

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { isEvent } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /**
  * Recorded on a real server (reference scenario 02): the ;2 half enters the app from the
@@ -9,6 +9,7 @@ import type { Scenario } from '../Scenario.ts';
  */
 export const originateLocalPairScenario: Scenario = {
   name: 'originate a Local pair with caller-assigned ids: duplicates 409, answer, StasisStart args',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const a = s.id('a');

@@ -2,11 +2,12 @@ import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 03: sounds end by themselves, tones only when stopped; control ops and errors. */
 export const playbackScenario: Scenario = {
   name: 'play a sound and a tone: control operations, playlists, failures and errors',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a } = await originateLocalPair(s, log, 'a', 'b');

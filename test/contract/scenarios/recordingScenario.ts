@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { describeEvent } from '../describeEvent.ts';
 import { httpFailure } from '../httpFailure.ts';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /**
  * Reference scenario 06: a recording that ends at maxDurationSeconds, the stored recording
@@ -11,6 +11,7 @@ import type { Scenario } from '../Scenario.ts';
  */
 export const recordingScenario: Scenario = {
   name: 'record with maxDuration, stored list/get/copy/delete, addChannel of a recording channel is 409',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a, b } = await originateLocalPair(s, log, 'a', 'b');

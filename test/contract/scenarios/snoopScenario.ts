@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 11: a snoop channel enters the app; hung up, it lingers until its target goes. */
 export const snoopScenario: Scenario = {
   name: 'snoop: a spy channel enters the app with args; bad spy 400; it lingers until its target ends',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a } = await originateLocalPair(s, log, 'a', 'b');

@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
 import { httpFailure } from '../httpFailure.ts';
 import { isEvent, originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenario 17: user events from the interface (with snapshots of their sources) and from the dialplan. */
 export const userEventsScenario: Scenario = {
   name: 'user events: variables, channel and bridge sources, errors, and UserEvent from the dialplan',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a } = await originateLocalPair(s, log, 'g', 'h');

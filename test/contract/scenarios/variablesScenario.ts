@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
 import { httpFailure } from '../httpFailure.ts';
 import { originateLocalPair } from '../originateLocalPair.ts';
-import type { Scenario } from '../Scenario.ts';
+import { LISTENS_TO_EVERYTHING, type Scenario } from '../Scenario.ts';
 
 /** Reference scenarios 01 and 08: channel variables and functions, global variables. */
 export const variablesScenario: Scenario = {
   name: 'variables: a missing channel variable is 404, a missing global one is 200 empty',
+  notPerCall: LISTENS_TO_EVERYTHING,
   async run(s) {
     const log = await s.listen('demo-app', { subscribeAll: true });
     const { a } = await originateLocalPair(s, log, 'a', 'b');

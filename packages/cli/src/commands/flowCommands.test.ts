@@ -245,6 +245,22 @@ describe('ringflow test', () => {
     expect(await main(['test', dir], c.io)).toBe(ExitCode.FAILURE);
     expect(c.err()).toContain('no scenario file (*.test.yaml)');
   });
+
+  it('--transport per-call runs the scenarios with the server dialling one connection per call', async () => {
+    const c = capture();
+    expect(await main(['test', join(FLOWS, 'ivr.test.yaml'), '--transport', 'per-call'], c.io)).toBe(
+      ExitCode.OK,
+    );
+    const last = JSON.parse(c.out().trim().split('\n').at(-1)!) as { passed: number; failed: number };
+    expect(last.failed).toBe(0);
+    expect(last.passed).toBeGreaterThan(0);
+  });
+
+  it('--transport with an unknown value is a wrong command line', async () => {
+    const c = capture();
+    expect(await main(['test', FLOWS, '--transport', 'ftp'], c.io)).toBe(ExitCode.USAGE);
+    expect(c.err()).toContain("--transport: expected http, socket, per-call, got 'ftp'");
+  });
 });
 
 describe('ringflow run', () => {

@@ -1,10 +1,13 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CoverageReport, ScenarioResult } from '@ringflow/testing';
-import { type Command, parseCommandLine } from '../Command.ts';
+import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
+
+/** The values of --transport (ScenarioTransport of @ringflow/testing, which loads only when the command runs). */
+const TRANSPORTS = ['http', 'socket', 'per-call'] as const;
 
 const HELP = `Usage: ringflow test [paths...] [options]
 
@@ -22,6 +25,12 @@ Options:
   --coverage             after the run, list per flow the states and transitions the scenarios
                          visited and the ones never visited
   --format <text|json>   force the output form (default: text on a terminal, else json)
+  --transport <http|socket|per-call>
+                         how the application and the simulated server talk, over what the
+                         scenario files say (default http: requests and an event stream;
+                         socket: the server dials one connection and REST travels on it;
+                         per-call: the server dials one connection per call); still in
+                         process and in virtual time
   -h, --help             show this help
 
 Exit codes:
@@ -50,6 +59,9 @@ export const testCommand: Command = {
       return ExitCode.OK;
     }
     const format = outputFormat(values.format, io);
+    const transport = values.transport;
+    if (transport !== undefined && !TRANSPORTS.includes(transport as (typeof TRANSPORTS)[number]))
+      throw new UsageError(`--transport: expected ${TRANSPORTS.join(', ')}, got '${transport}'`);
     // The test harness (simulator, runtime, flow compiler) loads with the command, not before.
     const [{ formatDiagnostic }, { findScenarioFiles, formatCoverage, runScenarioFiles }] = await Promise.all(
       [import('@ringflow/dsl'), import('@ringflow/testing')],
@@ -63,11 +75,15 @@ export const testCommand: Command = {
       return ExitCode.FAILURE;
     }
     const out = format === 'json' ? jsonOutput(io) : textOutput(io, formatCoverage);
-    const run = await runScenarioFiles(files, {
-      onSuite: (suite) => out.suite(suite.file, suite.scenarios.length),
-      onResult: (result) => out.result(result),
-      onProblems: (file, diagnostics) => out.problems(file, diagnostics.map(formatDiagnostic)),
-    });
+    const run = await runScenarioFiles(
+      files,
+      {
+        onSuite: (suite) => out.suite(suite.file, suite.scenarios.length),
+        onResult: (result) => out.result(result),
+        onProblems: (file, diagnostics) => out.problems(file, diagnostics.map(formatDiagnostic)),
+      },
+      transport === undefined ? {} : { transport: transport as (typeof TRANSPORTS)[number] },
+    );
     if (values.coverage) for (const coverage of run.coverage.values()) out.coverage(coverage.report());
     out.summary(run.passed, run.failed);
     return run.failed > 0 || missing.length > 0 ? ExitCode.FAILURE : ExitCode.OK;
@@ -83,6 +99,7 @@ function parse(args: readonly string[]) {
       coverage: { type: 'boolean' },
       format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      transport: { type: 'string' },
     },
   });
 }

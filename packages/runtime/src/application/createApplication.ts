@@ -187,7 +187,8 @@ export class Application {
     await Promise.all(this.links.map((link) => this.restoreCalls(link)));
     const listen = this.options.listen;
     if (listen) {
-      this.listener = await listenForServers(listen, (socket) => this.acceptServer(listen, socket));
+      const accept = (socket: AcceptedServerSocket) => this.acceptServer(listen, socket);
+      this.listener = listen.accept ? await listen.accept(accept) : await listenForServers(listen, accept);
       this.logger.info({ url: this.listener.url }, 'listening for servers');
     }
     const ids = new Set(this.links.map((l) => l.server.asteriskId));
@@ -698,7 +699,7 @@ const noHttpTransport: RestTransport = {
   send: async (request) => {
     throw new RingflowError(
       ErrorCode.CONFIG,
-      `${request.method} ${request.path} needs the server's HTTP interface (binary data cannot travel over the WebSocket): set listen.http (--http-url with the CLI).`,
+      `${request.method} ${request.path} needs the server's HTTP interface (binary data cannot travel over the WebSocket): set listen.http (with the CLI: --server <url> beside --listen).`,
     );
   },
 };

@@ -34,6 +34,12 @@ export interface OutboundConnectionConfig {
    * call then fails `Stasis()` (or is hung up, mid-call). Default 4.
    */
   readonly reconnectAttempts?: number;
+  /**
+   * Subscribe the applications to every event (`subscribe_all` in ari.conf), as `subscribeAll`
+   * does on an event socket the application opens; a per-call connection's `app:<channel>` too.
+   * Default false.
+   */
+  readonly subscribeAll?: boolean;
   /** Rights of `local_ari_user`: read-only users may only GET. Default false. */
   readonly readOnly?: boolean;
   /** Per-call connections: how long after the call's `StasisEnd` the server closes it. Default 3500 ms (observed). */

@@ -1,7 +1,14 @@
 import { type Clock, systemClock, type TimerHandle } from '@ringflow/client';
 import type { Simulator } from '../createSimulator.ts';
 import { OUTBOUND_DEFAULTS, type OutboundConnectionConfig } from './OutboundConnectionConfig.ts';
-import { attachApplications, dialApplication, type OutboundSocket } from './OutboundSocket.ts';
+import type { ApplicationDialer } from './ApplicationPipe.ts';
+import {
+  attachApplications,
+  dialWebSocket,
+  type OutboundSocket,
+  type PersistentApplications,
+  registerPersistentApplications,
+} from './OutboundSocket.ts';
 
 /** Options of {@link startOutboundWebSockets}. */
 export interface OutboundWebSocketsOptions {
@@ -15,6 +22,12 @@ export interface OutboundWebSocketsOptions {
   readonly log?: (level: 'notice' | 'warning' | 'error', message: string) => void;
   /** Told about failures inside the simulated server. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * How connections are opened. Default: a WebSocket to each connection's `uri`. Tests pass
+   * `connectInProcess(...).dial` to reach an application in the same process without sockets,
+   * on virtual time.
+   */
+  readonly dial?: ApplicationDialer;
 }
 
 /** Counts of a server's outbound WebSockets. */
@@ -35,7 +48,9 @@ export interface OutboundWebSockets {
 
 /**
  * Makes a simulator dial the application the way a real server's outbound WebSockets do (see the
- * recorded traces): a `persistent` connection is opened at once and re-opened every
+ * recorded traces, and the server's res/ari/ari_websockets.c): a `persistent` connection's
+ * applications are registered at once and stay registered while it is down (events raised
+ * meanwhile are queued and sent when it opens), and it is opened at once and re-opened every
  * `reconnectIntervalMs` while down; a `per_call_config` one is opened when a channel reaches
  * `Stasis(app)` (the application is then `app:<channel name>`), re-opened at once if it drops
  * mid-call (no new StasisStart; the call is hung up after `reconnectAttempts`), and closed a few
@@ -57,9 +72,11 @@ export function startOutboundWebSockets(
   const clock = options.clock ?? systemClock;
   const log = options.log ?? (() => {});
   const onError = options.onError ?? (() => {});
+  const dialApplication = options.dial ?? dialWebSocket;
   const sockets = new Set<OutboundSocket>();
   const timers = new Set<TimerHandle>();
   const removers: (() => void)[] = [];
+  const registrations: PersistentApplications[] = [];
   const opened = { persistent: 0, perCall: 0 };
   let failedCalls = 0;
   let callsHungUp = 0;
@@ -88,15 +105,26 @@ export function startOutboundWebSockets(
     return () => sockets.delete(socket);
   };
 
-  /** A persistent connection: dial until open, serve until closed, then dial again. */
+  /**
+   * A persistent connection: its applications are registered at once (calls may enter them before
+   * any socket is open; their events wait), then dial until open, serve until closed, dial again.
+   */
   const runPersistent = async (config: OutboundConnectionConfig) => {
     const { protocols, interval } = settings(config);
     let up = false;
     persistentDown++;
+    let applications: PersistentApplications;
+    try {
+      applications = registerPersistentApplications(server, config.apps, config, onError);
+    } catch (error) {
+      log('error', `${config.name ?? config.uri}: ${(error as Error).message}`);
+      return;
+    }
+    registrations.push(applications);
     while (!stopped) {
-      let ws: Awaited<ReturnType<typeof dialApplication>>;
+      let pipe: Awaited<ReturnType<ApplicationDialer>>;
       try {
-        ws = await dialApplication(config, protocols);
+        pipe = await dialApplication(config, protocols);
       } catch (error) {
         log(
           'warning',
@@ -106,7 +134,7 @@ export function startOutboundWebSockets(
         continue;
       }
       if (stopped) {
-        ws.close(1001);
+        pipe.close(1001);
         return;
       }
       opened.persistent++;
@@ -118,7 +146,7 @@ export function startOutboundWebSockets(
             resolve(code);
           },
         };
-        untrack = track(attachApplications(ws, server, config.apps, config, handlers, onError));
+        untrack = track(applications.attach(pipe, handlers));
       });
       if (!up) {
         up = true;
@@ -145,16 +173,16 @@ export function startOutboundWebSockets(
     const connect = async (): Promise<boolean> => {
       for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
         try {
-          const ws = await dialApplication(config, protocols);
+          const pipe = await dialApplication(config, protocols);
           if (stopped) {
-            ws.close(1001);
+            pipe.close(1001);
             return false;
           }
           opened.perCall++;
           let socket: OutboundSocket | undefined;
           let untrack = () => {};
           socket = attachApplications(
-            ws,
+            pipe,
             server,
             [registered],
             config,
@@ -238,6 +266,7 @@ export function startOutboundWebSockets(
     async close() {
       stopped = true;
       for (const remove of removers.splice(0)) remove();
+      for (const registration of registrations.splice(0)) registration.close();
       for (const timer of timers) clock.clearTimeout(timer);
       timers.clear();
       for (const socket of [...sockets]) socket.close(1001);
