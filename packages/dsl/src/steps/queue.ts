@@ -7,7 +7,7 @@ import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts'
 import { type Infer, parseDuration, s } from '../schema/s.ts';
 import { diagnostic } from '../validate/Diagnostic.ts';
 import { didYouMean } from '../validate/suggest.ts';
-import { compileDial } from './dial.ts';
+import { compileDial, type DialParams } from './dial.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, type StepBuild, stepParams } from './StepDefinition.ts';
 
@@ -225,14 +225,16 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
       };
     },
   };
+  // The agents to ring come from the offer (`hooks.endpoints`), not from `endpoint`.
+  const dialParams: DialParams = {
+    endpoint: [],
+    bridge: true,
+    ringback: 'none',
+    timeout: settings.ringTimeoutMs / 1000,
+    ...(p.callerId !== undefined ? { callerId: p.callerId } : {}),
+  };
   const ringing = compileDial(
-    {
-      endpoint: [],
-      bridge: true,
-      ringback: 'none',
-      timeout: settings.ringTimeoutMs / 1000,
-      ...(p.callerId !== undefined ? { callerId: p.callerId } : {}),
-    } as never,
+    dialParams,
     dialBuild,
     {
       endpoints: ({ event }) => [...((event as { agents?: readonly string[] }).agents ?? [])],
