@@ -1,10 +1,8 @@
 import { VirtualClock } from '@ringflow/client';
 import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
-import { type CallEnded, type CallSession, createApplication } from '@ringflow/runtime';
-import { createSimulator, type SimulatedServer, startWireServer } from '@ringflow/simulator';
-import { pino } from 'pino';
+import type { CallSession } from '@ringflow/runtime';
 import { describe, expect, it } from 'vitest';
-import { virtualTimeOverWire } from './virtualTimeOverWire.ts';
+import { appOverWire } from './appOverWire.ts';
 
 const APP = 'conference';
 const ROOM = 'ringflow-sales-weekly';
@@ -21,49 +19,12 @@ exten => _X.,1,Stasis(${APP})
  * of it everything in flight has landed.
  */
 async function setUp() {
-  const clock = new VirtualClock(Date.UTC(2026, 0, 5, 10));
-  const simulator = createSimulator({ clock, dialplan: { text: DIALPLAN, file: 'conference.conf' } });
-  let eventsSent = 0;
-  const counted: SimulatedServer = {
-    handle: (request) => simulator.handle(request),
-    connectEvents: (request, deliver) =>
-      simulator.connectEvents(request, (event) => {
-        eventsSent++;
-        deliver(event);
-      }),
-  };
-  const wire = await startWireServer(counted, {
-    users: [{ username: 'ringflow', password: 'secret' }],
-    clock,
-  });
   const flow = await loadFlowFile(new URL('../../flows/conference.yaml', import.meta.url).pathname);
-  const app = createApplication({
-    servers: [
-      {
-        url: wire.url,
-        username: 'ringflow',
-        password: 'secret',
-        eventStream: { pingIntervalMs: 0 },
-        restTimeoutMs: 60_000,
-      },
-    ],
-    apps: [APP],
-    call: createFlowCallMachine(flow),
-    clock,
-    logger: pino({ level: 'silent' }),
-  });
-  const ended: CallEnded[] = [];
-  app.callEnded$.subscribe((report) => ended.push(report));
-  const { run: runBy } = virtualTimeOverWire(clock, app, () => eventsSent);
-  const run = (ms: number) => runBy(ms, 100);
-  const list = async <T>(path: string) =>
-    (await simulator.handle({ method: 'GET', path, query: {} })).body as T[];
-  const close = async () => {
-    await app.stop();
-    await wire.close();
-    simulator.close();
-  };
-  return { simulator, app, ended, run, list, close };
+  return appOverWire(
+    { apps: [APP], call: createFlowCallMachine(flow) },
+    { dialplan: { text: DIALPLAN, file: 'conference.conf' } },
+    new VirtualClock(Date.UTC(2026, 0, 5, 10)),
+  );
 }
 
 describe('flows/conference.yaml over the wire with three callers', () => {

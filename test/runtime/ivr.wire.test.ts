@@ -1,11 +1,6 @@
-import { VirtualClock } from '@ringflow/client';
-import { type CallEnded, createApplication } from '@ringflow/runtime';
-import { createSimulator, type SimulatedServer, startWireServer } from '@ringflow/simulator';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createIvrMachine } from '../../examples/ivr-machine/ivrMachine.ts';
-import type { SeenRequest } from './harness.ts';
-import { virtualTimeOverWire } from './virtualTimeOverWire.ts';
+import { appOverWire } from './appOverWire.ts';
 
 const APP = 'ringflow-demo';
 const ivr = createIvrMachine({
@@ -18,61 +13,16 @@ const ivr = createIvrMachine({
  * runtime's real REST client and event stream, time still virtual (see virtualTimeOverWire).
  */
 async function setUp() {
-  const clock = new VirtualClock();
-  const simulator = createSimulator({ clock, endpoints: ['PJSIP/agent'], answerOutboundAfterMs: 1000 });
-  const requests: SeenRequest[] = [];
-  let eventsSent = 0;
-  const watched: SimulatedServer = {
-    handle: (request) => {
-      requests.push({
-        server: 'pbx',
-        method: request.method,
-        path: request.path,
-        query: { ...request.query },
-      });
-      return simulator.handle(request);
-    },
-    connectEvents: (request, deliver) =>
-      simulator.connectEvents(request, (event) => {
-        eventsSent++;
-        deliver(event);
-      }),
-  };
-  const wire = await startWireServer(watched, {
-    users: [{ username: 'ringflow', password: 'secret' }],
-    clock,
-  });
   let n = 0;
-  const app = createApplication({
-    servers: [
-      {
-        name: 'pbx',
-        url: wire.url,
-        username: 'ringflow',
-        password: 'secret',
-        eventStream: { pingIntervalMs: 0 },
-        restTimeoutMs: 60_000,
-      },
-    ],
-    apps: [APP],
-    call: ivr,
-    clock,
-    ids: () => String(++n),
-    logger: pino({ level: 'silent' }),
-  });
-  const ended: CallEnded[] = [];
-  app.callEnded$.subscribe((report) => ended.push(report));
-  const { run } = virtualTimeOverWire(clock, app, () => eventsSent);
-  const close = async () => {
-    await app.stop();
-    await wire.close();
-    simulator.close();
-  };
+  const { simulator, app, ended, run, close, requests } = await appOverWire(
+    { apps: [APP], call: ivr, ids: () => String(++n) },
+    { endpoints: ['PJSIP/agent'], answerOutboundAfterMs: 1000 },
+  );
   const summary = () =>
     requests
       .filter((r) => !r.path.startsWith('/api-docs') && !/^\/(asterisk|core)\/ping$/.test(r.path))
       .map((r) => `${r.method} ${r.path}`);
-  return { simulator, app, ended, run, close, summary };
+  return { simulator, app, ended, run: (ms: number) => run(ms, 50), close, summary };
 }
 
 describe('IVR machine over the wire (the simulator behind its real wire server)', () => {

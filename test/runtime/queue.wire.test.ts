@@ -1,15 +1,7 @@
-import { VirtualClock } from '@ringflow/client';
 import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
-import { type CallEnded, createApplication } from '@ringflow/runtime';
-import {
-  createSimulator,
-  type PublishedEvent,
-  type SimulatedServer,
-  startWireServer,
-} from '@ringflow/simulator';
-import { pino } from 'pino';
+import type { PublishedEvent } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
-import { virtualTimeOverWire } from './virtualTimeOverWire.ts';
+import { appOverWire } from './appOverWire.ts';
 
 const APP = 'support';
 
@@ -21,42 +13,11 @@ const APP = 'support';
  */
 describe('flows/support-queue.yaml over the wire', () => {
   it('two callers share one agent: answered in turn, positions announced, the queue counted in the metrics', async () => {
-    const clock = new VirtualClock();
-    const simulator = createSimulator({
-      clock,
-      endpoints: { 'PJSIP/201': { answerAfterMs: 4_000 }, 'PJSIP/202': 'answer', 'PJSIP/203': 'answer' },
-    });
-    let eventsSent = 0;
-    const counted: SimulatedServer = {
-      handle: (request) => simulator.handle(request),
-      connectEvents: (request, deliver) =>
-        simulator.connectEvents(request, (event) => {
-          eventsSent++;
-          deliver(event);
-        }),
-    };
-    const wire = await startWireServer(counted, {
-      users: [{ username: 'ringflow', password: 'secret' }],
-      clock,
-    });
     const flow = await loadFlowFile(new URL('../../flows/support-queue.yaml', import.meta.url).pathname);
-    const ended: CallEnded[] = [];
-    const app = createApplication({
-      servers: [
-        {
-          url: wire.url,
-          username: 'ringflow',
-          password: 'secret',
-          eventStream: { pingIntervalMs: 0 },
-          restTimeoutMs: 60_000,
-        },
-      ],
-      apps: [APP],
-      call: createFlowCallMachine(flow),
-      clock,
-      logger: pino({ level: 'silent' }),
-    });
-    app.callEnded$.subscribe((report) => ended.push(report));
+    const { simulator, app, ended, run, close } = await appOverWire(
+      { apps: [APP], call: createFlowCallMachine(flow) },
+      { endpoints: { 'PJSIP/201': { answerAfterMs: 4_000 }, 'PJSIP/202': 'answer', 'PJSIP/203': 'answer' } },
+    );
     const world: PublishedEvent[] = [];
     simulator.driver.onEvent((event) => world.push(event));
     const userEvents = (name: string) =>
@@ -77,14 +38,13 @@ describe('flows/support-queue.yaml over the wire', () => {
     };
     try {
       await app.start();
-      const { run } = virtualTimeOverWire(clock, app, () => eventsSent);
       for (const agent of ['202', '203']) simulator.driver.placeCall({ from: agent, to: '8002', app: APP });
-      await run(5_000, 100);
+      await run(5_000);
       const first = simulator.driver.placeCall({ from: '5551001', to: '100', app: APP });
-      await run(1_000, 100);
+      await run(1_000);
       const second = simulator.driver.placeCall({ from: '5551002', to: '100', app: APP });
       // The first caller joins at 6.4 s and 201 answers at 10.4 s; the second joins at 7.4 s.
-      await run(10_000, 100);
+      await run(10_000);
       const [queue] = app.queues.all();
       expect(queue?.state.callers.map((c) => c.callId)).toEqual([second]);
       expect(queue?.state.agents.map((a) => [a.endpoint, a.loggedIn, a.activity])).toEqual([
@@ -93,7 +53,7 @@ describe('flows/support-queue.yaml over the wire', () => {
         ['PJSIP/203', false, 'idle'],
       ]);
       // 37.4 s: the second caller's first announcement: next in line.
-      await run(22_000, 100);
+      await run(22_000);
       const played = world
         .filter((e) => e.type === 'PlaybackStarted')
         .map((e) =>
@@ -104,10 +64,10 @@ describe('flows/support-queue.yaml over the wire', () => {
       // 38 s: the first conversation ends; 201 wraps up for 10 s and rings 4 s more: the second
       // caller is answered at 52 s, 44.6 s after it joined.
       simulator.driver.hangup(await agentChannel('PJSIP/201'));
-      await run(16_000, 100);
+      await run(16_000);
       expect(userEvents('SupportAnswered')).toEqual([{ channel: first, agent: 'PJSIP/201', waited: '4' }]);
       simulator.driver.hangup(await agentChannel('PJSIP/201'));
-      await run(5_000, 100);
+      await run(5_000);
       expect(userEvents('SupportAnswered')).toEqual([
         { channel: first, agent: 'PJSIP/201', waited: '4' },
         { channel: second, agent: 'PJSIP/201', waited: '45' },
@@ -121,9 +81,7 @@ describe('flows/support-queue.yaml over the wire', () => {
       expect(metrics).toContain('ringflow_queue_callers_waiting{queue="support"} 0');
       expect(metrics).toContain('ringflow_queue_agents{queue="support",state="loggedOut"} 2');
     } finally {
-      await app.stop();
-      await wire.close();
-      simulator.close();
+      await close();
     }
   });
 });
