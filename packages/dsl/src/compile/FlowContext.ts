@@ -59,6 +59,7 @@ export function scopeOf(context: FlowContext, event: unknown): ExpressionScope {
   return {
     input: context.input,
     vars: context.vars,
+    // The expression language reads the call's fields by name; CallInfo is an interface, not a record.
     call: context.call as unknown as Record<string, unknown>,
     event,
     now: context.host.clock.now(),

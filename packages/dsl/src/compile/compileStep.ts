@@ -16,7 +16,7 @@ export interface StepToCompile {
   readonly name: string;
   readonly params: Record<string, unknown>;
   // The registry erases each step's parameter type: the validator checked them against it.
-  readonly definition: StepDefinition<never>;
+  readonly definition: StepDefinition<unknown>;
   /** The step's own id (`<state>~<index>`). */
   readonly id: string;
   /** Where the flow goes after it (the next step, the state's `next`, or straight to a state). */
@@ -47,7 +47,7 @@ export function compileStep(
   const on = (params.on ?? {}) as Record<string, FlowTransitions>;
   const as = typeof params.as === 'string' ? params.as : undefined;
   const storeResult: Action[] = as ? [setVars(({ context }) => ({ [as]: context.result }))] : [];
-  const routes = definition.routes?.(params as never, []) ?? [];
+  const routes = definition.routes?.(params, []) ?? [];
   for (const outcome of definition.outcomes) {
     const kind: OutcomeKind = outcome.kind;
     const own: TransitionSpec[] = routes
@@ -119,7 +119,7 @@ export function compileStep(
     },
   };
   const condition = params.if as string | boolean | undefined;
-  const run = definition.compile(params as never, build);
+  const run = definition.compile(params, build);
   // The step's own statechart is the step state itself (one level less for XState to walk on
   // every event than a wrapper with a `run` child); a step with a condition keeps the wrapper,
   // whose `check` decides whether it runs. Outcome states are the flow state's children,

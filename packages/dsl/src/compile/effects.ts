@@ -49,6 +49,10 @@ export function failureData({ event }: ActionArgs): Record<string, unknown> {
   return { message: `${event.type} reported a failure`, cause: 'other' };
 }
 
+// The three assigners below are XState's `assign`, whose type carries a machine's full type
+// parameters; the engine's `Action` is the plain function type states are written with, so each
+// is cast once here (XState runs the object as is).
+
 /** Merges into the running step's scratch space. */
 export function setStep(patch: (args: ActionArgs) => Record<string, unknown>): Action {
   return assign((args: ActionArgs) => ({

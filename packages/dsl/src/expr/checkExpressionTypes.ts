@@ -138,6 +138,7 @@ export function checkExpressionTypes(
     }
     if (Object.keys(added).length > 0) lenient[root] = { ...shape, fields: { ...shape.fields, ...added } };
   }
+  // `lenient` is built field by field as a mutable copy of the roots' shapes: the same structure.
   const env = environmentFor(lenient as unknown as ExpressionRoots);
   const checked = env.check(expression.source);
   if (!checked.valid) {

@@ -47,7 +47,7 @@ export function flowGraph(flow: Flow): FlowGraph {
       const [stepName, params] = Object.entries(step)[0] as [string, Record<string, unknown>];
       for (const [outcome, value] of Object.entries((params.on ?? {}) as Record<string, FlowTransitions>))
         each(name, value, `${stepName} ${outcome}`);
-      for (const route of stepDefinition(stepName)?.routes?.(params as never, []) ?? [])
+      for (const route of stepDefinition(stepName)?.routes?.(params, []) ?? [])
         each(name, route.transitions, `${stepName} ${route.label}`);
     }
     each(name, state.next as FlowTransitions | undefined, 'next');

@@ -54,7 +54,7 @@ function renderBody(body: SubflowDocument, lines: string[], indent: string, pref
           ? [step, {}]
           : (Object.entries(step)[0] as [string, Record<string, unknown>]);
       const definition = stepDefinition(stepName);
-      return definition?.label ? definition.label(params as never) : stepName;
+      return definition?.label ? definition.label(params) : stepName;
     });
     const description = [state.description, ...stepLabels].filter((x): x is string => Boolean(x));
     lines.push(`${indent}state "${label(name)}" as ${id(name)}`);
@@ -65,7 +65,7 @@ function renderBody(body: SubflowDocument, lines: string[], indent: string, pref
       const definition = stepDefinition(stepName);
       for (const [outcome, value] of Object.entries((params.on ?? {}) as Record<string, FlowTransitions>))
         transitions(name, value, `${stepName} ${outcome}`);
-      for (const route of definition?.routes?.(params as never, []) ?? [])
+      for (const route of definition?.routes?.(params, []) ?? [])
         transitions(name, route.transitions, `${stepName} ${route.label}`);
     });
     transitions(name, state.next as FlowTransitions | undefined, '');

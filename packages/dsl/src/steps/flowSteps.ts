@@ -215,6 +215,7 @@ export const subflowStep = defineStep({
   label: (p) => `subflow ${p.flow}`,
   compile: (p, build) => {
     const id = `subflow-${build.key}`;
+    // XState's `sendTo` is typed against a machine's type parameters; as an engine `Action` it runs as is.
     const forward: Action = sendTo(id, ({ event }: ActionArgs) => event) as unknown as Action;
     const status =
       (want: FlowOutput['status']) =>

@@ -89,9 +89,11 @@ export const steps = {
 
 export type StepName = keyof typeof steps;
 
-/** A step definition by name, untyped (for the compiler and validator, which dispatch on the key). */
-export function stepDefinition(name: string): StepDefinition<never> | undefined {
-  return Object.hasOwn(steps, name)
-    ? (steps[name as StepName] as unknown as StepDefinition<never>)
-    : undefined;
+/**
+ * A step definition by name, for the compiler and validator, which dispatch on the key: its
+ * parameters are `unknown` here, and are what its own schema accepted (the validator checks them
+ * first).
+ */
+export function stepDefinition(name: string): StepDefinition<unknown> | undefined {
+  return Object.hasOwn(steps, name) ? (steps[name as StepName] as StepDefinition<unknown>) : undefined;
 }

@@ -233,18 +233,14 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
     timeout: settings.ringTimeoutMs / 1000,
     ...(p.callerId !== undefined ? { callerId: p.callerId } : {}),
   };
-  const ringing = compileDial(
-    dialParams,
-    dialBuild,
-    {
-      endpoints: ({ event }) => [...((event as { agents?: readonly string[] }).agents ?? [])],
-      answered: [
-        setStep((a) => ({ qAgent: a.context.step.endpoint, qWaited: waited(a), qMusic: false })),
-        (a: ActionArgs) => queueOf(a).answered(String(a.context.step.endpoint)),
-        fireAndForget(stopMusic, 'stop the queue music'),
-      ],
-    },
-  );
+  const ringing = compileDial(dialParams, dialBuild, {
+    endpoints: ({ event }) => [...((event as { agents?: readonly string[] }).agents ?? [])],
+    answered: [
+      setStep((a) => ({ qAgent: a.context.step.endpoint, qWaited: waited(a), qMusic: false })),
+      (a: ActionArgs) => queueOf(a).answered(String(a.context.step.endpoint)),
+      fireAndForget(stopMusic, 'stop the queue music'),
+    ],
+  });
 
   const announcing: Record<string, StateSpec> =
     announceMs === undefined

@@ -91,7 +91,7 @@ function variableShapes(body: FlowBody): Record<string, TypeShape> {
 /** A step's result for one outcome: `{ outcome, step, state, ...data }`. */
 function resultShape(
   step: string,
-  definition: StepDefinition<never>,
+  definition: StepDefinition<unknown>,
   outcome: string,
 ): TypeShape | undefined {
   const spec = definition.outcomes.find((o) => o.name === outcome);
@@ -148,7 +148,7 @@ function eventAt(body: FlowBody, base: Path, rest: Path): TypeShape | undefined 
     return resultShape(name, definition, rest[6]);
   const full = [...base, ...rest];
   const stepPath = [...base, ...rest.slice(0, 5)];
-  for (const route of definition.routes?.(params as never, stepPath) ?? [])
+  for (const route of definition.routes?.(params, stepPath) ?? [])
     if (startsWith(full, route.path)) return resultShape(name, definition, route.outcome);
   return undefined;
 }

@@ -263,10 +263,10 @@ function checkBody(
           );
         transitions(value, [...stepPath, 'on', outcome], name, false);
       }
-      for (const route of definition.routes?.(params as never, stepPath) ?? [])
+      for (const route of definition.routes?.(params, stepPath) ?? [])
         transitions(route.transitions, route.path, name, false);
       for (const sound of definition.sounds ?? []) checkSound(sound, params, stepPath);
-      out.push(...(definition.check?.(params as never, stepPath, { subflows, queues }) ?? []));
+      out.push(...(definition.check?.(params, stepPath, { subflows, queues }) ?? []));
     });
     if (!state.steps || state.steps.length === 0) allInstant = true;
     if (allInstant && (state.next !== undefined || state.choose !== undefined)) instant.add(name);
@@ -403,9 +403,8 @@ function stepsCanFinish(steps: readonly unknown[], statePath: Path): boolean {
   const definition = stepDefinition(stepName);
   if (!definition || params.if !== undefined) return true;
   const on = (params.on ?? {}) as Record<string, FlowTransitions>;
-  const possible = definition.possibleOutcomes?.(params as never);
-  const routes =
-    definition.routes?.(params as never, [...statePath, 'steps', steps.length - 1, stepName]) ?? [];
+  const possible = definition.possibleOutcomes?.(params);
+  const routes = definition.routes?.(params, [...statePath, 'steps', steps.length - 1, stepName]) ?? [];
   return definition.outcomes.some((outcome) => {
     if (outcome.kind !== 'success' || (possible && !possible.includes(outcome.name))) return false;
     if (alwaysLeaves(on[outcome.name])) return false;

@@ -84,6 +84,7 @@ export function parseYamlWithPositions(text: string, file: string): PositionedYa
         [],
         `${message}. Fix the YAML syntax here (indentation, quotes, ":" after keys).`,
         {
+          // `error` is a YAMLError or YAMLWarning; `doc.errors` is typed as errors only.
           severity: doc.errors.includes(error as never) ? 'error' : 'warning',
         },
       ),

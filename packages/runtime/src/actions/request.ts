@@ -34,6 +34,8 @@ export type RequestInput<Op extends OperationId = OperationId> = {
  * }
  */
 export const request = callActor(async (input: RequestInput, signal): Promise<ResultOf<OperationId>> => {
+  // `operation` is any operation here, so its parameter type cannot be named; the client checks
+  // them against the interface description before sending.
   return input.call.request(input.operation, input.params as never, {
     signal,
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),

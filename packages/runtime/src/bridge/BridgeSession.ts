@@ -354,6 +354,7 @@ export class BridgeSession {
   reconcile(liveChannels: ReadonlySet<string>): void {
     for (const p of this.state.participants) {
       if (!liveChannels.has(p)) {
+        // Only the channel id is known after a gap: the machine reads nothing else of this event.
         this.actor.send({ type: 'ChannelLeftBridge', channel: { id: p } } as unknown as StreamEvent);
       }
     }

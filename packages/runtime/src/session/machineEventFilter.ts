@@ -42,6 +42,8 @@ export function machineEventFilter(machine: AnyStateMachine): MachineEventFilter
     }
     for (const child of Object.values(node.states ?? {})) visit(child);
   };
+  // StateNode's `transitions` and `states` are public in XState 5 but typed per machine: NodeLike
+  // names the two fields read (machineEventFilter.test.ts pins what they hold).
   visit(machine.root as unknown as NodeLike);
   filter = all
     ? ACCEPT_ALL
