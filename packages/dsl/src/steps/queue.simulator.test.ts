@@ -212,6 +212,35 @@ describe('queue on the simulator', () => {
     expect(queueState(scenario).stats.left).toMatchObject({ abandoned: 1, answered: 1 });
   });
 
+  it('a status set elsewhere on the server reaches the queue: an agent a supervisor paused is not rung', async () => {
+    scenario = await start(
+      supportFlow({}, { agents: ['PJSIP/alice', 'PJSIP/bob'], strategy: 'roundRobin', retry: '1s' }),
+      { caller: {} },
+      { 'PJSIP/alice': 'noAnswer', 'PJSIP/bob': 'noAnswer' },
+    );
+    await scenario.wait('1s'); // the caller joined; alice rings
+    // A supervisor's tool (another application) pauses bob on the server.
+    const paused = await scenario.simulator.handle({
+      method: 'PUT',
+      path: '/deviceStates/Stasis:queue-support-PJSIP-bob',
+      query: { deviceState: 'ONHOLD' },
+    });
+    expect(paused.status).toBe(204);
+    await scenario.wait('1s');
+    expect(queueState(scenario).agents.find((a) => a.endpoint === 'PJSIP/bob')).toMatchObject({
+      paused: true,
+    });
+    await scenario.wait('40s');
+    const rung = scenario.call('caller').actions({ operation: 'channels.originateWithId' });
+    // Only alice rings: at 0 s, and again each time her 10 s ring and 1 s rest have passed.
+    expect(rung.map((a) => a.params.endpoint)).toEqual([
+      'PJSIP/alice',
+      'PJSIP/alice',
+      'PJSIP/alice',
+      'PJSIP/alice',
+    ]);
+  });
+
   it('no agents: a queue nobody is logged in to sends the caller on at once', async () => {
     scenario = await start(supportFlow({}, { agents: [] }), { caller: {} }, {});
     const caller = scenario.call('caller');

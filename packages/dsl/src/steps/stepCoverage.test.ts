@@ -73,6 +73,7 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
       'maximum wait',
       'the exit key',
       'a caller who hangs up while waiting',
+      'a status set elsewhere on the server',
       'no agents',
     ],
   },

@@ -206,7 +206,16 @@ export class ServerLink implements SessionHost {
 
   /** The application's call queue `name` on this server. */
   queue(name: string, settings?: QueueSettings): CallQueue {
-    return this.context.queues.get(this.name, name, settings, () => this.client.deviceStates.list());
+    return this.context.queues.get(this.name, name, settings, {
+      list: () => this.client.deviceStates.list(),
+      // The link's stream carries all its apps' events: following a device through one is enough.
+      watch: async (device) => {
+        await this.client.applications.subscribe({
+          applicationName: this.context.apps[0]!,
+          eventSource: `deviceState:${device}`,
+        });
+      },
+    });
   }
 
   /**

@@ -494,6 +494,10 @@ export class Application {
     this.metrics.eventReceived(link.name);
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
+    if (isEventType(event, 'DeviceStateChanged')) {
+      this.queues.deviceChanged(link.name, event.device_state);
+      return;
+    }
     if (isEventType(event, 'CallBroadcast') && this.claims && this.appOf(event.application) !== undefined) {
       this.claims.offered(link.client, event, link.logger);
       return;

@@ -202,12 +202,18 @@ describe('agents whose status is a device state', () => {
   it('a queue opened again reads its agents back: paused and logged out agents are not rung', async () => {
     const clock = new VirtualClock(0);
     const directory = new QueueDirectory({ clock, logger: pino({ level: 'silent' }) });
-    const queue = directory.get('pbx', 'support', settings('ringAll'), async () => [
-      { name: 'Stasis:queue-support-PJSIP-alice', state: 'ONHOLD' },
-      { name: 'Stasis:queue-support-PJSIP-bob', state: 'UNAVAILABLE' },
-      { name: 'Stasis:queue-support-PJSIP-dave', state: 'NOT_INUSE' },
-      { name: 'Stasis:queue-other-PJSIP-carol', state: 'UNAVAILABLE' },
-    ]);
+    const watched: string[] = [];
+    const queue = directory.get('pbx', 'support', settings('ringAll'), {
+      list: async () => [
+        { name: 'Stasis:queue-support-PJSIP-alice', state: 'ONHOLD' },
+        { name: 'Stasis:queue-support-PJSIP-bob', state: 'UNAVAILABLE' },
+        { name: 'Stasis:queue-support-PJSIP-dave', state: 'NOT_INUSE' },
+        { name: 'Stasis:queue-other-PJSIP-carol', state: 'UNAVAILABLE' },
+      ],
+      watch: async (device) => {
+        watched.push(device);
+      },
+    });
     await Promise.resolve();
     await Promise.resolve();
     expect(queue.state.agents.map((a) => [a.endpoint, a.loggedIn, a.paused])).toEqual([
@@ -221,6 +227,17 @@ describe('agents whose status is a device state', () => {
     await Promise.resolve();
     expect(told).toEqual([
       { type: 'ringflow.queue.offer', queue: 'support', agents: ['PJSIP/carol', 'PJSIP/dave'] },
+    ]);
+    // Each agent's device is followed: a change made elsewhere (another process, a supervisor's
+    // tool) reaches the queue as a DeviceStateChanged.
+    expect(watched.sort()).toEqual(
+      ['alice', 'bob', 'carol', 'dave'].map((a) => `Stasis:queue-support-PJSIP-${a}`),
+    );
+    directory.deviceChanged('pbx', { name: 'Stasis:queue-support-PJSIP-carol', state: 'ONHOLD' });
+    directory.deviceChanged('other-server', { name: 'Stasis:queue-support-PJSIP-dave', state: 'ONHOLD' });
+    expect(queue.state.agents.filter((a) => a.paused).map((a) => a.endpoint)).toEqual([
+      'PJSIP/alice',
+      'PJSIP/carol',
     ]);
     // The same name on the same server is the same queue; without settings an unknown queue is refused.
     expect(directory.get('pbx', 'support')).toBe(queue);

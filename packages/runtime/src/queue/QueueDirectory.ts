@@ -1,11 +1,22 @@
 import type { Clock } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { agentFromDevice } from './agentDevice.ts';
+import { agentDevice, agentFromDevice } from './agentDevice.ts';
 import { CallQueue, type QueueObserver } from './CallQueue.ts';
 import { RING_STRATEGIES, type QueueSettings } from './QueueState.ts';
 
-/** Lists the server's device states (`deviceStates.list`). */
-export type DeviceLister = () => Promise<readonly { readonly name: string; readonly state: string }[]>;
+/** A device state as the server reports it. */
+export interface DeviceStateReport {
+  readonly name: string;
+  readonly state: string;
+}
+
+/** Where a queue's agents' device states live: the server the queue is on. */
+export interface AgentDevices {
+  /** The server's device states (`deviceStates.list`). */
+  list(): Promise<readonly DeviceStateReport[]>;
+  /** Asks the server for this device's changes (`DeviceStateChanged`, see `deviceChanged`). */
+  watch(device: string): Promise<void>;
+}
 
 /**
  * The call queues of an application, one per server and name: callers and agents of a queue
@@ -39,7 +50,7 @@ export class QueueDirectory {
    * queue made now reads its agents' status back from the server's device states (`devices`,
    * see `agentDevice`): agents paused or logged out before a restart stay so.
    */
-  get(server: string, name: string, settings?: QueueSettings, devices?: DeviceLister): CallQueue {
+  get(server: string, name: string, settings?: QueueSettings, devices?: AgentDevices): CallQueue {
     const key = `${server}\u0000${name}`;
     const existing = this.#queues.get(key);
     if (existing) {
@@ -58,21 +69,34 @@ export class QueueDirectory {
     checkQueueSettings(name, chosen);
     const queue = new CallQueue(name, chosen, this.#clock, this.#observer);
     this.#queues.set(key, queue);
-    if (devices) void this.#readAgents(queue, devices);
+    if (devices) void this.#followAgents(server, queue, devices);
     return queue;
   }
 
-  /** Applies the agents' status published on the server (a queue just made: configured agents only). */
-  async #readAgents(queue: CallQueue, devices: DeviceLister): Promise<void> {
+  /**
+   * A device state changed on `server` (a `DeviceStateChanged` event): an agent's status
+   * published by another process, a supervisor's tool or this one is applied to its queue.
+   */
+  deviceChanged(server: string, device: DeviceStateReport): void {
+    for (const [key, queue] of this.#queues) {
+      if (!key.startsWith(`${server}\u0000`)) continue;
+      const found = agentFromDevice(queue.name, device);
+      if (found) for (const action of found.actions) queue.agent(found.agent, action);
+    }
+  }
+
+  /**
+   * Applies the agents' status published on the server (the queue was just made: configured
+   * agents only), then follows each agent's device so later changes reach the queue.
+   */
+  async #followAgents(server: string, queue: CallQueue, devices: AgentDevices): Promise<void> {
     try {
-      for (const device of await devices()) {
-        const found = agentFromDevice(queue.name, device);
-        if (found) for (const action of found.actions) queue.agent(found.agent, action);
-      }
+      for (const device of await devices.list()) this.deviceChanged(server, device);
+      await Promise.all(queue.state.agents.map((a) => devices.watch(agentDevice(queue.name, a.endpoint))));
     } catch (error) {
       this.#logger.warn(
         { queue: queue.name, err: error },
-        `queue ${queue.name}: could not read its agents' device states; the configured agents are logged in`,
+        `queue ${queue.name}: could not read or follow its agents' device states; the configured agents are logged in`,
       );
     }
   }
