@@ -1,0 +1,300 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, RingflowError } from '@ringflow/client';
+import type { CallRecord, CallStore } from '@ringflow/runtime';
+import { StorageType } from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+
+/** Options of {@link JetStreamCallStore.open}. */
+export interface JetStreamCallStoreOptions {
+  /** A connection to NATS with JetStream enabled; the store uses it and never closes it. */
+  readonly connection: NatsConnection;
+  /** The key-value bucket (made when missing). Default `ringflow-calls`. */
+  readonly bucket?: string;
+  /**
+   * This process's name in the records it owns (logs, debugging). Default
+   * `<hostname>:<pid>:<random>`, so two processes never share one.
+   */
+  readonly owner?: string;
+  /** `file` (default: records survive a NATS restart) or `memory`. */
+  readonly storage?: 'file' | 'memory';
+  /** Copies of the bucket in a NATS cluster (1, 3 or 5). Default 1. */
+  readonly replicas?: number;
+  /**
+   * Records not written for this long are dropped by NATS (a call nobody drove for that long is
+   * over). Default 24 hours. Milliseconds.
+   */
+  readonly maxAgeMs?: number;
+}
+
+/** What the bucket holds for one call. */
+interface StoredCall {
+  /** The process that owns the call: the only one whose writes are accepted. */
+  readonly owner: string;
+  readonly record: CallRecord;
+}
+
+/** This process's side of one call it owns. */
+interface OwnedCall {
+  /** The bucket's revision of the call's entry as this process last wrote it; none before the first write. */
+  revision: number | undefined;
+  /** Writes of one call go one after the other: each names the revision the previous one made. */
+  chain: Promise<void>;
+  /** Another process claimed the call: no more writes, and the entry is not removed. */
+  lost: boolean;
+}
+
+/** JetStream's "wrong last sequence": the entry changed since the revision the write named. */
+const WRONG_LAST_SEQUENCE = 10071;
+
+const DEFAULT_BUCKET = 'ringflow-calls';
+/** Claims of one call tried again while its old owner's last writes keep landing. */
+const CLAIM_ATTEMPTS = 5;
+const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A {@link CallStore} on a NATS JetStream key-value bucket, shared by every process of a cluster:
+ * each call's record (`CallRecord`) is one entry, written after each step of the call's machine,
+ * so that when a process dies another one restores the call from it and goes on.
+ *
+ * **Ownership by revision.** Every entry names its owner, and every write is conditional on the
+ * entry's revision (JetStream's expected last subject sequence): a new call is written with
+ * `create` (refused if the entry exists), each later write with `update` naming the revision
+ * this process wrote last. A process taking a call over **claims** it: it reads the entry and
+ * rewrites it, owner changed, naming the revision it read. Of two processes claiming one call,
+ * the server accepts one write and refuses the other (`claim` resolves `undefined` there). The
+ * previous owner, if it is still alive (a socket cut, not a crash), finds out on its next write,
+ * which the server refuses: `save` rejects with a `TAKEN_OVER` RingflowError and the runtime lets
+ * the call go untouched. So at most one process drives a call at a time, up to the moment the old
+ * owner next writes (between two writes, an old owner that did not see its socket close may still
+ * send a request of the step under way).
+ *
+ * @example
+ * const nc = await connect({ servers: 'nats://127.0.0.1:4222' });
+ * const store = await JetStreamCallStore.open({ connection: nc });
+ * createApplication({ ..., listen: { port: 8765 }, store });
+ */
+export class JetStreamCallStore implements CallStore {
+  /** This process's name in the entries it owns. */
+  readonly owner: string;
+  private readonly owned = new Map<string, OwnedCall>();
+
+  private constructor(
+    private readonly kv: KV,
+    owner: string,
+    /** The connection, when the store made it (see {@link connect}) and closes it. */
+    private readonly ownConnection: NatsConnection | undefined,
+  ) {
+    this.owner = owner;
+  }
+
+  /**
+   * Connects to NATS and opens the bucket; {@link close} closes that connection.
+   *
+   * @example
+   * const store = await JetStreamCallStore.connect('nats://127.0.0.1:4222');
+   */
+  static async connect(
+    servers: string | readonly string[],
+    options: Omit<JetStreamCallStoreOptions, 'connection'> = {},
+  ): Promise<JetStreamCallStore> {
+    const list = typeof servers === 'string' ? [servers] : [...servers];
+    for (const server of list) {
+      let url: URL | undefined;
+      try {
+        url = new URL(server);
+      } catch {}
+      if (!url || (url.protocol !== 'nats:' && url.protocol !== 'tls:') || url.port === '')
+        throw new RingflowError(
+          ErrorCode.CONFIG,
+          `JetStreamCallStore: "${server}" is not a NATS address: give nats://host:port, e.g. nats://127.0.0.1:4222.`,
+        );
+    }
+    let connection: NatsConnection;
+    try {
+      connection = await connect({ servers: list, name: 'ringflow' });
+    } catch (error) {
+      throw new RingflowError(
+        ErrorCode.NETWORK,
+        `JetStreamCallStore: cannot connect to NATS at ${list.join(', ')}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    try {
+      return await JetStreamCallStore.openBucket({ ...options, connection }, connection);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
+
+  /** Opens the bucket (creating it when missing) on a connection with JetStream enabled. */
+  static open(options: JetStreamCallStoreOptions): Promise<JetStreamCallStore> {
+    return JetStreamCallStore.openBucket(options, undefined);
+  }
+
+  private static async openBucket(
+    options: JetStreamCallStoreOptions,
+    ownConnection: NatsConnection | undefined,
+  ): Promise<JetStreamCallStore> {
+    const bucket = options.bucket ?? DEFAULT_BUCKET;
+    if (!/^[-\w]+$/.test(bucket))
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `JetStreamCallStore: bucket "${bucket}" is not a valid bucket name: use letters, digits, - and _.`,
+      );
+    const replicas = options.replicas ?? 1;
+    if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5)
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `JetStreamCallStore: replicas is ${String(replicas)}: give 1, 3 or 5 (copies in a NATS cluster).`,
+      );
+    const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    if (!Number.isFinite(maxAgeMs) || maxAgeMs < 1000)
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `JetStreamCallStore: maxAgeMs is ${String(maxAgeMs)}: give at least 1000 milliseconds.`,
+      );
+    let kv: KV;
+    try {
+      kv = await new Kvm(options.connection).create(bucket, {
+        history: 1,
+        storage: options.storage === 'memory' ? StorageType.Memory : StorageType.File,
+        replicas,
+        ttl: maxAgeMs,
+      });
+    } catch (error) {
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `JetStreamCallStore: cannot open the key-value bucket "${bucket}": ${(error as Error).message}. Is JetStream enabled on the NATS server (nats-server -js)?`,
+        { cause: error },
+      );
+    }
+    return new JetStreamCallStore(
+      kv,
+      options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      ownConnection,
+    );
+  }
+
+  save(record: CallRecord): Promise<void> {
+    const call = this.call(record.callId);
+    const write = call.chain.then(() => this.write(call, record));
+    call.chain = write.catch(() => {});
+    return write;
+  }
+
+  private async write(call: OwnedCall, record: CallRecord): Promise<void> {
+    if (call.lost) throw this.takenOver(record.callId);
+    const value = JSON.stringify({ owner: this.owner, record } satisfies StoredCall);
+    const key = keyOf(record.callId);
+    try {
+      call.revision =
+        call.revision === undefined
+          ? await this.kv.create(key, value)
+          : await this.kv.update(key, value, call.revision);
+    } catch (error) {
+      if (!isWrongRevision(error)) throw error;
+      call.lost = true;
+      throw this.takenOver(record.callId, error);
+    }
+  }
+
+  async remove(callId: string): Promise<void> {
+    const call = this.owned.get(callId);
+    if (!call) return;
+    await call.chain;
+    this.owned.delete(callId);
+    // Only this process's own entry: one another process claimed is its to remove.
+    if (call.lost || call.revision === undefined) return;
+    try {
+      await this.kv.purge(keyOf(callId), { previousSeq: call.revision });
+    } catch (error) {
+      if (!isWrongRevision(error)) throw error;
+    }
+  }
+
+  async list(): Promise<CallRecord[]> {
+    const records: CallRecord[] = [];
+    for await (const key of await this.kv.keys()) {
+      const stored = await this.read(key);
+      if (stored) records.push(stored.value.record);
+    }
+    return records;
+  }
+
+  async claim(callId: string): Promise<CallRecord | undefined> {
+    const key = keyOf(callId);
+    let stored = await this.read(key);
+    const from = stored?.value.owner;
+    // The owner's last writes may land while this process claims (a process handing its calls
+    // over closes their sockets as its last records travel): a newer write by the same owner is
+    // read again and claimed; a write by anyone else means another process claimed first.
+    for (let attempt = 1; stored && stored.value.owner === from; attempt++) {
+      const call = this.call(callId);
+      const record = stored.value.record;
+      try {
+        call.revision = await this.kv.update(
+          key,
+          JSON.stringify({ owner: this.owner, record } satisfies StoredCall),
+          stored.revision,
+        );
+        call.lost = false;
+        return record;
+      } catch (error) {
+        this.owned.delete(callId);
+        if (!isWrongRevision(error) || attempt >= CLAIM_ATTEMPTS) throw error;
+      }
+      stored = await this.read(key);
+    }
+    return undefined;
+  }
+
+  /** Waits for the writes under way, then closes the NATS connection if the store made it. */
+  async close(): Promise<void> {
+    await Promise.all([...this.owned.values()].map((call) => call.chain));
+    await this.ownConnection?.drain();
+  }
+
+  /** The process that owns a call now, by the bucket (undefined when there is no record of it). */
+  async ownerOf(callId: string): Promise<string | undefined> {
+    return (await this.read(keyOf(callId)))?.value.owner;
+  }
+
+  private async read(key: string): Promise<{ value: StoredCall; revision: number } | undefined> {
+    const entry = await this.kv.get(key);
+    if (!entry || entry.operation !== 'PUT') return undefined;
+    return { value: entry.json<StoredCall>(), revision: entry.revision };
+  }
+
+  private call(callId: string): OwnedCall {
+    let call = this.owned.get(callId);
+    if (!call) {
+      call = { revision: undefined, chain: Promise.resolve(), lost: false };
+      this.owned.set(callId, call);
+    }
+    return call;
+  }
+
+  private takenOver(callId: string, cause?: unknown): RingflowError {
+    return new RingflowError(
+      ErrorCode.TAKEN_OVER,
+      `call ${callId}: another process took the call over (its record in the store changed since this process wrote it); this process must leave it alone`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
+
+/**
+ * The bucket key of a call: `call.` and the call id in base64url, since a key allows only
+ * letters, digits and `-/_=.`, and channel ids are chosen by servers and callers.
+ */
+function keyOf(callId: string): string {
+  return `call.${Buffer.from(callId, 'utf8').toString('base64url')}`;
+}
+
+function isWrongRevision(error: unknown): boolean {
+  const e = error as { code?: unknown; api_error?: { err_code?: unknown } } | null;
+  return e?.code === WRONG_LAST_SEQUENCE || e?.api_error?.err_code === WRONG_LAST_SEQUENCE;
+}
