@@ -109,6 +109,8 @@ describe('ApplicationReplaced: a second process registers the same application o
     expect(first.ended.map((c) => [c.callId, c.outcome])).toEqual([[c1, 'detached']]);
     expect((await second.app.client().channels.list()).map((c) => c.id)).toContain(c1);
     expect(store.get(c1)?.channelId).toBe(c1);
+    // With a shared store, the process that registered last restored c1 when it started.
+    await until('the second process took c1 over', () => second.app.call(c1)?.machine?.getSnapshot().value === 'talking');
     // It stopped listening: nothing to reconnect.
     expect(first.app.connections()[0]?.state.kind).toBe('closed');
 
