@@ -175,12 +175,16 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
     // The callers choose voicemail (3) now, on every call, and stay silent until it ends.
     for (const call of calls) sim.driver.pressDigits(call, '3');
     const ended = await until('every call ended', () => {
-      const all = survivors.flatMap((w) => w.lines.filter((l) => l.worker === 'ended').map((l) => ({ ...l, by: w.name })));
-      return all.filter((e) => calls.includes(e.call as string)).length >= CALLS ? all : undefined;
+      const all = survivors.flatMap((w) =>
+        w.lines
+          .filter((l) => l.worker === 'ended')
+          .map((l) => ({ call: l.call as string, outcome: l.outcome as string, by: w.name })),
+      );
+      return all.filter((e) => calls.includes(e.call)).length >= CALLS ? all : undefined;
     }, 90_000);
 
     // Each call finished its flow once, on one process: the victim's on the one that took it over.
-    const byCall = new Map(ended.map((e) => [e.call as string, e]));
+    const byCall = new Map(ended.map((e) => [e.call, e]));
     expect(ended).toHaveLength(CALLS);
     for (const call of calls) {
       expect(byCall.get(call)?.outcome).toBe('completed');

@@ -100,6 +100,11 @@ export class JetStreamCallStore implements CallStore {
     options: Omit<JetStreamCallStoreOptions, 'connection'> = {},
   ): Promise<JetStreamCallStore> {
     const list = typeof servers === 'string' ? [servers] : [...servers];
+    if (list.length === 0)
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        'JetStreamCallStore: no NATS address given: give one or more, e.g. nats://127.0.0.1:4222.',
+      );
     for (const server of list) {
       let url: URL | undefined;
       try {
