@@ -106,6 +106,8 @@ describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
     const a = await storeFor('a');
     const rivals = await Promise.all(['b', 'c', 'd'].map((o) => storeFor(o, `calls-${buckets}`)));
     await a.save(record('c1', 'menu'));
+    // Each found the call in its listing, owned by a (as the runtime lists before it claims).
+    for (const rival of rivals) expect((await rival.list()).map((r) => r.callId)).toEqual(['c1']);
     const results = await Promise.all(rivals.map((s) => s.claim('c1')));
     expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     const winner = rivals[results.findIndex((r) => r !== undefined)]!;

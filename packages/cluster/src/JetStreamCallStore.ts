@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, RingflowError } from '@ringflow/client';
 import type { CallRecord, CallStore } from '@ringflow/runtime';
-import { StorageType } from '@nats-io/jetstream';
+import { type JetStreamManager, jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 
@@ -61,9 +61,10 @@ const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
  * **Ownership by revision.** Every entry names its owner, and every write is conditional on the
  * entry's revision (JetStream's expected last subject sequence): a new call is written with
  * `create` (refused if the entry exists), each later write with `update` naming the revision
- * this process wrote last. A process taking a call over **claims** it: it reads the entry and
- * rewrites it, owner changed, naming the revision it read. Of two processes claiming one call,
- * the server accepts one write and refuses the other (`claim` resolves `undefined` there). The
+ * this process wrote last. A process taking a call over **claims** it from the owner its last
+ * `list()` showed: it reads the entry and rewrites it, owner changed, naming the revision it read.
+ * Of two processes claiming one call, the server accepts one write; the other finds a new owner
+ * and leaves the call (`claim` resolves `undefined` there). The
  * previous owner, if it is still alive (a socket cut, not a crash), finds out on its next write,
  * which the server refuses: `save` rejects with a `TAKEN_OVER` RingflowError and the runtime lets
  * the call go untouched. So at most one process drives a call at a time, up to the moment the old
@@ -79,9 +80,13 @@ export class JetStreamCallStore implements CallStore {
   /** This process's name in the entries it owns. */
   readonly owner: string;
   private readonly owned = new Map<string, OwnedCall>();
+  /** The owner of each call as this store last listed it: a claim takes the call from that one. */
+  private readonly listedOwners = new Map<string, string>();
 
   private constructor(
     private readonly kv: KV,
+    private readonly jsm: JetStreamManager,
+    private readonly bucket: string,
     owner: string,
     /** The connection, when the store made it (see {@link connect}) and closes it. */
     private readonly ownConnection: NatsConnection | undefined,
@@ -150,7 +155,7 @@ export class JetStreamCallStore implements CallStore {
         `JetStreamCallStore: bucket "${bucket}" is not a valid bucket name: use letters, digits, - and _.`,
       );
     const replicas = options.replicas ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5)
+    if (replicas !== 1 && replicas !== 3 && replicas !== 5)
       throw new RingflowError(
         ErrorCode.CONFIG,
         `JetStreamCallStore: replicas is ${String(replicas)}: give 1, 3 or 5 (copies in a NATS cluster).`,
@@ -172,12 +177,14 @@ export class JetStreamCallStore implements CallStore {
     } catch (error) {
       throw new RingflowError(
         ErrorCode.CONFIG,
-        `JetStreamCallStore: cannot open the key-value bucket "${bucket}": ${(error as Error).message}. Is JetStream enabled on the NATS server (nats-server -js)?`,
+        `JetStreamCallStore: cannot open the key-value bucket "${bucket}": ${(error as Error).message} (it needs JetStream on the NATS server: nats-server -js; replicas above 1 need a NATS cluster)`,
         { cause: error },
       );
     }
     return new JetStreamCallStore(
       kv,
+      await jetstreamManager(options.connection),
+      bucket,
       options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
       ownConnection,
     );
@@ -221,10 +228,18 @@ export class JetStreamCallStore implements CallStore {
   }
 
   async list(): Promise<CallRecord[]> {
+    // The keys come from the bucket's stream info (its subjects), not from `kv.keys()`: that one
+    // runs a consumer which, on nats-server 2.9, could wait forever when entries were written
+    // while it listed them (seen in this package's tests).
+    const prefix = `$KV.${this.bucket}.`;
+    const info = await this.jsm.streams.info(`KV_${this.bucket}`, { subjects_filter: `${prefix}>` });
     const records: CallRecord[] = [];
-    for await (const key of await this.kv.keys()) {
-      const stored = await this.read(key);
-      if (stored) records.push(stored.value.record);
+    this.listedOwners.clear();
+    for (const subject of Object.keys(info.state.subjects ?? {})) {
+      const stored = await this.read(subject.slice(prefix.length));
+      if (!stored) continue;
+      records.push(stored.value.record);
+      this.listedOwners.set(stored.value.record.callId, stored.value.owner);
     }
     return records;
   }
@@ -232,10 +247,11 @@ export class JetStreamCallStore implements CallStore {
   async claim(callId: string): Promise<CallRecord | undefined> {
     const key = keyOf(callId);
     let stored = await this.read(key);
-    const from = stored?.value.owner;
+    // Taken from the owner the listing showed (the process believed gone), else the current one.
+    const from = this.listedOwners.get(callId) ?? stored?.value.owner;
     // The owner's last writes may land while this process claims (a process handing its calls
     // over closes their sockets as its last records travel): a newer write by the same owner is
-    // read again and claimed; a write by anyone else means another process claimed first.
+    // read again and claimed; an owner other than `from` means another process claimed first.
     for (let attempt = 1; stored && stored.value.owner === from; attempt++) {
       const call = this.call(callId);
       const record = stored.value.record;
