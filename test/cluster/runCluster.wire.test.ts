@@ -88,7 +88,8 @@ describe('ringflow run --cluster', () => {
       '--format',
       'json',
     ];
-    const listening = /"msg":"listening for servers".*?"url":"ws:\/\/127\.0\.0\.1:(\d+)/;
+    // The runtime's log line: {"level":30,...,"url":"ws://127.0.0.1:<port>/ari-call","msg":"listening for servers"}
+    const listening = /"url":"ws:\/\/127\.0\.0\.1:(\d+)[^"]*","msg":"listening for servers"/;
     const first = ringflow(args);
     const second = ringflow(args);
     const ports = [Number((await first.until(listening))[1]), Number((await second.until(listening))[1])];
