@@ -26,7 +26,12 @@ const app = createApplication({
   call: createFlowCallMachine(flow, { inputs: { openingHours: 'Daily 24h' } }),
   store,
   logger: pino({ level: 'info', base: { worker: name } }, pino.destination({ fd: 1, sync: true })),
-  listen: { host: '127.0.0.1', port: 0, path: '/ari-call', accounts: [{ username: 'pbx', password: 'secret' }] },
+  listen: {
+    host: '127.0.0.1',
+    port: 0,
+    path: '/ari-call',
+    accounts: [{ username: 'pbx', password: 'secret' }],
+  },
   onCallEnded: (c) => say({ worker: 'ended', name, call: c.callId, outcome: c.outcome, time: Date.now() }),
 });
 await app.start();

@@ -25,7 +25,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -145,7 +149,8 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
 
     const calls = Array.from({ length: CALLS }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
     // Every call waits in the main menu, its record in the bucket says so.
-    const inMenu = (r: CallRecord) => JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
+    const inMenu = (r: CallRecord) =>
+      JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
     await until('every call in the main menu', async () => {
       const records = await observer.list();
       return records.length === CALLS && records.every(inMenu);
@@ -174,21 +179,27 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
 
     // The callers choose voicemail (3) now, on every call, and stay silent until it ends.
     for (const call of calls) sim.driver.pressDigits(call, '3');
-    const ended = await until('every call ended', () => {
-      const all = survivors.flatMap((w) =>
-        w.lines
-          .filter((l) => l.worker === 'ended')
-          .map((l) => ({ call: l.call as string, outcome: l.outcome as string, by: w.name })),
-      );
-      return all.filter((e) => calls.includes(e.call)).length >= CALLS ? all : undefined;
-    }, 90_000);
+    const ended = await until(
+      'every call ended',
+      () => {
+        const all = survivors.flatMap((w) =>
+          w.lines
+            .filter((l) => l.worker === 'ended')
+            .map((l) => ({ call: l.call as string, outcome: l.outcome as string, by: w.name })),
+        );
+        return all.filter((e) => calls.includes(e.call)).length >= CALLS ? all : undefined;
+      },
+      90_000,
+    );
 
     // Each call finished its flow once, on one process: the victim's on the one that took it over.
     const byCall = new Map(ended.map((e) => [e.call, e]));
     expect(ended).toHaveLength(CALLS);
     for (const call of calls) {
       expect(byCall.get(call)?.outcome).toBe('completed');
-      expect(byCall.get(call)?.by).toBe(victimCalls.includes(call) ? takenOver.get(call)!.by : owners.get(call));
+      expect(byCall.get(call)?.by).toBe(
+        victimCalls.includes(call) ? takenOver.get(call)!.by : owners.get(call),
+      );
     }
     expect(voicemails).toEqual(new Set(calls));
     expect(outbound.failedCalls).toBe(0);

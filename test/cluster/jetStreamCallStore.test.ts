@@ -92,7 +92,9 @@ describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
     expect((refused as RingflowError).code).toBe(ErrorCode.TAKEN_OVER);
     expect((refused as Error).message).toMatch(/c1: another process took the call over/);
     // ... and so is every later one, and its remove leaves the new owner's record alone.
-    expect(((await rejection(a.save(record('c1', 'goodbye')))) as RingflowError).code).toBe(ErrorCode.TAKEN_OVER);
+    expect(((await rejection(a.save(record('c1', 'goodbye')))) as RingflowError).code).toBe(
+      ErrorCode.TAKEN_OVER,
+    );
     await a.remove('c1');
     expect((await b.list()).map((r) => r.callId)).toEqual(['c1']);
     await b.save(record('c1', 'voicemail'));
@@ -114,14 +116,18 @@ describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
     expect(await a.ownerOf('c1')).toBe(winner.owner);
     await winner.save(record('c1', 'voicemail'));
     for (const loser of rivals.filter((s) => s !== winner))
-      expect(((await rejection(loser.save(record('c1', 'x')))) as RingflowError).code).toBe(ErrorCode.TAKEN_OVER);
+      expect(((await rejection(loser.save(record('c1', 'x')))) as RingflowError).code).toBe(
+        ErrorCode.TAKEN_OVER,
+      );
   });
 
   it('a new call whose record another process already wrote is refused', async () => {
     const a = await storeFor('a');
     const b = await storeFor('b', `calls-${buckets}`);
     await a.save(record('c1', 'menu'));
-    expect(((await rejection(b.save(record('c1', 'greet')))) as RingflowError).code).toBe(ErrorCode.TAKEN_OVER);
+    expect(((await rejection(b.save(record('c1', 'greet')))) as RingflowError).code).toBe(
+      ErrorCode.TAKEN_OVER,
+    );
   });
 
   it('says what is wrong with bad options and unreachable servers', async () => {
@@ -131,7 +137,9 @@ describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
     await expect(JetStreamCallStore.connect(nats.url, { bucket: 'no spaces' })).rejects.toThrow(
       /bucket "no spaces" is not a valid bucket name/,
     );
-    await expect(JetStreamCallStore.connect(nats.url, { replicas: 2 })).rejects.toThrow(/replicas is 2: give 1, 3 or 5/);
+    await expect(JetStreamCallStore.connect(nats.url, { replicas: 2 })).rejects.toThrow(
+      /replicas is 2: give 1, 3 or 5/,
+    );
     await expect(JetStreamCallStore.connect(nats.url, { maxAgeMs: 0 })).rejects.toThrow(/maxAgeMs is 0/);
     // A port nobody listens on (the server's own port, once stopped, is not known free: use 1).
     const error = await rejection(JetStreamCallStore.connect('nats://127.0.0.1:1'));
@@ -146,7 +154,11 @@ const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).
   states: {
     answering: { invoke: { src: 'answer', onDone: 'asking' } },
     asking: {
-      invoke: { src: 'collectDigits', input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 }, onDone: 'telling' },
+      invoke: {
+        src: 'collectDigits',
+        input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
+        onDone: 'telling',
+      },
     },
     telling: { invoke: { src: 'userEvent', input: { name: 'KeyHeard' }, onDone: 'leaving' } },
     leaving: { invoke: { src: 'hangup', onDone: 'done' } },
@@ -190,7 +202,8 @@ describe('an application on a JetStreamCallStore', () => {
       const asking = () =>
         (mine.list() as Promise<CallRecord[]>).then((records) =>
           records.some(
-            (r) => r.callId === caller && JSON.stringify((r.machine as { value?: unknown }).value) === '"asking"',
+            (r) =>
+              r.callId === caller && JSON.stringify((r.machine as { value?: unknown }).value) === '"asking"',
           ),
         );
       while (!(await asking())) {
@@ -206,7 +219,11 @@ describe('an application on a JetStreamCallStore', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(ended.map((c) => c.outcome)).toEqual(['detached']);
-      expect(logs.records().some((r) => r.msg === 'another process took the call over; this one lets it go untouched')).toBe(true);
+      expect(
+        logs
+          .records()
+          .some((r) => r.msg === 'another process took the call over; this one lets it go untouched'),
+      ).toBe(true);
       // The record is the new owner's, left in the bucket for it.
       expect(await rival.ownerOf(caller)).toBe('process-b');
     } finally {

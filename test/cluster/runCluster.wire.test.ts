@@ -43,7 +43,11 @@ function ringflow(args: string[]) {
   return { child, exit, until, output: () => ({ stdout, stderr }) };
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -64,7 +68,9 @@ describe('ringflow run --cluster', () => {
     );
     const nobody = ringflow([...listen, '--cluster', 'nats://127.0.0.1:1']);
     expect(await nobody.exit).toBe(1);
-    expect(nobody.output().stderr).toMatch(/--cluster: JetStreamCallStore: cannot connect to NATS at nats:\/\/127.0.0.1:1/);
+    expect(nobody.output().stderr).toMatch(
+      /--cluster: JetStreamCallStore: cannot connect to NATS at nats:\/\/127.0.0.1:1/,
+    );
   });
 
   it('SIGTERM hands the calls over: another ringflow run --cluster takes them and finishes the flow', async () => {
@@ -143,12 +149,18 @@ describe('ringflow run --cluster', () => {
     const call = sim.driver.placeCall({ context: 'pbx', to: '100' });
     sim.driver.onEvent((e) => {
       if (e.type === 'ChannelUserevent') heard.push(String(e.eventname));
-      if (e.type === 'ChannelDestroyed' && (e.channel as { id?: string } | undefined)?.id === call) hungUp = true;
+      if (e.type === 'ChannelDestroyed' && (e.channel as { id?: string } | undefined)?.id === call)
+        hungUp = true;
     });
-    const observer = await JetStreamCallStore.connect(nats.url, { bucket: 'ringflow-calls', owner: 'observer' });
+    const observer = await JetStreamCallStore.connect(nats.url, {
+      bucket: 'ringflow-calls',
+      owner: 'observer',
+    });
     cleanups.push(() => observer.close());
     await until('the call in the main menu on the first process', async () =>
-      (await observer.list()).some((r) => JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu')),
+      (await observer.list()).some((r) =>
+        JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu'),
+      ),
     );
     const firstOwner = await observer.ownerOf(call);
 

@@ -84,7 +84,9 @@ async function application(url: string, apps: string[], store: MemoryCallStore) 
 const replacedLog = (logs: ReturnType<typeof captureLogs>, app: string) =>
   logs
     .records()
-    .filter((r) => r.level === 50 && String(r.msg).includes(`another connection registered application "${app}"`));
+    .filter(
+      (r) => r.level === 50 && String(r.msg).includes(`another connection registered application "${app}"`),
+    );
 
 describe('ApplicationReplaced: a second process registers the same application on the server', () => {
   it('the first says it as an error, is not ready, lets its calls go untouched and does not take the application back', async () => {
@@ -93,7 +95,10 @@ describe('ApplicationReplaced: a second process registers the same application o
     // The first process reaches the server through a proxy that can cut its event socket.
     const first = await application(proxy.url, ['svc'], store);
     const c1 = simulator.driver.placeCall({ app: 'svc' });
-    await until('the first process answers c1', () => first.app.call(c1)?.machine?.getSnapshot().value === 'talking');
+    await until(
+      'the first process answers c1',
+      () => first.app.call(c1)?.machine?.getSnapshot().value === 'talking',
+    );
     expect(applicationReadiness(first.app)).toEqual({ ready: true, reasons: [] });
 
     const second = await application(wire.url, ['svc'], store);
@@ -110,7 +115,10 @@ describe('ApplicationReplaced: a second process registers the same application o
     expect((await second.app.client().channels.list()).map((c) => c.id)).toContain(c1);
     expect(store.get(c1)?.channelId).toBe(c1);
     // With a shared store, the process that registered last restored c1 when it started.
-    await until('the second process took c1 over', () => second.app.call(c1)?.machine?.getSnapshot().value === 'talking');
+    await until(
+      'the second process took c1 over',
+      () => second.app.call(c1)?.machine?.getSnapshot().value === 'talking',
+    );
     // It stopped listening: nothing to reconnect.
     expect(first.app.connections()[0]?.state.kind).toBe('closed');
 
@@ -118,7 +126,10 @@ describe('ApplicationReplaced: a second process registers the same application o
     proxy.down();
     proxy.restore();
     const c2 = simulator.driver.placeCall({ app: 'svc' });
-    await until('the second process answers c2', () => second.app.call(c2)?.machine?.getSnapshot().value === 'talking');
+    await until(
+      'the second process answers c2',
+      () => second.app.call(c2)?.machine?.getSnapshot().value === 'talking',
+    );
     expect(first.app.activeCalls()).toEqual([]);
     expect(proxy.handshakes).toHaveLength(1);
     expect(replacedLog(second.logs, 'svc')).toEqual([]);
@@ -135,7 +146,10 @@ describe('ApplicationReplaced: a second process registers the same application o
     ]);
     // `other` is still served by the first process, on the same socket.
     const c1 = simulator.driver.placeCall({ app: 'other' });
-    await until('the first process answers c1', () => first.app.call(c1)?.machine?.getSnapshot().value === 'talking');
+    await until(
+      'the first process answers c1',
+      () => first.app.call(c1)?.machine?.getSnapshot().value === 'talking',
+    );
     expect(first.app.connections()[0]?.state.kind).toBe('open');
 
     // The socket drops: reconnecting would register svc again and take it from the second process.
@@ -143,10 +157,15 @@ describe('ApplicationReplaced: a second process registers the same application o
     await until('the first stream closed', () => first.app.connections()[0]?.state.kind === 'closed');
     proxy.restore();
     expect(
-      first.logs.records().some((r) => r.level === 50 && String(r.msg).startsWith('the event stream dropped after')),
+      first.logs
+        .records()
+        .some((r) => r.level === 50 && String(r.msg).startsWith('the event stream dropped after')),
     ).toBe(true);
     const c2 = simulator.driver.placeCall({ app: 'svc' });
-    await until('the second process answers c2', () => second.app.call(c2)?.machine?.getSnapshot().value === 'talking');
+    await until(
+      'the second process answers c2',
+      () => second.app.call(c2)?.machine?.getSnapshot().value === 'talking',
+    );
     expect(proxy.handshakes).toHaveLength(1);
     expect((await second.app.client().applications.get({ applicationName: 'svc' })).name).toBe('svc');
   });

@@ -285,7 +285,7 @@ export class JetStreamCallStore implements CallStore {
 
   private async read(key: string): Promise<{ value: StoredCall; revision: number } | undefined> {
     const entry = await this.kv.get(key);
-    if (!entry || entry.operation !== 'PUT') return undefined;
+    if (entry?.operation !== 'PUT') return undefined;
     return { value: entry.json<StoredCall>(), revision: entry.revision };
   }
 

@@ -183,7 +183,9 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
         '--cluster goes with --listen: processes share calls that arrive on per-call connections; a classic event connection (--server alone) cannot be shared by several processes yet (see docs/cluster.md)',
       );
     if (!/^(nats|tls):\/\/[^/\s]+:\d+\/?$/.test(values.cluster))
-      throw new UsageError(`--cluster: expected a NATS address such as nats://127.0.0.1:4222, got '${values.cluster}'`);
+      throw new UsageError(
+        `--cluster: expected a NATS address such as nats://127.0.0.1:4222, got '${values.cluster}'`,
+      );
   }
   const http = values.http === undefined ? undefined : parseHttpAddress(values.http);
   if (http && !onServer) throw new UsageError('--http goes with --server or --listen');

@@ -63,7 +63,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       say(`ringflow run: --cluster: ${(error as Error).message}`);
       return ExitCode.FAILURE;
     }
-    say(`ringflow run: cluster mode: calls kept in NATS JetStream at ${options.cluster} (process ${store.owner})`);
+    say(
+      `ringflow run: cluster mode: calls kept in NATS JetStream at ${options.cluster} (process ${store.owner})`,
+    );
   }
   const app = createApplication({
     servers: options.server ? [options.server] : [],

@@ -682,14 +682,21 @@ export class Application {
    * The record to restore a call from: with a store that has `claim`, only once this process owns
    * the call (undefined when another process claimed it first or it ended); otherwise as listed.
    */
-  private async claim(store: CallStore, listed: CallRecord, link: ServerLink): Promise<CallRecord | undefined> {
+  private async claim(
+    store: CallStore,
+    listed: CallRecord,
+    link: ServerLink,
+  ): Promise<CallRecord | undefined> {
     if (!store.claim) return listed;
     try {
       const claimed = await store.claim(listed.callId);
       if (!claimed) link.logger.info({ call: listed.callId }, 'call claimed by another process; left to it');
       return claimed;
     } catch (error) {
-      link.logger.warn({ err: error, call: listed.callId }, 'could not claim the call in the store; left alone');
+      link.logger.warn(
+        { err: error, call: listed.callId },
+        'could not claim the call in the store; left alone',
+      );
       return undefined;
     }
   }
