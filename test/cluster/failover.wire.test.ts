@@ -6,6 +6,8 @@ import { systemClock } from '@ringflow/client';
 import { JetStreamCallStore } from '@ringflow/cluster';
 import type { CallRecord } from '@ringflow/runtime';
 import { createSimulator, startOutboundWebSockets } from '@ringflow/simulator';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect as connectNats } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startNatsServer } from './startNatsServer.ts';
 
@@ -206,6 +208,13 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
     expect(outbound.opened.perCall).toBe(CALLS + victimCalls.length);
     expect(await observer.list()).toEqual([]);
 
+    // What the calls cost in the bucket: every create, update, claim and purge is one message.
+    const nc = await connectNats({ servers: nats.url });
+    const writes = (await (await jetstreamManager(nc)).streams.info(`KV_${bucket}`)).state.last_seq;
+    await nc.close();
+    console.log(
+      `KV writes: ${writes} for ${CALLS} calls (${(writes / CALLS).toFixed(1)} per call, with ${victimCalls.length} claims and ${CALLS} removals)`,
+    );
     const times = victimCalls.map((c) => takenOver.get(c)!.at - killedAt);
     console.log(
       `takeover after SIGKILL of ${victim.name}: ${victimCalls.length} calls, ms after the kill: ${times.join(', ')} (max ${Math.max(...times)})`,
