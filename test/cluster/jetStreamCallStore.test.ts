@@ -72,6 +72,14 @@ describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
       [id, 'menu'],
     ]);
     expect(await store.ownerOf(id)).toBe('a');
+    // The records of one application name, found by their keys (a per-call connection names one call).
+    await store.save({ ...record('per-call-1', 'greet'), app: 'ivr:PJSIP/alice-00000001' });
+    expect((await store.listApplication('ivr:PJSIP/alice-00000001')).map((r) => r.callId)).toEqual([
+      'per-call-1',
+    ]);
+    expect((await store.listApplication('ivr:PJSIP/bob-00000002')).map((r) => r.callId)).toEqual([]);
+    expect((await store.listApplication('ivr')).map((r) => r.callId).sort()).toEqual(['1732547001.7', id]);
+    await store.remove('per-call-1');
     await store.remove(id);
     expect((await store.list()).map((r) => r.callId)).toEqual(['1732547001.7']);
     // A second process on the same bucket sees what the first wrote.

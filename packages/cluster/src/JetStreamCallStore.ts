@@ -80,6 +80,8 @@ export class JetStreamCallStore implements CallStore {
   /** This process's name in the entries it owns. */
   readonly owner: string;
   private readonly owned = new Map<string, OwnedCall>();
+  /** The bucket key of each call this store wrote, listed or found. */
+  private readonly keys = new Map<string, string>();
   /** The owner of each call as this store last listed it: a claim takes the call from that one. */
   private readonly listedOwners = new Map<string, string>();
 
@@ -200,7 +202,11 @@ export class JetStreamCallStore implements CallStore {
   private async write(call: OwnedCall, record: CallRecord): Promise<void> {
     if (call.lost) throw this.takenOver(record.callId);
     const value = JSON.stringify({ owner: this.owner, record } satisfies StoredCall);
-    const key = keyOf(record.callId);
+    let key = this.keys.get(record.callId);
+    if (key === undefined) {
+      key = keyOf(record.app, record.callId);
+      this.keys.set(record.callId, key);
+    }
     try {
       call.revision =
         call.revision === undefined
@@ -219,33 +225,60 @@ export class JetStreamCallStore implements CallStore {
     await call.chain;
     this.owned.delete(callId);
     // Only this process's own entry: one another process claimed is its to remove.
-    if (call.lost || call.revision === undefined) return;
+    const key = this.keys.get(callId);
+    this.keys.delete(callId);
+    if (call.lost || call.revision === undefined || key === undefined) return;
     try {
-      await this.kv.purge(keyOf(callId), { previousSeq: call.revision });
+      await this.kv.purge(key, { previousSeq: call.revision });
     } catch (error) {
       if (!isWrongRevision(error)) throw error;
     }
   }
 
-  async list(): Promise<CallRecord[]> {
+  list(): Promise<CallRecord[]> {
+    return this.listUnder('call.>');
+  }
+
+  /**
+   * The records of one application name (a per-call connection's `<app>:<channel name>`): one
+   * request for the keys under that name, then one read per record, instead of reading them all.
+   */
+  listApplication(application: string): Promise<CallRecord[]> {
+    return this.listUnder(`call.${keyPart(application)}.*`);
+  }
+
+  /** The records whose keys match `filter` (a subject filter below the bucket's prefix). */
+  private async listUnder(filter: string): Promise<CallRecord[]> {
     // The keys come from the bucket's stream info (its subjects), not from `kv.keys()`: that one
     // runs a consumer which, on nats-server 2.9, could wait forever when entries were written
     // while it listed them (seen in this package's tests).
-    const prefix = `$KV.${this.bucket}.`;
-    const info = await this.jsm.streams.info(`KV_${this.bucket}`, { subjects_filter: `${prefix}>` });
     const records: CallRecord[] = [];
-    this.listedOwners.clear();
-    for (const subject of Object.keys(info.state.subjects ?? {})) {
-      const stored = await this.read(subject.slice(prefix.length));
+    for (const key of await this.keysMatching(filter)) {
+      const stored = await this.read(key);
       if (!stored) continue;
-      records.push(stored.value.record);
-      this.listedOwners.set(stored.value.record.callId, stored.value.owner);
+      const { record, owner } = stored.value;
+      records.push(record);
+      this.keys.set(record.callId, key);
+      this.listedOwners.set(record.callId, owner);
     }
     return records;
   }
 
+  private async keysMatching(filter: string): Promise<string[]> {
+    const prefix = `$KV.${this.bucket}.`;
+    const info = await this.jsm.streams.info(`KV_${this.bucket}`, { subjects_filter: `${prefix}${filter}` });
+    return Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(prefix.length));
+  }
+
+  /** The key of a call: known to this store, or found in the bucket by the call id's part. */
+  private async keyOfCall(callId: string): Promise<string | undefined> {
+    return this.keys.get(callId) ?? (await this.keysMatching(`call.*.${keyPart(callId)}`))[0];
+  }
+
   async claim(callId: string): Promise<CallRecord | undefined> {
-    const key = keyOf(callId);
+    const key = await this.keyOfCall(callId);
+    if (key === undefined) return undefined;
+    this.keys.set(callId, key);
     let stored = await this.read(key);
     // Taken from the owner the listing showed (the process believed gone), else the current one.
     const from = this.listedOwners.get(callId) ?? stored?.value.owner;
@@ -280,7 +313,8 @@ export class JetStreamCallStore implements CallStore {
 
   /** The process that owns a call now, by the bucket (undefined when there is no record of it). */
   async ownerOf(callId: string): Promise<string | undefined> {
-    return (await this.read(keyOf(callId)))?.value.owner;
+    const key = await this.keyOfCall(callId);
+    return key === undefined ? undefined : (await this.read(key))?.value.owner;
   }
 
   private async read(key: string): Promise<{ value: StoredCall; revision: number } | undefined> {
@@ -308,11 +342,17 @@ export class JetStreamCallStore implements CallStore {
 }
 
 /**
- * The bucket key of a call: `call.` and the call id in base64url, since a key allows only
- * letters, digits and `-/_=.`, and channel ids are chosen by servers and callers.
+ * The bucket key of a call: `call.<application>.<call id>`, so that the records of one
+ * application name are found by one subject filter. Each part is `v` and the text in base64url
+ * (a key allows only letters, digits and `-/_=.`, and names and channel ids are chosen by servers
+ * and callers), or `n` when there is none.
  */
-function keyOf(callId: string): string {
-  return `call.${Buffer.from(callId, 'utf8').toString('base64url')}`;
+function keyOf(app: string | undefined, callId: string): string {
+  return `call.${keyPart(app)}.${keyPart(callId)}`;
+}
+
+function keyPart(text: string | undefined): string {
+  return text === undefined ? 'n' : `v${Buffer.from(text, 'utf8').toString('base64url')}`;
 }
 
 function isWrongRevision(error: unknown): boolean {

@@ -267,7 +267,9 @@ export class Application {
     for (const held of this.awaitingRedial.take(application)) this.continueOn(link, held);
     const store = this.options.store;
     if (!store) return;
-    const records = (await store.list()).filter((r) => r.app === application);
+    const records = store.listApplication
+      ? await store.listApplication(application)
+      : (await store.list()).filter((r) => r.app === application);
     for (const listed of records) {
       const existing = this.call(listed.channelId);
       if (existing && this.sessionLinks.get(existing) === link) continue;
