@@ -129,6 +129,17 @@ describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
       );
   });
 
+  it('a write of its own that landed without its reply (a NATS restart) does not look like a takeover', async () => {
+    const a = await storeFor('a');
+    // The same owner writing behind the store's back: what a write whose reply was lost leaves.
+    const landed = await storeFor('a', `calls-${buckets}`);
+    await a.save(record('c1', 'menu'));
+    await landed.save(record('c1', 'menu-again'));
+    await a.save(record('c1', 'voicemail'));
+    expect((await a.list()).map((r) => (r.machine as { step: string }).step)).toEqual(['voicemail']);
+    expect(await a.ownerOf('c1')).toBe('a');
+  });
+
   it('a new call whose record another process already wrote is refused', async () => {
     const a = await storeFor('a');
     const b = await storeFor('b', `calls-${buckets}`);

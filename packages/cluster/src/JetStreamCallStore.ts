@@ -66,7 +66,9 @@ const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
  * Of two processes claiming one call, the server accepts one write; the other finds a new owner
  * and leaves the call (`claim` resolves `undefined` there). The
  * previous owner, if it is still alive (a socket cut, not a crash), finds out on its next write,
- * which the server refuses: `save` rejects with a `TAKEN_OVER` RingflowError and the runtime lets
+ * which the server refuses and whose entry names another owner (a refused write of an entry that
+ * still names this process is one of its own whose reply was lost, and goes on from there):
+ * `save` rejects with a `TAKEN_OVER` RingflowError and the runtime lets
  * the call go untouched. So at most one process drives a call at a time, up to the moment the old
  * owner next writes (between two writes, an old owner that did not see its socket close may still
  * send a request of the step under way).
@@ -212,10 +214,17 @@ export class JetStreamCallStore implements CallStore {
         call.revision === undefined
           ? await this.kv.create(key, value)
           : await this.kv.update(key, value, call.revision);
+      return;
     } catch (error) {
       if (!isWrongRevision(error)) throw error;
-      call.lost = true;
-      throw this.takenOver(record.callId, error);
+      // A write of ours that failed on our side (a time-out while NATS restarted) may have
+      // landed: the entry is still ours then, and this write goes on from its revision.
+      const stored = await this.read(key);
+      if (stored?.value.owner !== this.owner) {
+        call.lost = true;
+        throw this.takenOver(record.callId, error);
+      }
+      call.revision = await this.kv.update(key, value, stored.revision);
     }
   }
 
