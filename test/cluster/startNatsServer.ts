@@ -8,6 +8,8 @@ export interface TestNatsServer {
   /** `nats://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
+  /** Stops the server and starts it again on the same port with the same store directory. */
+  restart(): Promise<void>;
   /** Stops the server (SIGTERM, then SIGKILL) and removes its store directory. */
   stop(): Promise<void>;
 }
@@ -26,12 +28,36 @@ const START_TIMEOUT_MS = 10_000;
  */
 export async function startNatsServer(): Promise<TestNatsServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ringflow-nats-'));
-  const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', '-1', '-sd', dir], {
+  let running: { child: ChildProcess; port: number };
+  try {
+    running = await spawnNats(dir, -1);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const port = running.port;
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    restart: async () => {
+      await stopChild(running.child);
+      running = await spawnNats(dir, port);
+    },
+    stop: async () => {
+      await stopChild(running.child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `nats-server -js` on `port` (-1: a free one) with `dir` as its store; resolves with the port. */
+async function spawnNats(dir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   try {
-    const port = await new Promise<number>((resolve, reject) => {
+    const listening = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`nats-server did not start within ${START_TIMEOUT_MS} ms:\n${output}`)),
         START_TIMEOUT_MS,
@@ -59,17 +85,9 @@ export async function startNatsServer(): Promise<TestNatsServer> {
         reject(new Error(`nats-server exited with code ${code}:\n${output}`));
       });
     });
-    return {
-      url: `nats://127.0.0.1:${port}`,
-      port,
-      stop: async () => {
-        await stopChild(child);
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    return { child, port: listening };
   } catch (error) {
     await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
