@@ -167,12 +167,24 @@ describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
   });
 });
 
-/** Answer, wait for a key, say it, hang up. */
+/**
+ * Answer, wait for a key, then for a second one, say it, hang up. The second wait keeps the call
+ * still after the first key: the write that follows it is refused, and nothing else happens
+ * meanwhile (writes do not hold a call's steps back, so a quicker flow could run steps until the
+ * refusal comes back).
+ */
 const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
   initial: 'answering',
   states: {
     answering: { invoke: { src: 'answer', onDone: 'asking' } },
     asking: {
+      invoke: {
+        src: 'collectDigits',
+        input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
+        onDone: 'askingAgain',
+      },
+    },
+    askingAgain: {
       invoke: {
         src: 'collectDigits',
         input: { maxDigits: 1, firstDigitTimeoutMs: 60_000 },
@@ -186,7 +198,7 @@ const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).
 });
 
 describe('an application on a JetStreamCallStore', () => {
-  it('writes its call while it runs, and lets it go when another process claims it', async () => {
+  it('writes its call while it runs, and lets it go at its next step when another process claims it', async () => {
     const mine = await storeFor('process-a');
     const rival = await storeFor('process-b', `calls-${buckets}`);
     const logs = captureLogs('info');

@@ -69,9 +69,9 @@ const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
  * which the server refuses and whose entry names another owner (a refused write of an entry that
  * still names this process is one of its own whose reply was lost, and goes on from there):
  * `save` rejects with a `TAKEN_OVER` RingflowError and the runtime lets
- * the call go untouched. So at most one process drives a call at a time, up to the moment the old
- * owner next writes (between two writes, an old owner that did not see its socket close may still
- * send a request of the step under way).
+ * the call go untouched. So one process owns a call in the bucket at a time; an old owner that did
+ * not see its socket close stops when the refusal of its next write comes back, and writes do not
+ * hold steps back, so the steps it runs until then still send their requests (docs/cluster.md).
  *
  * @example
  * const nc = await connect({ servers: 'nats://127.0.0.1:4222' });
