@@ -220,4 +220,92 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
       `takeover after SIGKILL of ${victim.name}: ${victimCalls.length} calls, ms after the kill: ${times.join(', ')} (max ${Math.max(...times)})`,
     );
   }, 240_000);
+
+  it('a rolling restart, one process after the other under calls: SIGTERM hands the calls of each over, none is dropped', async () => {
+    const nats = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const bucket = 'rolling';
+    const olds: Worker[] = [];
+    for (const name of ['old1', 'old2', 'old3']) olds.push(await startWorker(nats.url, bucket, name));
+    // The round robin reads this list at each connection: a process leaves it before its SIGTERM,
+    // its replacement joins it once listening (a load balancer's deploy would do the same).
+    const ports = olds.map((w) => w.port);
+    const port = await roundRobin(ports);
+    const observer = await JetStreamCallStore.connect(nats.url, { bucket, owner: 'observer' });
+    cleanups.push(() => observer.close());
+    const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
+    cleanups.push(() => sim.close());
+    const outbound = startOutboundWebSockets(sim, {
+      connections: [
+        {
+          connectionType: 'per_call_config',
+          uri: `ws://127.0.0.1:${port}/ari-call`,
+          apps: ['ivr'],
+          username: 'pbx',
+          password: 'secret',
+          reconnectIntervalMs: 100,
+          reconnectAttempts: 20,
+          closeAfterStasisEndMs: 10,
+        },
+      ],
+    });
+    cleanups.push(() => outbound.close());
+    const voicemails = new Set<string>();
+    sim.driver.onEvent((e) => {
+      if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft')
+        voicemails.add(String((e.channel as { id?: string } | undefined)?.id));
+    });
+    const calls = Array.from({ length: CALLS }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    const inMenu = (r: CallRecord) =>
+      JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === CALLS && records.every(inMenu);
+    });
+
+    const news: Worker[] = [];
+    for (const [i, old] of olds.entries()) {
+      const replacement = await startWorker(nats.url, bucket, `new${i + 1}`);
+      news.push(replacement);
+      ports.push(replacement.port);
+      ports.splice(ports.indexOf(old.port), 1);
+      old.child.kill('SIGTERM');
+      const code = await new Promise<number | null>((resolve) => old.child.once('exit', resolve));
+      old.dead = true;
+      expect(code).toBe(0);
+      // Every call it had is owned by a process still running before the next one goes.
+      await until(`the calls of ${old.name} taken over`, async () => {
+        for (const call of calls) if ((await observer.ownerOf(call)) === old.name) return false;
+        return true;
+      });
+    }
+    for (const call of calls) expect(['new1', 'new2', 'new3']).toContain(await observer.ownerOf(call));
+
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until(
+      'every call ended',
+      () => {
+        const all = news.flatMap((w) =>
+          w.lines
+            .filter((l) => l.worker === 'ended')
+            .map((l) => ({ call: l.call as string, outcome: l.outcome as string })),
+        );
+        return all.length >= CALLS ? all : undefined;
+      },
+      90_000,
+    );
+    expect(ended).toHaveLength(CALLS);
+    expect(new Set(ended.map((e) => e.call))).toEqual(new Set(calls));
+    expect(ended.every((e) => e.outcome === 'completed')).toBe(true);
+    // The old processes only let calls go (handed over), never ended one otherwise.
+    for (const old of olds)
+      expect(old.lines.filter((l) => l.worker === 'ended').every((l) => l.outcome === 'detached')).toBe(true);
+    expect(voicemails).toEqual(new Set(calls));
+    expect(outbound.failedCalls).toBe(0);
+    expect(await observer.list()).toEqual([]);
+    const handovers = olds.flatMap((w) => w.lines.filter((l) => l.worker === 'ended')).length;
+    console.log(
+      `rolling restart: ${handovers} handovers of ${CALLS} calls, all completed on the new processes`,
+    );
+  }, 240_000);
 });
