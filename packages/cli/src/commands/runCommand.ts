@@ -25,6 +25,12 @@ Waiting for servers to dial the application (outbound WebSockets, persistent or 
   password) and apps = ow-call in its ari.conf outbound_websocket section. Every REST request goes
   over the socket the call arrived on; with --server too, binary downloads use that HTTP address.
 
+Several processes sharing calls (cluster mode, NATS JetStream), with per-call connections:
+  ringflow run flows/ivr.yaml --listen 127.0.0.1:8765 --app ow-call --cluster nats://127.0.0.1:4222
+  Each call's state is kept in a JetStream key-value bucket after every step. When a process dies,
+  the server re-dials its calls' connections; the process they reach (through your load balancer)
+  takes each call over where it was. SIGTERM hands the calls over instead of draining them.
+
 Without --server or --listen, on the embedded simulator (in process, nothing to install), with simulated
 callers, in virtual time paced on the real clock; it ends by itself with a summary:
   ringflow run flows/ivr.yaml            one caller who listens and presses nothing
@@ -38,6 +44,8 @@ Options:
   --listen <host:port[/path]>  wait for servers to dial the application there (outbound WebSockets)
   --listen-user <name>    with --listen: the username servers must send (websocket_client.conf)
   --listen-password <pw>  with --listen: its password
+  --cluster <nats://host:port>  with --listen: keep calls in NATS JetStream (a key-value bucket,
+                          made when missing) so that other processes take them over
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
   --input <name=value>    a flow input (input.<name>); repeat for more; the value is converted
                           to the declared type (number, boolean, duration, list: a,b or JSON)
@@ -89,6 +97,7 @@ function parse(args: readonly string[]) {
     options: {
       server: { type: 'string' },
       listen: { type: 'string' },
+      cluster: { type: 'string' },
       http: { type: 'string' },
       'http-user': { type: 'string' },
       'http-password': { type: 'string' },
@@ -168,6 +177,16 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
   if (values['listen-user'] !== undefined && listen === undefined)
     throw new UsageError('--listen-user goes with --listen');
   const onServer = values.server !== undefined || listen !== undefined;
+  if (values.cluster !== undefined) {
+    if (listen === undefined)
+      throw new UsageError(
+        '--cluster goes with --listen: processes share calls that arrive on per-call connections; a classic event connection (--server alone) cannot be shared by several processes yet (see docs/cluster.md)',
+      );
+    if (!/^(nats|tls):\/\/[^/\s]+:\d+\/?$/.test(values.cluster))
+      throw new UsageError(
+        `--cluster: expected a NATS address such as nats://127.0.0.1:4222, got '${values.cluster}'`,
+      );
+  }
   const http = values.http === undefined ? undefined : parseHttpAddress(values.http);
   if (http && !onServer) throw new UsageError('--http goes with --server or --listen');
   if ((values['http-user'] === undefined) !== (values['http-password'] === undefined))
@@ -237,6 +256,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
         ? { server: { url: server, username: values.user!, password: values.password! } }
         : {}),
       ...(listen ? { listen: { ...listen, accounts: account } } : {}),
+      ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
       app: values.app ?? flow.document.name,
       ...(http
         ? {

@@ -1,5 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
+import type { JetStreamCallStore } from '@ringflow/cluster';
 import { type CallSession, createApplication, type ListenOptions, type OpsServer } from '@ringflow/runtime';
 import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
@@ -15,6 +16,8 @@ export interface ServerRunOptions {
   /** Where to wait for servers that dial the application (outbound WebSockets). */
   readonly listen?: ListenOptions;
   readonly app: string;
+  /** A NATS address: calls are kept in JetStream, and SIGTERM hands them over to other processes. */
+  readonly cluster?: string;
   /** Serve /metrics, /healthz and /readyz there (see startOpsServer). */
   readonly http?: {
     readonly host: string;
@@ -51,8 +54,22 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   const logger = text
     ? pino({ level: 'warn' }, { write: (s: string) => io.stderr(formatLogLine(s)) })
     : pino({ level: 'info' }, { write: (s: string) => io.stdout(s) });
+  let store: JetStreamCallStore | undefined;
+  if (options.cluster) {
+    const { JetStreamCallStore } = await import('@ringflow/cluster');
+    try {
+      store = await JetStreamCallStore.connect(options.cluster);
+    } catch (error) {
+      say(`ringflow run: --cluster: ${(error as Error).message}`);
+      return ExitCode.FAILURE;
+    }
+    say(
+      `ringflow run: cluster mode: calls kept in NATS JetStream at ${options.cluster} (process ${store.owner})`,
+    );
+  }
   const app = createApplication({
     servers: options.server ? [options.server] : [],
+    ...(store ? { store } : {}),
     ...(options.listen
       ? { listen: { ...options.listen, ...(options.server ? { http: options.server } : {}) } }
       : {}),
@@ -83,6 +100,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       const { host, port } = options.http;
       say(`ringflow run: --http: cannot listen on ${host}:${port}: ${(error as Error).message}`);
       await app.stop().catch(() => {});
+      await store?.close();
       return ExitCode.FAILURE;
     }
     say(`ringflow run: metrics on ${ops.url}/metrics, probes on ${ops.url}/healthz and ${ops.url}/readyz`);
@@ -98,6 +116,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     );
     await app.stop().catch(() => {});
     await ops?.close();
+    await store?.close();
     return ExitCode.FAILURE;
   }
   if (text) {
@@ -114,6 +133,16 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   const signal = await stop;
   const drained = (async () => {
     const active = app.activeCalls().length;
+    if (store) {
+      // Cluster mode: the calls are handed over, not drained. Their last records are written, the
+      // sockets close, the server re-dials each call and another process takes it over.
+      say(`ringflow run: ${signal}: handing ${active} call${active === 1 ? '' : 's'} over to the cluster`);
+      await app.detach();
+      await store.close();
+      await ops?.close();
+      say('ringflow run: stopped');
+      return ExitCode.OK;
+    }
     say(
       `ringflow run: ${signal}: draining ${active} call${active === 1 ? '' : 's'}, up to ${options.drainMs / 1000} s`,
     );

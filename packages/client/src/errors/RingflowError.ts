@@ -18,6 +18,11 @@ export const ErrorCode = {
   CONFIG: 'CONFIG',
   /** The object was used after it was closed. */
   CLOSED: 'CLOSED',
+  /**
+   * Another process took the call over (a shared call store, cluster mode): this one must stop
+   * driving it and leave it untouched.
+   */
+  TAKEN_OVER: 'TAKEN_OVER',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

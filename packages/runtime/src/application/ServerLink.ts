@@ -104,6 +104,8 @@ export class ServerLink implements SessionHost {
   readonly leftovers$: Observable<void> = this.leftoverSubject.asObservable();
   /** Set once the server's identity is known (from its ping, or the first event saying it). */
   private identified = false;
+  /** Applications another connection registered on this server (`ApplicationReplaced`). */
+  private readonly replaced = new Set<string>();
 
   constructor(options: ServerOptions, context: ServerLinkContext) {
     this.context = context;
@@ -216,6 +218,41 @@ export class ServerLink implements SessionHost {
         });
       },
     });
+  }
+
+  /**
+   * Applications of this link that another connection registered on the server since
+   * (`ApplicationReplaced`): the server sends their events there, and nothing more here.
+   */
+  get replacedApps(): readonly string[] {
+    return [...this.replaced];
+  }
+
+  /**
+   * The server gave `app`'s events to another connection. The link does not fight for them:
+   * once every application of the stream is replaced (or on a socket the server opened) the
+   * event stream is closed; before that, the stream is closed instead of reconnecting when it
+   * drops, since a reconnect would register the replaced application again and take it back.
+   * Returns false when `app` was already known as replaced.
+   */
+  markReplaced(app: string, accepted: boolean): boolean {
+    if (this.replaced.has(app)) return false;
+    this.replaced.add(app);
+    if (accepted || this.context.apps.every((a) => this.replaced.has(a))) {
+      void this.stream.close();
+    } else if (this.replaced.size === 1) {
+      this.subscriptions.push(
+        this.stream.state$.subscribe((state) => {
+          if (state.kind !== 'reconnecting') return;
+          this.logger.error(
+            { replaced: [...this.replaced] },
+            'the event stream dropped after another connection took over some of its applications; not reconnecting (it would take them back)',
+          );
+          void this.stream.close();
+        }),
+      );
+    }
+    return true;
   }
 
   /**

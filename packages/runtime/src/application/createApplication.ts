@@ -24,6 +24,7 @@ import type { CallEnded } from '../session/CallEnded.ts';
 import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
+import type { CallRecord, CallStore } from '../snapshot/CallRecord.ts';
 import { AwaitingRedial } from './AwaitingRedial.ts';
 import { BroadcastClaims } from './BroadcastClaims.ts';
 import { CleanupRetry } from './CleanupRetry.ts';
@@ -279,11 +280,16 @@ export class Application {
     for (const held of this.awaitingRedial.take(application)) this.continueOn(link, held);
     const store = this.options.store;
     if (!store) return;
-    const records = (await store.list()).filter((r) => r.app === application);
+    const records = store.listApplication
+      ? await store.listApplication(application)
+      : (await store.list()).filter((r) => r.app === application);
     for (const listed of records) {
       const existing = this.call(listed.channelId);
       if (existing && this.sessionLinks.get(existing) === link) continue;
-      const record = existing?.record() ?? listed;
+      // A store shared by processes makes this one the call's only owner first (or says another
+      // process was first); a session of this process already owns it.
+      const record = existing?.record() ?? (await this.claim(store, listed, link));
+      if (!record) continue;
       existing?.end('detached');
       if (this.router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
       link.logger.info(
@@ -359,9 +365,20 @@ export class Application {
     };
   }
 
-  /** Each server's event stream and where it stands (`open` while events flow); for readiness probes. */
-  connections(): { readonly server: string; readonly state: ConnectionState }[] {
-    return this.allLinks().map((link) => ({ server: link.name, state: link.stream.state }));
+  /**
+   * Each server's event stream and where it stands (`open` while events flow), with the
+   * applications another connection took over there (`ApplicationReplaced`); for readiness probes.
+   */
+  connections(): {
+    readonly server: string;
+    readonly state: ConnectionState;
+    readonly replaced: readonly string[];
+  }[] {
+    return this.allLinks().map((link) => ({
+      server: link.name,
+      state: link.stream.state,
+      replaced: link.replacedApps,
+    }));
   }
 
   /**
@@ -502,6 +519,10 @@ export class Application {
       this.claims.offered(link.client, event, link.logger);
       return;
     }
+    if (isEventType(event, 'ApplicationReplaced') && this.appOf(event.application) !== undefined) {
+      this.replacedOn(link, event.application);
+      return;
+    }
     if (isEventType(event, 'ApplicationRegistered') && this.acceptedLinks.has(link)) {
       void this.takeOver(link, event.application);
       return;
@@ -511,6 +532,34 @@ export class Application {
       return;
     }
     this.unrouted++;
+  }
+
+  /**
+   * Another connection registered one of the application's names on this server (a second
+   * process with the same application, or a stray test): the server now sends that
+   * application's events there and nothing more here (and keeps the socket open). Said as an
+   * error, and /readyz says not ready (see {@link connections}); the link does not reconnect to
+   * take the application back (see {@link ServerLink.markReplaced}). The calls of that application
+   * on this link can no longer hear their events: they are let go untouched (`detached`), their
+   * records left in the store for whoever serves the application now.
+   */
+  private replacedOn(link: ServerLink, application: string): void {
+    const accepted = this.acceptedLinks.has(link);
+    if (!link.markReplaced(application, accepted)) return;
+    const app = this.appOf(application);
+    const calls = [...this.sessions].filter(
+      (s) =>
+        (this.sessionLinks.get(s) ?? this.links.find((l) => l.name === s.server.name)) === link &&
+        (s.application === undefined || this.appOf(s.application) === app),
+    );
+    link.logger.error(
+      { app: application, calls: calls.map((s) => s.channelId) },
+      `another connection registered application "${application}" on this server, which now sends its events there instead of here. ` +
+        'This process stops serving it on this server and does not reconnect to take it back; its calls here are let go untouched' +
+        (this.options.store ? ' (their records stay in the store)' : '') +
+        '. Two processes cannot share one application name on a server: stop one, give each its own name, or use cluster mode.',
+    );
+    for (const s of calls) s.end('detached');
   }
 
   private inbound(link: ServerLink, start: StasisStart): void {
@@ -656,10 +705,35 @@ export class Application {
         continue;
       }
       if (this.router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
-      this.newSession(link, record.channelId, record.direction, record.app).restore(record);
+      const claimed = await this.claim(store, record, link);
+      if (!claimed) continue;
+      this.newSession(link, claimed.channelId, claimed.direction, claimed.app).restore(claimed);
       restored++;
     }
     link.logger.info({ restored, records: records.length }, 'calls restored from the store');
+  }
+
+  /**
+   * The record to restore a call from: with a store that has `claim`, only once this process owns
+   * the call (undefined when another process claimed it first or it ended); otherwise as listed.
+   */
+  private async claim(
+    store: CallStore,
+    listed: CallRecord,
+    link: ServerLink,
+  ): Promise<CallRecord | undefined> {
+    if (!store.claim) return listed;
+    try {
+      const claimed = await store.claim(listed.callId);
+      if (!claimed) link.logger.info({ call: listed.callId }, 'call claimed by another process; left to it');
+      return claimed;
+    } catch (error) {
+      link.logger.warn(
+        { err: error, call: listed.callId },
+        'could not claim the call in the store; left alone',
+      );
+      return undefined;
+    }
   }
 
   /**

@@ -195,6 +195,12 @@ export class CallSession implements HandleSession {
           this.id,
           () => this.record(),
           () => this.callLogger,
+          (error) => {
+            this.log('warn', 'another process took the call over; this one lets it go untouched', {
+              err: error,
+            });
+            this.end('detached');
+          },
         )
       : undefined;
     this.own('channel', options.channelId, false);

@@ -52,6 +52,22 @@ export interface CallStore {
   remove(callId: string): void | Promise<void>;
   /** Every record kept (a starting process restores those whose channels are still up). */
   list(): readonly CallRecord[] | Promise<readonly CallRecord[]>;
+  /**
+   * The records of one application name (optional): a per-call connection's `<app>:<channel
+   * name>` names one call, and a store that can find its records without reading them all says
+   * so here. Without it, the application filters `list()`.
+   */
+  listApplication?(application: string): readonly CallRecord[] | Promise<readonly CallRecord[]>;
+  /**
+   * Makes this process the only owner of a call before it takes the call over; a store shared
+   * by several processes has it (see `JetStreamCallStore` in `@ringflow/cluster`). Resolves with
+   * the call's latest record when this process now owns the call, or `undefined` when it does
+   * not (another process claimed it first, or the call ended). A process whose call was claimed
+   * by another is told by its next `save()`, which rejects with a `RingflowError` of code
+   * `TAKEN_OVER`: its session then lets the call go untouched (`detached`). Without `claim`, the
+   * application restores a listed record as it is.
+   */
+  claim?(callId: string): Promise<CallRecord | undefined>;
 }
 
 /**

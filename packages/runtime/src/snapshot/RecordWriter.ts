@@ -1,3 +1,4 @@
+import { ErrorCode, RingflowError } from '@ringflow/client';
 import type { Logger } from 'pino';
 import type { CallRecord, CallStore } from './CallRecord.ts';
 
@@ -5,7 +6,8 @@ import type { CallRecord, CallStore } from './CallRecord.ts';
  * Writes one call's record to the application's store: at most once per turn of the event loop
  * however many steps the machine took in it (the record is built when written, so it is the
  * latest), and removes it when the call ends. A store that fails is logged, never thrown into
- * the call: the call goes on, only its takeover by another process is at risk.
+ * the call: the call goes on, only its takeover by another process is at risk. A store that says
+ * another process took the call over (`TAKEN_OVER`) calls `takenOver`: the session lets it go.
  */
 export class RecordWriter {
   private due = false;
@@ -17,6 +19,7 @@ export class RecordWriter {
     private readonly callId: string,
     private readonly build: () => CallRecord | undefined,
     private readonly logger: () => Logger,
+    private readonly takenOver: (error: RingflowError) => void = () => {},
   ) {}
 
   /** Something in the record changed: write it once the current turn is over. */
@@ -51,6 +54,11 @@ export class RecordWriter {
 
   private attempt(what: 'save' | 'remove', work: () => void | Promise<void>): void {
     const failed = (error: unknown) => {
+      if (error instanceof RingflowError && error.code === ErrorCode.TAKEN_OVER) {
+        this.closed = true;
+        this.takenOver(error);
+        return;
+      }
       if (this.warned) return;
       this.warned = true;
       this.logger().warn(

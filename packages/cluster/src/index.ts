@@ -1,0 +1,7 @@
+/**
+ * @ringflow/cluster: cluster mode on NATS JetStream. Call records live in a JetStream key-value
+ * bucket shared by every process, with ownership by revision, so that a process that dies (or
+ * loses a call's connection) hands its calls to the others mid-flow.
+ */
+export { JetStreamCallStore } from './JetStreamCallStore.ts';
+export type { JetStreamCallStoreOptions } from './JetStreamCallStore.ts';
