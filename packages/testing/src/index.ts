@@ -38,6 +38,6 @@ export { operationOfRequest } from './operationOfRequest.ts';
 // Reading scenario files (also on its own, without the harness: @ringflow/testing/scenario-files).
 export * from './scenarioFiles.ts';
 export { runScenario } from './runScenario.ts';
-export type { ScenarioResult } from './runScenario.ts';
+export type { RunScenarioOptions, ScenarioResult } from './runScenario.ts';
 export { runScenarioFiles } from './runScenarioFiles.ts';
 export type { ScenarioRun, ScenarioRunListener } from './runScenarioFiles.ts';

@@ -1,4 +1,5 @@
 import { type CallScenario, testCalls } from './CallScenario.ts';
+import type { TimelineEntry } from './CallTimeline.ts';
 import { FlowExpectationError } from './FlowExpectationError.ts';
 import type {
   Place,
@@ -20,6 +21,14 @@ export interface ScenarioResult {
   readonly calls: readonly { readonly name: string; readonly states: readonly string[] }[];
   /** Virtual time the scenario covered, in milliseconds. */
   readonly virtualMs: number;
+  /** Everything that happened, passed or not (with `{ timeline: true }`): what a console shows. */
+  readonly timeline?: readonly TimelineEntry[];
+}
+
+/** What else `runScenario` keeps. */
+export interface RunScenarioOptions {
+  /** Keep the scenario's whole timeline in the result (a failure's message has it anyway). */
+  readonly timeline?: boolean;
 }
 
 /**
@@ -31,7 +40,11 @@ export interface ScenarioResult {
  * const result = await runScenario(suite, suite.scenarios[0]!);
  * if (!result.passed) console.log(result.failure?.message);
  */
-export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Promise<ScenarioResult> {
+export async function runScenario(
+  suite: ScenarioSuite,
+  scenario: Scenario,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioResult> {
   let world: CallScenario | undefined;
   let current: ScenarioStep | undefined;
   const base = { suite: suite.file, scenario: scenario.name, place: scenario.place };
@@ -41,7 +54,13 @@ export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Pro
       current = step;
       await runStep(world, step);
     }
-    return { ...base, passed: true, calls: statesOf(world), virtualMs: elapsed(world) };
+    return {
+      ...base,
+      passed: true,
+      calls: statesOf(world),
+      virtualMs: elapsed(world),
+      ...(options.timeline ? { timeline: world.timeline() } : {}),
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -54,6 +73,7 @@ export async function runScenario(suite: ScenarioSuite, scenario: Scenario): Pro
       },
       calls: world ? statesOf(world) : [],
       virtualMs: world ? elapsed(world) : 0,
+      ...(options.timeline && world ? { timeline: world.timeline() } : {}),
     };
   } finally {
     await world?.close();

@@ -51,13 +51,17 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   const logger = text
     ? pino({ level: 'warn' }, { write: (s: string) => io.stderr(formatLogLine(s)) })
     : pino({ level: 'info' }, { write: (s: string) => io.stdout(s) });
+  // With --http, the console's live view: loaded only then (it adds nothing to a plain run).
+  const view = options.http ? (await import('../dev/liveView.ts')).createLiveView([options.flow]) : undefined;
   const app = createApplication({
     servers: options.server ? [options.server] : [],
     ...(options.listen
       ? { listen: { ...options.listen, ...(options.server ? { http: options.server } : {}) } }
       : {}),
     apps: [options.app],
-    call: createFlowCallMachine(options.flow, { inputs: { ...options.inputs } }),
+    call: view
+      ? view.machineOf(options.flow, options.inputs)
+      : createFlowCallMachine(options.flow, { inputs: { ...options.inputs } }),
     clock,
     logger,
   });
@@ -78,6 +82,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         ...options.http,
         metrics: () => app.metrics.registry.toPrometheus(),
         readiness: () => applicationReadiness(app),
+        ...(view ? { handlers: [view.handler] } : {}),
       });
     } catch (error) {
       const { host, port } = options.http;
@@ -86,6 +91,8 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       return ExitCode.FAILURE;
     }
     say(`ringflow run: metrics on ${ops.url}/metrics, probes on ${ops.url}/healthz and ${ops.url}/readyz`);
+    say(`ringflow run: live view of the calls on ${ops.url}/console/`);
+    view?.follow(app.calls$);
   }
   try {
     await Promise.race([app.start(), stop.then(() => Promise.reject(new Error('stopped while connecting')))]);
@@ -97,6 +104,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         : `ringflow run: cannot listen on ${options.listen?.host}:${options.listen?.port}: ${(error as Error).message}`,
     );
     await app.stop().catch(() => {});
+    view?.close();
     await ops?.close();
     return ExitCode.FAILURE;
   }
@@ -120,6 +128,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     await app.drain({ deadlineMs: options.drainMs });
     const listener = app.listening;
     await app.stop();
+    view?.close();
     await ops?.close();
     if (listener)
       say(
