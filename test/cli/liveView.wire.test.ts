@@ -43,24 +43,36 @@ async function until<T>(found: () => T | undefined, what: string): Promise<T> {
   throw new Error(`gave up waiting for ${what}`);
 }
 
-/** Reads the live view's feed (server-sent events) until `done` holds. */
+/** Reads the live view's feed (server-sent events) until `done` holds; gives up after 10 s, saying what came. */
 async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { authorization: OPS }, signal: controller.signal });
-  expect(response.headers.get('content-type')).toBe('text/event-stream');
-  const reader = response.body!.getReader();
+  const timer = setTimeout(() => controller.abort(), 10_000);
   const messages: Record<string, unknown>[] = [];
-  let text = '';
-  while (!done(messages)) {
-    const { value, done: ended } = await reader.read();
-    if (ended) break;
-    text += new TextDecoder().decode(value);
-    const parts = text.split('\n\n');
-    text = parts.pop() ?? '';
-    for (const part of parts)
-      messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+  try {
+    const response = await fetch(url, { headers: { authorization: OPS }, signal: controller.signal });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!done(messages)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += new TextDecoder().decode(value);
+      const parts = text.split('\n\n');
+      text = parts.pop() ?? '';
+      for (const part of parts)
+        messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+    }
+  } catch (error) {
+    throw new Error(
+      `the feed did not say it in 10 s; it said:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`,
+      {
+        cause: error,
+      },
+    );
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
   }
-  controller.abort();
   return messages;
 }
 
@@ -104,6 +116,8 @@ describe('the live view of ringflow run --http', () => {
         'ops',
         '--http-password',
         'secret',
+        '--drain',
+        '1s',
       ],
       { stdout: (t) => err.push(t), stderr: (t) => err.push(t), waitForStop: () => stopped },
     );
@@ -155,7 +169,9 @@ describe('the live view of ringflow run --http', () => {
       expect(inSorry).toContainEqual({ type: 'call', id, flow: 'desk' });
       const timeline = lines(inSorry, id);
       expect(timeline).toContain('state ◆ greet');
-      expect(timeline).toContain('event StasisStart');
+      // The session starts on StasisStart: the events after it are in the timeline.
+      expect(timeline).toContain('event ChannelStateChange');
+      expect(timeline).toContain('vars tries = 0');
       expect(timeline).toContain('vars tries = 1');
       expect(timeline).toContainEqual(expect.stringMatching(/^userEvent ✉ user event Greeted/));
       expect(timeline).toContainEqual(
@@ -173,9 +189,16 @@ describe('the live view of ringflow run --http', () => {
         m.some((x) => x.type === 'ended' && x.call === id),
       );
       expect(lines(ended, id)).toContainEqual(expect.stringMatching(/^end ■ call ended/));
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nringflow run said:\n${err.join('')}`, { cause: error });
     } finally {
       stop('SIGTERM');
-      expect(await run).toBe(ExitCode.OK);
+      // Bounded: a run that does not stop fails the test rather than hanging it.
+      const code = await Promise.race([
+        run,
+        new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000)),
+      ]);
+      expect(code, err.join('')).toBe(ExitCode.OK);
       await wire.close();
       simulator.close();
       await rm(dir, { recursive: true, force: true });
