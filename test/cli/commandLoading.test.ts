@@ -86,7 +86,7 @@ describe('each ringflow subcommand loads only what it needs', () => {
     }
   });
 
-  it('run --server --http loads the live view and prom-client, and neither the simulator nor the test harness', async () => {
+  it('run --server --http loads prom-client (metrics, live view), and neither the simulator nor the test harness', async () => {
     const simulator = createSimulator({ clock: systemClock });
     const wire = await startWireServer(simulator, { users: [{ username: 'u', password: 'p' }] });
     try {
