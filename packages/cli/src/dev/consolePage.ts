@@ -45,7 +45,7 @@ body[data-mode=live] .softphone,body[data-mode=live] .scenarios{display:none}
 <div id="notice" role="status"></div>
 <div id="errors" role="alert"></div>
 </section>
-<section><h2>Diagram</h2><svg id="diagram" width="100%" height="600"></svg><h2>State</h2><div id="steps"></div>
+<section><h2>Diagram</h2><svg id="diagram" width="100%" height="300"></svg><h2>State</h2><div id="steps"></div>
 <div class="scenarios"><h2>Scenarios</h2><button id="refresh-scenarios">Refresh</button><div id="scenarios"></div><div id="scenario-results"></div></div></section>
 <section><h2>Timeline</h2><div id="timeline"></div></section>
 <script>

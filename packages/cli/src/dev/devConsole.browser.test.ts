@@ -121,6 +121,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     const result = page.locator('#scenario-results details.result.pass');
     await result.locator('summary').click();
     await result.locator('pre.timeline', { hasText: 'caller presses 1' }).waitFor({ timeout: 10_000 });
+    await result.locator('pre.timeline').scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot('console-scenarios.png') });
 
     // Changed so that key 1 no longer leads to sales: the saved test now fails, and the page says where.

@@ -6,7 +6,7 @@ import type { ConsoleFeed } from './ConsoleFeed.ts';
 /** What the console follows of a call: its flow, the states it entered, how it ended. */
 export interface WatchedCall {
   readonly id: string;
-  readonly flow: string;
+  flow: string;
   readonly states: string[];
   /** The flow's own end (status, state, vars), once its machine finished. */
   output?: FlowOutput;
@@ -59,10 +59,8 @@ export function watchCalls(
   const ended: string[] = [];
   calls$.subscribe((session) => {
     const id = session.channelId;
-    const flow = flowOf(session);
-    const call: WatchedCall = { id, flow: flow?.document.name ?? session.application ?? '', states: [] };
+    const call: WatchedCall = { id, flow: session.application ?? '', states: [] };
     watched.set(id, call);
-    options.onCall?.(call, session);
     const events = options.events
       ? session.events$.subscribe((event) => {
           const e = event as { type: string; digit?: string; channel?: { id?: string } };
@@ -70,8 +68,11 @@ export function watchCalls(
           feed.line(id, 'event', `${e.type}${e.digit ? ` ${e.digit}` : ''}${whose}`);
         })
       : undefined;
-    // The actor is made right after the session is announced.
+    // The actor (and so the flow version the call runs) is made right after the session is announced.
     queueMicrotask(() => {
+      const flow = flowOf(session);
+      if (flow) call.flow = flow.document.name;
+      options.onCall?.(call, session);
       feed.send({ type: 'call', id, flow: call.flow });
       const actor = session.machine;
       let vars: Readonly<Record<string, unknown>> = {};
