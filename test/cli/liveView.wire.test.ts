@@ -179,7 +179,7 @@ describe('the live view of ringflow run --http', () => {
           /^failure ✗ dial failed \(greet, step 4, .*desk\.yaml:\d+:\d+\): .*500.*→ .*sorry/,
         ),
       );
-      expect(timeline).toContain('timer ⏱ 5m in sorry → done');
+      expect(timeline).toContain('timer ◷ 5m in sorry → done');
 
       await fetch(`${wire.url.replace(/\/ari$/, '')}/ringflow/driver/calls/${id}`, {
         method: 'DELETE',

@@ -109,6 +109,8 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     const code = await main(['test', file!], { stdout: (t) => out.push(t), stderr: (t) => out.push(t) });
     expect(out.join('')).toMatch(/"passed":1,"failed":0/);
     expect(code).toBe(ExitCode.OK);
+    await page.locator('#saved summary', { hasText: 'scenario' }).click();
+    await page.locator('#saved pre.yaml', { hasText: 'hangup' }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: shot('console-saved.png') });
 
     // The flow's scenarios, run from the page: the saved one passes, with its timeline.

@@ -139,8 +139,8 @@ states:
       const texts = (messages: Record<string, unknown>[]) =>
         messages.flatMap((m) => (m.type === 'timeline' ? [(m.entry as { text: string }).text] : []));
       // The timers the state arms are in the call's timeline.
-      expect(texts(await readFeed(line.url, (m) => texts(m).some((t) => t.startsWith('⏱'))))).toContain(
-        '⏱ 5m in menu → done',
+      expect(texts(await readFeed(line.url, (m) => texts(m).some((t) => t.startsWith('◷'))))).toContain(
+        '◷ 5m in menu → done',
       );
       await post('dtmf', { call: id, digits: '1' });
       const ringing = await readFeed(line.url, (m) => m.some((x) => x.type === 'farEnd' && x.ringing));

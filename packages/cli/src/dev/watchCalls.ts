@@ -86,7 +86,7 @@ export function watchCalls(
           feed.line(
             id,
             'timer',
-            `⏱ ${delay} in ${state} → ${typeof target === 'string' ? target : short(target)}`,
+            `◷ ${delay} in ${state} → ${typeof target === 'string' ? target : short(target)}`,
           );
       };
       const changed = (next: Readonly<Record<string, unknown>> | undefined) => {
