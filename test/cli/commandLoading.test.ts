@@ -85,4 +85,34 @@ describe('each ringflow subcommand loads only what it needs', () => {
       simulator.close();
     }
   });
+
+  it('run --server --http loads prom-client (metrics, live view), and neither the simulator nor the test harness', async () => {
+    const simulator = createSimulator({ clock: systemClock });
+    const wire = await startWireServer(simulator, { users: [{ username: 'u', password: 'p' }] });
+    try {
+      const modules = await loadedBy(
+        [
+          'run',
+          'flows/ivr.yaml',
+          '--server',
+          wire.url,
+          '--user',
+          'u',
+          '--password',
+          'p',
+          '--format',
+          'text',
+          '--http',
+          '127.0.0.1:0',
+        ],
+        /is running as application/,
+      );
+      expect(loads(modules, /\/node_modules\/prom-client\//).length).toBeGreaterThan(0);
+      expect(loads(modules, SIMULATOR)).toEqual([]);
+      expect(loads(modules, TEST_HARNESS)).toEqual([]);
+    } finally {
+      await wire.close();
+      simulator.close();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { type CallScenario, testCalls } from './CallScenario.ts';
+import type { TimelineEntry } from './CallTimeline.ts';
 import { FlowExpectationError } from './FlowExpectationError.ts';
 import type { ScenarioTransport } from './TestCallOptions.ts';
 import type {
@@ -16,6 +17,8 @@ export interface RunScenarioOptions {
    * (`ringflow test --transport`); see {@link ScenarioTransport}.
    */
   readonly transport?: ScenarioTransport;
+  /** Keep the scenario's whole timeline in the result (a failure's message has it anyway). */
+  readonly timeline?: boolean;
 }
 
 /** How one scenario went. */
@@ -32,6 +35,8 @@ export interface ScenarioResult {
   readonly virtualMs: number;
   /** How the application and the server talked. */
   readonly transport: ScenarioTransport;
+  /** Everything that happened, passed or not (with `{ timeline: true }`): what a console shows. */
+  readonly timeline?: readonly TimelineEntry[];
 }
 
 /**
@@ -58,7 +63,13 @@ export async function runScenario(
       current = step;
       await runStep(world, step);
     }
-    return { ...base, passed: true, calls: statesOf(world), virtualMs: elapsed(world) };
+    return {
+      ...base,
+      passed: true,
+      calls: statesOf(world),
+      virtualMs: elapsed(world),
+      ...(options.timeline ? { timeline: world.timeline() } : {}),
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -71,6 +82,7 @@ export async function runScenario(
       },
       calls: world ? statesOf(world) : [],
       virtualMs: world ? elapsed(world) : 0,
+      ...(options.timeline && world ? { timeline: world.timeline() } : {}),
     };
   } finally {
     await world?.close();

@@ -7,10 +7,18 @@ import { parsePort } from '../parsePort.ts';
 const HELP = `Usage: ringflow dev <flow.yaml ...> [--port N] [--host H]
 
 Runs the flows on a simulated server (in this process, real time) and serves the console page:
-a softphone to call a flow, press keys, talk and hang up; the flow as a diagram with each call's
-active state lit and its path drawn; a timeline per call (events in, requests out with their
-status, state changes). Saving a flow file reloads it: new calls take the new version, errors
-are shown on the page with file:line:col.
+a softphone to call a flow, press keys, talk and hang up, and answer, reject or hang up the far
+ends its dial steps ring; the flow as a diagram with each call's active state lit and its path
+drawn; a timeline per call (events in, requests out with their status, states and the timers they
+arm, variables as they change, user events, step failures with their cause). Saving a flow file
+reloads it: new calls take the new version, errors are shown on the page with file:line:col.
+
+"Save as test" writes the selected call as a scenario file beside its flow
+(<flow>.<call>.test.yaml): it replays what the caller and the far ends did, at the times they did
+it, and expects what the flow did (the end, the states in order, each request and how many times).
+The page replays it at once and says whether it passes; \`ringflow test\` runs it from then on.
+The page also lists the *.test.yaml beside each flow and runs them (one or all), showing each
+result and its timeline.
 
 Options:
   --port <n>       port of the page (default 8089; 0 picks a free port)

@@ -1,9 +1,11 @@
 import { existsSync, mkdtempSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../ExitCode.ts';
+import { main } from '../main.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -82,8 +84,59 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     await writeFile(join(dir, 'desk.yaml'), FLOW.replace('"1": sales', '"1": nowhere'));
     await page.locator('#errors', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: shot('console-error.png') });
+    // Fixed again: the error goes away (the call keeps the version it started with).
+    await writeFile(join(dir, 'desk.yaml'), FLOW);
+    // A function's text, run in the page (this file is not compiled with the DOM's types).
+    await page.waitForFunction("document.getElementById('errors').textContent === ''", undefined, {
+      timeout: 10_000,
+    });
     await page.getByRole('button', { name: 'Hang up' }).click();
     await page.locator('#timeline div', { hasText: 'call ended' }).first().waitFor({ timeout: 10_000 });
     expect(await page.locator('svg .state.active').count()).toBe(0);
+
+    // The call becomes a test: saved beside the flow, replayed at once, and `ringflow test` passes on it.
+    await page.getByRole('button', { name: 'Save as test' }).click();
+    const saved = page.locator('#saved .result');
+    await saved.waitFor({ timeout: 20_000 });
+    expect(await saved.textContent()).toMatch(/replay passed/);
+    const file = /Saved (\S+\.test\.yaml)/.exec((await saved.textContent()) ?? '')?.[1];
+    expect(file).toBe(join(dir, 'desk.call-1.test.yaml'));
+    const yaml = await readFile(file!, 'utf8');
+    expect(yaml).toMatch(/- press: "1"/);
+    expect(yaml).toMatch(/- hangup/);
+    expect(yaml).toMatch(/status: hungUp/);
+    const out: string[] = [];
+    const code = await main(['test', file!], { stdout: (t) => out.push(t), stderr: (t) => out.push(t) });
+    expect(out.join('')).toMatch(/"passed":1,"failed":0/);
+    expect(code).toBe(ExitCode.OK);
+    await page.locator('#saved summary', { hasText: 'scenario' }).click();
+    await page.locator('#saved pre.yaml', { hasText: 'hangup' }).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: shot('console-saved.png') });
+
+    // The flow's scenarios, run from the page: the saved one passes, with its timeline.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const entry = page.locator('.sfile', { hasText: 'desk.call-1.test.yaml' });
+    await entry.getByRole('button', { name: 'Run all' }).click();
+    await page
+      .locator('#scenario-results .summary', { hasText: 'desk.call-1.test.yaml: 1 passed, 0 failed' })
+      .waitFor({ timeout: 20_000 });
+    const result = page.locator('#scenario-results details.result.pass');
+    await result.locator('summary').click();
+    await result.locator('pre.timeline', { hasText: 'caller presses 1' }).waitFor({ timeout: 10_000 });
+    await result.locator('pre.timeline').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('console-scenarios.png') });
+
+    // Changed so that key 1 no longer leads to sales: the saved test now fails, and the page says where.
+    await writeFile(join(dir, 'desk.yaml'), FLOW.replace('"1": sales', '"1": done'));
+    await page
+      .locator('.sfile', { hasText: 'desk.call-1.test.yaml' })
+      .getByRole('button', { name: 'Run all' })
+      .click();
+    await page
+      .locator('#scenario-results .summary', { hasText: '0 passed, 1 failed' })
+      .waitFor({ timeout: 20_000 });
+    expect(await page.locator('#scenario-results details.result.fail pre').first().textContent()).toMatch(
+      /desk\.call-1\.test\.yaml:\d+:\d+/,
+    );
   });
 });

@@ -1,7 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../ExitCode.ts';
+import { main } from '../main.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 
 const FLOW = `name: hello
@@ -101,6 +103,99 @@ states:
     }
   });
 
+  it('saves a call (a key, the far end answered then hanging up) as a scenario that replays it and passes', async () => {
+    const file = join(dir, 'line.yaml');
+    await writeFile(
+      file,
+      `name: line
+start: menu
+prompts:
+  en:
+    hello: sound:hello-world
+states:
+  menu:
+    steps:
+      - answer
+      - menu: { prompt: hello, timeout: 30s, choices: { "1": operator } }
+    after:
+      5m: done
+  operator:
+    steps:
+      - dial: { endpoint: PJSIP/operator, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: done } }
+  done:
+    final: true
+`,
+    );
+    const line = await startDevConsole({ files: [file], port: 0 });
+    const post = async (path: string, body: Record<string, string>) => {
+      const response = await fetch(`${line.url}api/${path}`, { method: 'POST', body: JSON.stringify(body) });
+      const json = (await response.json()) as Record<string, unknown>;
+      if (response.status !== 200) throw new Error(`${path}: ${JSON.stringify(json)}`);
+      return json;
+    };
+    try {
+      const { id } = (await post('call', { flow: 'line' })) as { id: string };
+      await readFeed(line.url, (m) => m.some((x) => x.type === 'state' && x.state === 'menu'));
+      const texts = (messages: Record<string, unknown>[]) =>
+        messages.flatMap((m) => (m.type === 'timeline' ? [(m.entry as { text: string }).text] : []));
+      // The timers the state arms are in the call's timeline.
+      expect(texts(await readFeed(line.url, (m) => texts(m).some((t) => t.startsWith('◷'))))).toContain(
+        '◷ 5m in menu → done',
+      );
+      await post('dtmf', { call: id, digits: '1' });
+      const ringing = await readFeed(line.url, (m) => m.some((x) => x.type === 'farEnd' && x.ringing));
+      const farEnd = String(ringing.find((x) => x.type === 'farEnd')!.id);
+      await post('answer', { call: farEnd });
+      await readFeed(line.url, (m) => m.some((x) => x.type === 'farEnd' && x.answered));
+      await post('hangup', { call: farEnd });
+      await readFeed(line.url, (m) => m.some((x) => x.type === 'ended' && x.call === id));
+      const saved = (await post('save', { call: id })) as {
+        file: string;
+        yaml: string;
+        replay: { passed: boolean; failure?: { message: string } };
+      };
+      expect(saved.file).toBe(join(dir, 'line.call-1.test.yaml'));
+      expect(saved.replay.failure?.message).toBeUndefined();
+      expect(saved.replay.passed).toBe(true);
+      const yaml = await readFile(saved.file, 'utf8');
+      expect(yaml).toBe(saved.yaml);
+      expect(yaml).toMatch(/PJSIP\/operator:\n\s+answerAfter: \d+m?s/);
+      expect(yaml).toMatch(/- press: "1"/);
+      expect(yaml).toMatch(/- hangupFarEnd: PJSIP\/operator/);
+      expect(yaml).toMatch(/states:\n\s+- menu\n\s+- operator\n\s+- done/);
+      expect(yaml).toMatch(/operation: channels\.originateWithId/);
+      const out: string[] = [];
+      const code = await main(['test', saved.file], {
+        stdout: (t) => out.push(t),
+        stderr: (t) => out.push(t),
+      });
+      expect(out.join('')).toMatch(/"passed":1,"failed":0/);
+      expect(code).toBe(ExitCode.OK);
+      // Listed beside its flow, and run from the console with its timeline.
+      const listed = (await (await fetch(`${line.url}api/scenarios`)).json()) as {
+        file: string;
+        scenarios: string[];
+      }[];
+      expect(listed).toContainEqual(
+        expect.objectContaining({
+          file: saved.file,
+          scenarios: [expect.stringMatching(/^recorded call call-1/)],
+        }),
+      );
+      const run = (await post('scenarios/run', { file: saved.file })) as {
+        results: { passed: boolean; timeline: string[] }[];
+      };
+      expect(run.results.map((r) => r.passed)).toEqual([true]);
+      expect(run.results[0]!.timeline.join('\n')).toMatch(/caller presses 1/);
+      // A second save of the same call never overwrites the first.
+      expect(((await post('save', { call: id })) as { file: string }).file).toBe(
+        join(dir, 'line.call-1-2.test.yaml'),
+      );
+    } finally {
+      await line.stop();
+    }
+  });
+
   it('answers bad requests with a clear error', async () => {
     const response = await fetch(`${dev.url}api/call`, {
       method: 'POST',
@@ -108,6 +203,20 @@ states:
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'no flow named "nope"' });
+    const save = await fetch(`${dev.url}api/save`, {
+      method: 'POST',
+      body: JSON.stringify({ call: 'nope' }),
+    });
+    expect(save.status).toBe(400);
+    expect(await save.json()).toEqual({ error: 'no call "nope" was seen by this console' });
+    const missing = await fetch(`${dev.url}api/save`, { method: 'POST', body: '{}' });
+    expect(await missing.json()).toEqual({ error: 'missing field "call"' });
+    const run = await fetch(`${dev.url}api/scenarios/run`, {
+      method: 'POST',
+      body: JSON.stringify({ file: '/etc/passwd' }),
+    });
+    expect(run.status).toBe(400);
+    expect(((await run.json()) as { error: string }).error).toMatch(/is not a scenario file of these flows/);
     await expect(startDevConsole({ files: [] })).rejects.toThrow(/give at least one flow file/);
   });
 });

@@ -1,21 +1,24 @@
-import { watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, watch } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { systemClock } from '@ringflow/client';
-import {
-  createFlowCallMachine,
-  describeFileError,
-  type Flow,
-  FlowValidationError,
-  flowGraph,
-  loadFlowFile,
-} from '@ringflow/dsl';
+import { describeFileError, type Flow, FlowValidationError, loadFlowFile } from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
-import type { AnyStateMachine, InspectionEvent } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
+import { CallRecorder, endpointOfChannel } from './CallRecorder.ts';
+import { callToScenario, scenarioFileFor } from './callToScenario.ts';
+import { ConsoleFeed } from './ConsoleFeed.ts';
+import { consoleMachine } from './consoleMachine.ts';
+import { describeFlows } from './describeFlows.ts';
 import { CONSOLE_PAGE } from './consolePage.ts';
+import { runScenarioFile, scenarioFilesOf } from './flowScenarios.ts';
+import { watchCalls } from './watchCalls.ts';
+
+export type { TimelineEntry } from './ConsoleFeed.ts';
 
 export interface DevConsoleOptions {
   readonly files: readonly string[];
@@ -28,12 +31,12 @@ export interface DevConsole {
   stop(): Promise<void>;
 }
 
-/** One line of a call's timeline, as the page shows it. */
-export interface TimelineEntry {
-  readonly at: number;
-  readonly call: string;
-  readonly kind: 'event' | 'request' | 'state' | 'end' | 'error';
-  readonly text: string;
+/** What the console reads of a call's channel as it entered its flow. */
+interface StartChannel {
+  readonly id: string;
+  readonly caller?: { readonly number?: string };
+  readonly dialplan?: { readonly exten?: string };
+  readonly language?: string;
 }
 
 interface LoadedFlow {
@@ -46,20 +49,31 @@ interface LoadedFlow {
 /**
  * `ringflow dev`: the simulator (in process, served on a loopback port as a real server would be),
  * the flows running on it through the runtime, and the console page with its live feed (SSE).
+ * Every call is recorded (what the caller and the far ends did, what the flow did), so that it
+ * can be saved as a scenario file; the scenario files beside the flows can be run from the page.
  */
 export async function startDevConsole(options: DevConsoleOptions): Promise<DevConsole> {
   if (options.files.length === 0)
     throw new Error('give at least one flow file, e.g. ringflow dev flows/ivr.yaml');
+  const feed = new ConsoleFeed();
+  const send = (message: Record<string, unknown>) => feed.send(message);
+  const recorder = new CallRecorder();
   const flows = new Map<string, LoadedFlow>();
+  // The flow (the version) each call entered, by channel id, until its session is watched.
+  const flowOfCall = new Map<
+    string,
+    { readonly file: string; readonly version: Flow; readonly start: { readonly channel: StartChannel } }
+  >();
+  // Each call's flow tells the feed its user events and failures, and the recorder its requests.
+  const machineOf = (flow: Flow) => consoleMachine(flow, {}, feed, recorder);
   for (const file of options.files) {
     const flow = await loadFlowFile(file).catch((error: unknown) => {
       throw error instanceof FlowValidationError ? error : new Error(`${file}: ${describeFileError(error)}`);
     });
     const name = flow.document.name;
     if (flows.has(name)) throw new Error(`${file}: two flows are named "${name}"`);
-    flows.set(name, { file, flow, machine: createFlowCallMachine(flow, { inputs: {} }) });
+    flows.set(name, { file: resolve(file), flow, machine: machineOf(flow) });
   }
-  const placed = new Set<string>();
   let callCount = 0;
   // The endpoints the flows name (`PJSIP/operator`, in steps or input defaults) exist and ring
   // until the page answers or rejects them.
@@ -74,16 +88,6 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     endpoints: [...endpoints],
     answerOutboundAfterMs: null,
   });
-  const feed = new Set<ServerResponse>();
-  const history: unknown[] = [];
-  const send = (message: Record<string, unknown>) => {
-    history.push(message);
-    if (history.length > 5000) history.shift();
-    const data = `data: ${JSON.stringify(message)}\n\n`;
-    for (const res of feed) res.write(data);
-  };
-  const line = (call: string, kind: TimelineEntry['kind'], text: string) =>
-    send({ type: 'timeline', entry: { at: Date.now(), call, kind, text } satisfies TimelineEntry });
   // REST requests the application makes, with their status: the simulated server's handler, wrapped.
   const handle = sim.handle.bind(sim);
   const traced = new Proxy(sim, {
@@ -92,7 +96,12 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
         return async (request: Parameters<typeof sim.handle>[0]) => {
           const response = await handle(request);
           const match = /\/channels\/([^/?]+)/.exec(request.path);
-          line(match?.[1] ?? '', 'request', `${request.method} ${request.path} → ${response.status}`);
+          const channel = match?.[1] ?? '';
+          feed.line(
+            recorder.callOfFarEnd(channel) ?? channel,
+            'request',
+            `${request.method} ${request.path} → ${response.status}`,
+          );
           return response;
         };
       const value = Reflect.get(target, key) as unknown;
@@ -105,82 +114,72 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     port: 0,
   });
   sim.driver.onEvent((event) => {
-    const e = event as { type: string; channel?: { id: string }; digit?: string };
-    line(e.channel?.id ?? '', 'event', `${e.type}${e.digit ? ` ${e.digit}` : ''}`);
-    // Channels the page did not place are far ends (dial steps): the page answers or rejects them.
+    const e = event as {
+      type: string;
+      channel?: { id: string; name?: string; state?: string };
+      digit?: string;
+    };
     const id = e.channel?.id;
-    if (id && e.type === 'ChannelCreated' && !placed.has(id)) send({ type: 'farEnd', id, ringing: true });
-    if (
-      id &&
-      !placed.has(id) &&
-      (e.type === 'ChannelDestroyed' ||
-        (e.type === 'ChannelStateChange' && (e.channel as { state?: string }).state === 'Up'))
-    )
-      send({ type: 'farEnd', id, ringing: false });
+    feed.line(
+      id ? (recorder.callOfFarEnd(id) ?? id) : '',
+      'event',
+      `${e.type}${e.digit ? ` ${e.digit}` : ''}`,
+    );
+    // Channels a call's flow dialled are far ends: the page answers, rejects or hangs them up.
+    if (!id || recorder.callOfFarEnd(id) === undefined) return;
+    if (e.type === 'ChannelCreated') {
+      recorder.farEndRang(id, endpointOfChannel(e.channel?.name ?? ''));
+      send({ type: 'farEnd', id, ringing: true, name: e.channel?.name ?? id });
+    }
+    if (e.type === 'ChannelStateChange' && e.channel?.state === 'Up')
+      send({ type: 'farEnd', id, ringing: false, answered: true, name: e.channel?.name ?? id });
+    if (e.type === 'ChannelDestroyed') send({ type: 'farEnd', id, ringing: false, gone: true });
   });
-  const appOf = new Map<string, string>();
   const app = createApplication({
     servers: [{ url: wire.url, username: 'dev', password: 'dev' }],
     apps: [...flows.keys()],
     call: (info) => {
-      appOf.set(info.start.channel.id, info.app);
       const loaded = flows.get(info.app);
       if (!loaded) throw new Error(`no flow for application ${info.app}`);
+      flowOfCall.set(info.start.channel.id, { file: loaded.file, version: loaded.flow, start: info.start });
       return loaded.machine;
     },
     clock: systemClock,
     logger: pino({ level: 'silent' }),
   });
   await app.start();
-  app.calls$.subscribe((session) => {
-    const id = session.channelId;
-    queueMicrotask(() => {
-      send({ type: 'call', id, flow: appOf.get(id) ?? '' });
-      appOf.delete(id);
-      const actor = session.machine;
-      if (!actor) return;
-      let current = '';
-      const enter = (value: unknown) => {
-        const state = typeof value === 'string' ? value : (Object.keys(value as object)[0] ?? '');
-        if (state === current || state === '' || state.startsWith('$')) return;
-        current = state;
-        send({ type: 'state', call: id, state });
-        line(id, 'state', `◆ ${state}`);
-      };
-      enter(actor.getSnapshot().value);
-      const inspection = actor.system.inspect((event: InspectionEvent) => {
-        if (event.type === '@xstate.microstep' && event.actorRef === actor)
-          enter((event.snapshot as unknown as { value: unknown }).value);
-      });
-      void session.done.then((outcome) => {
-        inspection.unsubscribe();
-        line(id, 'end', `■ call ended: ${String(outcome)}`);
-        send({ type: 'ended', call: id, outcome: String(outcome) });
-      });
-    });
+  const watched = watchCalls(app.calls$, feed, (session) => flowOfCall.get(session.channelId)?.version, {
+    onCall: (call) => {
+      const loaded = flowOfCall.get(call.id);
+      flowOfCall.delete(call.id);
+      // A call the page did not place (`ringflow call` on the simulator's port): recorded from now.
+      if (loaded && !recorder.has(call.id)) {
+        const channel = loaded.start.channel;
+        recorder.placed(call.id, {
+          flow: call.flow,
+          flowFile: loaded.file,
+          caller: channel?.caller?.number ?? '',
+          ...(channel?.dialplan?.exten ? { extension: channel.dialplan.exten } : {}),
+          ...(channel?.language ? { language: channel.language } : {}),
+        });
+      }
+    },
   });
   const describe = () =>
-    [...flows.entries()].map(([name, f]) => ({
-      name,
-      file: f.file,
-      graph: flowGraph(f.flow),
-      states: Object.fromEntries(
-        Object.entries(f.flow.document.states).map(([state, doc]) => [
-          state,
-          (doc.steps ?? []).map((step, i) => ({
-            at: f.flow.where?.(['states', state, 'steps', i]) ?? f.file,
-            step,
-          })),
-        ]),
-      ),
-      error: f.error ?? null,
-    }));
+    describeFlows(
+      [...flows.entries()].map(([name, f]) => ({
+        name,
+        file: f.file,
+        flow: f.flow,
+        ...(f.error ? { error: f.error } : {}),
+      })),
+    );
   const watchers = [...flows.values()].map((loaded) =>
     watch(loaded.file, () => {
       void loadFlowFile(loaded.file).then(
         (flow) => {
           loaded.flow = flow;
-          loaded.machine = createFlowCallMachine(flow, { inputs: {} });
+          loaded.machine = machineOf(flow);
           delete loaded.error;
           send({ type: 'flows', flows: describe() });
         },
@@ -194,6 +193,19 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       );
     }),
   );
+  /** Saves a call as a scenario file beside its flow, then replays it to tell whether it passes. */
+  const saveCall = async (id: string) => {
+    const record = recorder.record(id, watched.get(id));
+    if (!record) throw new Error(`no call "${id}" was seen by this console`);
+    const loaded = flows.get(record.flow);
+    if (loaded?.error)
+      throw new Error(`the flow ${record.flow} has errors; fix them before saving a call as its test`);
+    const file = scenarioFileFor(record, existsSync);
+    const scenario = callToScenario(record, dirname(file));
+    await writeFile(file, scenario.yaml, { flag: 'wx' });
+    const [result] = await runScenarioFile(file);
+    return { file, yaml: scenario.yaml, scenario: scenario.name, replay: result };
+  };
   const server: Server = createServer((req, res) => {
     void route(req, res).catch((error: unknown) => {
       res.writeHead(400, { 'content-type': 'application/json' });
@@ -208,45 +220,80 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/flows') return json(res, describe());
-    if (req.method === 'GET' && url.pathname === '/api/feed') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const m of history) res.write(`data: ${JSON.stringify(m)}\n\n`);
-      feed.add(res);
-      req.on('close', () => feed.delete(res));
-      return;
-    }
+    if (req.method === 'GET' && url.pathname === '/api/feed') return feed.serve(req, res);
+    if (req.method === 'GET' && url.pathname === '/api/scenarios')
+      return json(
+        res,
+        await scenarioFilesOf([...flows.entries()].map(([name, f]) => ({ name, file: f.file }))),
+      );
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
       const body = JSON.parse((await readBody(req)) || '{}') as Record<string, string>;
       const d = sim.driver;
       switch (url.pathname) {
         case '/api/call': {
-          if (!flows.has(body.flow ?? '')) throw new Error(`no flow named "${body.flow}"`);
+          const loaded = flows.get(body.flow ?? '');
+          if (!loaded) throw new Error(`no flow named "${body.flow}"`);
           const placing = `call-${++callCount}`;
-          placed.add(placing);
+          const caller = body.from || '1000';
+          recorder.placed(placing, {
+            flow: body.flow ?? '',
+            flowFile: loaded.file,
+            caller,
+            extension: 's',
+            ...(body.language ? { language: body.language } : {}),
+          });
           const id = d.placeCall({
-            from: body.from || '1000',
+            from: caller,
             app: body.flow ?? '',
             channelId: placing,
             ...(body.language ? { language: body.language } : {}),
           });
           return json(res, { id });
         }
-        case '/api/dtmf':
-          d.pressDigits(need(body.call), need(body.digits));
+        case '/api/dtmf': {
+          const call = need(body.call, 'call');
+          const digits = need(body.digits, 'digits');
+          if (!/^[0-9A-D*#]+$/i.test(digits))
+            throw new Error(`digits: expected keys 0-9, *, #, A-D, got "${digits}"`);
+          d.pressDigits(call, digits);
+          recorder.callerDid(call, { kind: 'press', digits });
           return json(res, {});
-        case '/api/talk':
-          if (body.talking === 'true') d.startTalking(need(body.call));
-          else d.stopTalking(need(body.call));
+        }
+        case '/api/talk': {
+          const call = need(body.call, 'call');
+          const talking = body.talking === 'true';
+          if (talking) d.startTalking(call);
+          else d.stopTalking(call);
+          recorder.callerDid(call, { kind: 'talk', talking });
           return json(res, {});
-        case '/api/hangup':
-          d.hangup(need(body.call));
+        }
+        case '/api/hangup': {
+          const call = need(body.call, 'call');
+          d.hangup(call);
+          if (recorder.callOfFarEnd(call) !== undefined) recorder.farEndDid(call, 'hungUp');
+          else if (watched.get(call)?.endedAt === undefined) recorder.callerDid(call, { kind: 'hangup' });
           return json(res, {});
+        }
         case '/api/answer':
-          d.answer(need(body.call));
+          d.answer(need(body.call, 'call'));
+          recorder.farEndDid(need(body.call, 'call'), 'answered');
           return json(res, {});
         case '/api/reject':
-          d.reject(need(body.call));
+          d.reject(need(body.call, 'call'));
+          recorder.farEndDid(need(body.call, 'call'), 'rejected');
           return json(res, {});
+        case '/api/save':
+          return json(res, await saveCall(need(body.call, 'call')));
+        case '/api/scenarios/run': {
+          const file = resolve(need(body.file, 'file'));
+          // Only the scenario files this console lists (beside its flows) are run.
+          const known = await scenarioFilesOf(
+            [...flows.entries()].map(([name, f]) => ({ name, file: f.file })),
+          );
+          if (!known.some((k) => k.file === file))
+            throw new Error(`${body.file} is not a scenario file of these flows (see GET /api/scenarios)`);
+          return json(res, { file, results: await runScenarioFile(file, body.scenario || undefined) });
+        }
       }
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
@@ -261,7 +308,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     url: `http://${address.address}:${address.port}/`,
     async stop() {
       for (const w of watchers) w.close();
-      for (const res of feed) res.end();
+      feed.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.stop();
       await wire.close();
@@ -269,8 +316,8 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   };
 }
 
-function need(value: string | undefined): string {
-  if (!value) throw new Error('missing field');
+function need(value: string | undefined, field: string): string {
+  if (!value) throw new Error(`missing field "${field}"`);
   return value;
 }
 

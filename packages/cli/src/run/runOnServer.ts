@@ -67,6 +67,8 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       `ringflow run: cluster mode: calls kept in NATS JetStream at ${options.cluster} (process ${store.owner})`,
     );
   }
+  // With --http, the console's live view: loaded only then (it adds nothing to a plain run).
+  const view = options.http ? (await import('../dev/liveView.ts')).createLiveView([options.flow]) : undefined;
   const app = createApplication({
     servers: options.server ? [options.server] : [],
     ...(store ? { store } : {}),
@@ -74,7 +76,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       ? { listen: { ...options.listen, ...(options.server ? { http: options.server } : {}) } }
       : {}),
     apps: [options.app],
-    call: createFlowCallMachine(options.flow, { inputs: { ...options.inputs } }),
+    call: view
+      ? view.machineOf(options.flow, options.inputs)
+      : createFlowCallMachine(options.flow, { inputs: { ...options.inputs } }),
     clock,
     logger,
   });
@@ -95,6 +99,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         ...options.http,
         metrics: () => app.metrics.registry.toPrometheus(),
         readiness: () => applicationReadiness(app),
+        ...(view ? { handlers: [view.handler] } : {}),
       });
     } catch (error) {
       const { host, port } = options.http;
@@ -104,6 +109,8 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       return ExitCode.FAILURE;
     }
     say(`ringflow run: metrics on ${ops.url}/metrics, probes on ${ops.url}/healthz and ${ops.url}/readyz`);
+    say(`ringflow run: live view of the calls on ${ops.url}/console/`);
+    view?.follow(app.calls$);
   }
   try {
     await Promise.race([app.start(), stop.then(() => Promise.reject(new Error('stopped while connecting')))]);
@@ -115,6 +122,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         : `ringflow run: cannot listen on ${options.listen?.host}:${options.listen?.port}: ${(error as Error).message}`,
     );
     await app.stop().catch(() => {});
+    view?.close();
     await ops?.close();
     await store?.close();
     return ExitCode.FAILURE;
@@ -149,6 +157,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     await app.drain({ deadlineMs: options.drainMs });
     const listener = app.listening;
     await app.stop();
+    view?.close();
     await ops?.close();
     if (listener)
       say(

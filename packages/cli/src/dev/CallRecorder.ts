@@ -1,0 +1,220 @@
+import type { FlowHost } from '@ringflow/dsl';
+import type { StepFailure } from '@ringflow/runtime';
+import type { CallerAction, FlowRequest, RecordedCall, RecordedEnd, RecordedFarEnd } from './RecordedCall.ts';
+import type { WatchedCall } from './watchCalls.ts';
+
+/** Who the caller is, as the call was placed. */
+export interface PlacedCall {
+  readonly flow: string;
+  readonly flowFile: string;
+  readonly caller: string;
+  readonly extension?: string;
+  readonly language?: string;
+}
+
+interface CallLog {
+  readonly placed: PlacedCall;
+  readonly startedAt: number;
+  readonly actions: CallerAction[];
+  readonly farEnds: { -readonly [K in keyof RecordedFarEnd]: RecordedFarEnd[K] }[];
+  readonly requests: FlowRequest[];
+  readonly pickedIds: string[];
+  callerHungUp: boolean;
+}
+
+/** Channel name of a dialled endpoint (`PJSIP/operator-00000003`) -> the endpoint (`PJSIP/operator`). */
+export function endpointOfChannel(name: string): string {
+  return name.replace(/-[^-/]*$/, '');
+}
+
+/**
+ * Keeps what each call of the console did, so that it can be saved as a scenario: what the
+ * caller and the far ends' people did (from the page), and the requests the call's flow made
+ * (through its host, see {@link recordingHost}). The states and the end come from the call's
+ * {@link WatchedCall}.
+ */
+export class CallRecorder {
+  private readonly calls = new Map<string, CallLog>();
+  /** Dialled channels, by id: the call that dialled them. */
+  private readonly farEndCalls = new Map<string, string>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** A call starts (placed from the page, or first seen): times count from now. */
+  placed(id: string, placed: PlacedCall): void {
+    if (this.calls.has(id)) return;
+    this.calls.set(id, {
+      placed,
+      startedAt: this.now(),
+      actions: [],
+      farEnds: [],
+      requests: [],
+      pickedIds: [],
+      callerHungUp: false,
+    });
+  }
+
+  has(id: string): boolean {
+    return this.calls.has(id);
+  }
+
+  /** The caller pressed keys, talked or stopped, hung up. */
+  callerDid(
+    id: string,
+    action: { kind: 'press'; digits: string } | { kind: 'talk'; talking: boolean } | { kind: 'hangup' },
+  ): void {
+    const log = this.calls.get(id);
+    if (!log) return;
+    log.actions.push({ ...action, at: this.now() - log.startedAt });
+    if (action.kind === 'hangup') log.callerHungUp = true;
+  }
+
+  /** The flow of call `id` made a request (recorded before it is sent, so its events find it). */
+  request(id: string, operation: string, params: Readonly<Record<string, unknown>>): void {
+    const log = this.calls.get(id);
+    if (!log) return;
+    log.requests.push({ at: this.now() - log.startedAt, operation, params });
+    const dialled = params.channelId;
+    if (operation.startsWith('channels.originate') && typeof dialled === 'string')
+      this.farEndCalls.set(dialled, id);
+  }
+
+  picked(id: string, resource: string): void {
+    this.calls.get(id)?.pickedIds.push(resource);
+  }
+
+  /** The call that dialled this channel, if a call's flow did. */
+  callOfFarEnd(channel: string): string | undefined {
+    return this.farEndCalls.get(channel);
+  }
+
+  /** A channel some call's flow dialled rings at `endpoint`. */
+  farEndRang(channel: string, endpoint: string): void {
+    const log = this.logOfFarEnd(channel);
+    if (!log) return;
+    log.farEnds.push({ endpoint, channel, ringAt: this.now() - log.startedAt, outcome: 'ringing' });
+  }
+
+  /** The far end's person answered, refused, or hung up after answering. */
+  farEndDid(channel: string, what: 'answered' | 'rejected' | 'hungUp'): void {
+    const log = this.logOfFarEnd(channel);
+    const farEnd = log?.farEnds.find((f) => f.channel === channel);
+    if (!log || !farEnd) return;
+    const at = this.now() - log.startedAt;
+    if (what === 'hungUp') log.actions.push({ at, kind: 'hangupFarEnd', endpoint: farEnd.endpoint });
+    else if (farEnd.outcome === 'ringing') {
+      farEnd.outcome = what;
+      farEnd.at = at;
+    }
+  }
+
+  private logOfFarEnd(channel: string): CallLog | undefined {
+    const id = this.farEndCalls.get(channel);
+    return id === undefined ? undefined : this.calls.get(id);
+  }
+
+  /**
+   * Everything known of call `id` now, with its states and end from `watched`; undefined for a
+   * call the console did not see start.
+   */
+  record(id: string, watched: WatchedCall | undefined): RecordedCall | undefined {
+    const log = this.calls.get(id);
+    if (!log) return undefined;
+    const { placed } = log;
+    const end = watched?.endedAt === undefined ? undefined : endOf(id, log, watched, watched.endedAt);
+    return {
+      id,
+      flow: placed.flow,
+      flowFile: placed.flowFile,
+      startedAt: log.startedAt,
+      caller: placed.caller,
+      ...(placed.extension !== undefined ? { extension: placed.extension } : {}),
+      ...(placed.language !== undefined ? { language: placed.language } : {}),
+      actions: [...log.actions],
+      farEnds: log.farEnds.map((f) => ({ ...f })),
+      states: [...(watched?.states ?? [])],
+      requests: [...log.requests],
+      pickedIds: [...log.pickedIds],
+      ...(end ? { end } : {}),
+      takenAt: this.now() - log.startedAt,
+    };
+  }
+}
+
+/**
+ * How the call ended, told as a scenario tells it (FlowTestCall.end): the caller hung up first;
+ * else the flow sent it to the dialplan, or hung it up; else the server ended it.
+ */
+function endOf(id: string, log: CallLog, watched: WatchedCall, endedAt: number): RecordedEnd {
+  const own = (r: FlowRequest, operation: string) => r.operation === operation && r.params.channelId === id;
+  const by: RecordedEnd['by'] = log.callerHungUp
+    ? 'caller'
+    : log.requests.some((r) => own(r, 'channels.continueInDialplan'))
+      ? 'dialplan'
+      : log.requests.some((r) => own(r, 'channels.hangup'))
+        ? 'flow'
+        : 'server';
+  const status: RecordedEnd['status'] =
+    by === 'caller'
+      ? 'hungUp'
+      : (watched.output?.status ??
+        (by === 'dialplan' ? 'continued' : by === 'flow' ? 'completed' : 'failed'));
+  return { at: endedAt - log.startedAt, status, by };
+}
+
+/**
+ * A call's flow host that tells the recorder each request the flow makes (operation and
+ * arguments) and each id it picks, and tells `tell` each request and step failure; the rest is the
+ * host's own.
+ */
+export function recordingHost(
+  host: FlowHost,
+  call: string,
+  recorder: CallRecorder | undefined,
+  tell: {
+    readonly failure: (failure: StepFailure) => void;
+    readonly request?: (operation: string, params: Readonly<Record<string, unknown>>) => void;
+  },
+): FlowHost {
+  const ari = new Proxy({} as FlowHost['ari'], {
+    get(_, resource) {
+      const api = Reflect.get(host.ari, resource, host.ari) as unknown;
+      if (typeof api !== 'object' || api === null || typeof resource !== 'string') return api;
+      return new Proxy(
+        {},
+        {
+          get(_, method) {
+            const value = Reflect.get(api, method, api) as unknown;
+            if (typeof value !== 'function' || typeof method !== 'string') return value;
+            return (...args: unknown[]) => {
+              const first = args[0];
+              const params =
+                first !== null && typeof first === 'object' ? (first as Record<string, unknown>) : {};
+              recorder?.request(call, `${resource}.${method}`, params);
+              tell.request?.(`${resource}.${method}`, params);
+              return value.apply(api, args);
+            };
+          },
+        },
+      );
+    },
+  });
+  return new Proxy({} as FlowHost, {
+    get(_, key) {
+      if (key === 'ari') return ari;
+      if (key === 'reportFailure')
+        return (failure: StepFailure) => {
+          tell.failure(failure);
+          host.reportFailure?.(failure);
+        };
+      if (key === 'newId')
+        return (...args: Parameters<FlowHost['newId']>) => {
+          const id = host.newId(...args);
+          recorder?.picked(call, id);
+          return id;
+        };
+      const value = Reflect.get(host, key, host) as unknown;
+      return typeof value === 'function' ? value.bind(host) : value;
+    },
+  });
+}

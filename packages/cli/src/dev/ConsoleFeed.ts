@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** One line of a call's timeline, as the page shows it. */
+export interface TimelineEntry {
+  readonly at: number;
+  readonly call: string;
+  readonly kind: 'event' | 'request' | 'state' | 'end' | 'error' | 'vars' | 'userEvent' | 'failure' | 'timer';
+  readonly text: string;
+}
+
+/** How many messages a page opened late is sent first (the oldest are dropped beyond). */
+const HISTORY = 5000;
+
+/**
+ * The console's live feed: messages (calls, states, timeline lines, flows) sent to every open
+ * page as server-sent events; a page that opens later gets the recent history first.
+ *
+ * @example
+ * const feed = new ConsoleFeed();
+ * feed.line('call-1', 'state', '◆ greet');
+ * feed.serve(req, res); // GET .../api/feed
+ */
+export class ConsoleFeed {
+  private readonly pages = new Set<ServerResponse>();
+  private readonly history: string[] = [];
+
+  send(message: Readonly<Record<string, unknown>>): void {
+    const data = `data: ${JSON.stringify(message)}\n\n`;
+    this.history.push(data);
+    if (this.history.length > HISTORY) this.history.shift();
+    for (const res of this.pages) res.write(data);
+  }
+
+  /** A timeline line of `call` (time: now, as the page shows it). */
+  line(call: string, kind: TimelineEntry['kind'], text: string): void {
+    this.send({ type: 'timeline', entry: { at: Date.now(), call, kind, text } satisfies TimelineEntry });
+  }
+
+  /** Answers a page's request for the feed: the history, then every message as it comes. */
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const data of this.history) res.write(data);
+    this.pages.add(res);
+    req.on('close', () => this.pages.delete(res));
+  }
+
+  /** Ends every open feed (the pages reconnect to whatever serves next). */
+  close(): void {
+    for (const res of this.pages) res.end();
+    this.pages.clear();
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * What the console saw of one call: enough to replay the caller's side in a scenario and to
+ * expect what the flow did (see callToScenario). Times are milliseconds from the moment the call
+ * was placed.
+ */
+export interface RecordedCall {
+  /** The call's channel id in the console (`call-1`). */
+  readonly id: string;
+  /** The flow's name, and the file it was read from. */
+  readonly flow: string;
+  readonly flowFile: string;
+  /** When the call was placed (ms since the epoch): the scenario starts then, so hours match. */
+  readonly startedAt: number;
+  readonly caller: string;
+  /** The number dialled, as the call's channel had it (`s` when it entered the flow directly). */
+  readonly extension?: string;
+  readonly language?: string;
+  /** What the caller and the far ends' people did, oldest first. */
+  readonly actions: readonly CallerAction[];
+  /** The far ends the flow dialled, in the order they rang. */
+  readonly farEnds: readonly RecordedFarEnd[];
+  /** The flow states the call entered, in order. */
+  readonly states: readonly string[];
+  /** The requests the call's flow made, oldest first. */
+  readonly requests: readonly FlowRequest[];
+  /** The ids the flow picked for what it created (channels, playbacks, bridges...). */
+  readonly pickedIds: readonly string[];
+  /** How the call ended; absent while it goes on. */
+  readonly end?: RecordedEnd;
+  /** When the record was taken: a call still in progress is replayed up to here. */
+  readonly takenAt: number;
+}
+
+export type CallerAction =
+  | { readonly at: number; readonly kind: 'press'; readonly digits: string }
+  | { readonly at: number; readonly kind: 'talk'; readonly talking: boolean }
+  | { readonly at: number; readonly kind: 'hangup' }
+  /** The person at a dialled far end hung up. */
+  | { readonly at: number; readonly kind: 'hangupFarEnd'; readonly endpoint: string };
+
+/** One dialled far end: when it rang, and what its person did. */
+export interface RecordedFarEnd {
+  /** `PJSIP/operator`. */
+  readonly endpoint: string;
+  readonly channel: string;
+  readonly ringAt: number;
+  /** answered or rejected from the page (at `at`), or never either (rang until the flow gave up). */
+  readonly outcome: 'answered' | 'rejected' | 'ringing';
+  readonly at?: number;
+}
+
+/** A REST request of the call's flow: its operation and the arguments the flow gave. */
+export interface FlowRequest {
+  readonly at: number;
+  /** `channels.play`. */
+  readonly operation: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+export interface RecordedEnd {
+  readonly at: number;
+  readonly status: 'completed' | 'recovered' | 'hungUp' | 'continued' | 'failed';
+  readonly by: 'caller' | 'flow' | 'dialplan' | 'server';
+}

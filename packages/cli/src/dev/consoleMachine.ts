@@ -1,0 +1,42 @@
+import { callFromStasisStart, compileFlow, type Flow, flowInputsOrThrow, hostFromCall } from '@ringflow/dsl';
+import type { CallInput } from '@ringflow/runtime';
+import type { AnyStateMachine } from 'xstate';
+import { type CallRecorder, recordingHost } from './CallRecorder.ts';
+import type { ConsoleFeed } from './ConsoleFeed.ts';
+import { formatStepFailure } from './formatStepFailure.ts';
+
+/**
+ * A flow's call machine as `createFlowCallMachine` compiles it (fixed inputs, checked now), whose
+ * calls tell the console's feed their user events and step failures (with their cause), and
+ * tell `recorder` (when given) each request, so that a call can be saved as a scenario.
+ *
+ * @example
+ * const app = createApplication({ ..., call: consoleMachine(flow, {}, feed) });
+ */
+export function consoleMachine(
+  flow: Flow,
+  inputs: Readonly<Record<string, unknown>>,
+  feed: ConsoleFeed,
+  recorder?: CallRecorder,
+): AnyStateMachine {
+  const input = flowInputsOrThrow(flow.document.name, flow.document.inputs ?? {}, { ...inputs });
+  return compileFlow(flow, {
+    adaptInput: (raw) => {
+      const { call } = raw as CallInput;
+      const info = callFromStasisStart(call.start);
+      const id = info.channelId;
+      const host = recordingHost(hostFromCall(call), id, recorder, {
+        failure: (failure) => feed.line(id, 'failure', `✗ ${formatStepFailure(failure)}`),
+        request: (operation, params) => {
+          if (operation === 'events.userEvent')
+            feed.line(
+              id,
+              'userEvent',
+              `✉ user event ${String(params.eventName)} ${JSON.stringify(params.variables ?? {})}`,
+            );
+        },
+      });
+      return { host, call: info, input };
+    },
+  });
+}

@@ -1,0 +1,136 @@
+import type { Flow, FlowOutput } from '@ringflow/dsl';
+import type { CallSession } from '@ringflow/runtime';
+import type { InspectionEvent } from 'xstate';
+import type { ConsoleFeed } from './ConsoleFeed.ts';
+
+/** What the console follows of a call: its flow, the states it entered, how it ended. */
+export interface WatchedCall {
+  readonly id: string;
+  flow: string;
+  readonly states: string[];
+  /** The flow's own end (status, state, vars), once its machine finished. */
+  output?: FlowOutput;
+  /** When the call's session ended (ms since the epoch), and how. */
+  endedAt?: number;
+  outcome?: string;
+}
+
+interface Snapshot {
+  readonly value: unknown;
+  readonly context?: { readonly vars?: Readonly<Record<string, unknown>> };
+}
+
+/** Ended calls kept (for the page's list and "save as test"); older ones are forgotten. */
+const ENDED_KEPT = 500;
+
+/** How the console follows calls. */
+export interface WatchOptions {
+  /** Also put the events the call receives in its timeline (when nothing else shows them). */
+  readonly events?: boolean;
+  /** Told of each call as it starts. */
+  readonly onCall?: (call: WatchedCall, session: CallSession) => void;
+}
+
+function topState(value: unknown): string {
+  return typeof value === 'string' ? value : (Object.keys(value as object)[0] ?? '');
+}
+
+function short(value: unknown): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * Follows every call of an application on the console's feed: the call (and its flow), each state
+ * it enters (with the timers that state arms), its variables as they change, and its end. Calls
+ * whose flow `flowOf` does not know are followed by their application name, without timers.
+ * Returns the calls followed, by channel id (the last 500 ended ones are kept).
+ *
+ * @example
+ * const calls = watchCalls(app.calls$, feed, () => flow);
+ */
+export function watchCalls(
+  calls$: { subscribe(next: (session: CallSession) => void): unknown },
+  feed: ConsoleFeed,
+  flowOf: (session: CallSession) => Flow | undefined,
+  options: WatchOptions = {},
+): Map<string, WatchedCall> {
+  const watched = new Map<string, WatchedCall>();
+  const ended: string[] = [];
+  calls$.subscribe((session) => {
+    const id = session.channelId;
+    const call: WatchedCall = { id, flow: session.application ?? '', states: [] };
+    watched.set(id, call);
+    const events = options.events
+      ? session.events$.subscribe((event) => {
+          const e = event as { type: string; digit?: string; channel?: { id?: string } };
+          const whose = e.channel?.id && e.channel.id !== id ? ` (${e.channel.id})` : '';
+          feed.line(id, 'event', `${e.type}${e.digit ? ` ${e.digit}` : ''}${whose}`);
+        })
+      : undefined;
+    // The actor (and so the flow version the call runs) is made right after the session is announced.
+    queueMicrotask(() => {
+      const flow = flowOf(session);
+      if (flow) call.flow = flow.document.name;
+      options.onCall?.(call, session);
+      feed.send({ type: 'call', id, flow: call.flow });
+      const actor = session.machine;
+      let vars: Readonly<Record<string, unknown>> = {};
+      const enter = (state: string) => {
+        if (state === '' || state.startsWith('$') || state === call.states[call.states.length - 1]) return;
+        call.states.push(state);
+        feed.send({ type: 'state', call: id, state });
+        feed.line(id, 'state', `◆ ${state}`);
+        const after = flow?.document.states[state]?.after;
+        for (const [delay, target] of Object.entries(after ?? {}))
+          feed.line(
+            id,
+            'timer',
+            `◷ ${delay} in ${state} → ${typeof target === 'string' ? target : short(target)}`,
+          );
+      };
+      const changed = (next: Readonly<Record<string, unknown>> | undefined) => {
+        if (!next || next === vars) return;
+        const changes = Object.entries(next).filter(
+          ([k, v]) => JSON.stringify(vars[k]) !== JSON.stringify(v),
+        );
+        vars = next;
+        if (changes.length > 0)
+          feed.line(id, 'vars', changes.map(([k, v]) => `${k} = ${short(v)}`).join(', '));
+      };
+      if (flow) enter(flow.document.start);
+      if (actor) {
+        const snapshot = actor.getSnapshot() as Snapshot;
+        enter(topState(snapshot.value));
+        changed(snapshot.context?.vars);
+      }
+      const inspection = actor?.system.inspect((event: InspectionEvent) => {
+        if (event.type !== '@xstate.microstep' || event.actorRef !== actor) return;
+        const snapshot = event.snapshot as unknown as Snapshot;
+        enter(topState(snapshot.value));
+        changed(snapshot.context?.vars);
+      });
+      actor?.subscribe({
+        next: (snapshot) => {
+          if (snapshot.status === 'done') call.output = snapshot.output as FlowOutput;
+        },
+        error: () => {},
+      });
+      void session.done.then((outcome) => {
+        inspection?.unsubscribe();
+        events?.unsubscribe();
+        ended.push(id);
+        if (ended.length > ENDED_KEPT) watched.delete(ended.shift()!);
+        call.endedAt = Date.now();
+        call.outcome = String(outcome);
+        feed.line(
+          id,
+          'end',
+          `■ call ended: ${String(outcome)}${call.output ? ` (flow ${call.output.status})` : ''}`,
+        );
+        feed.send({ type: 'ended', call: id, outcome: String(outcome) });
+      });
+    });
+  });
+  return watched;
+}

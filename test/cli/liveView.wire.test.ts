@@ -1,0 +1,207 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '@ringflow/client';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../packages/cli/src/ExitCode.ts';
+import { main } from '../../packages/cli/src/main.ts';
+
+const FLOW = `name: desk
+start: greet
+prompts:
+  en:
+    hello: sound:hello-world
+vars:
+  tries: 0
+states:
+  greet:
+    steps:
+      - answer
+      - set: { tries: 1 }
+      - userEvent: { name: Greeted }
+      - dial: { endpoint: PJSIP/nobody, timeout: 5s, on: { completed: done, noAnswer: done, busy: done, failed: sorry } }
+  sorry:
+    steps:
+      - play: { prompt: hello }
+    after:
+      5m: done
+  done:
+    final: true
+`;
+
+const OPS = `Basic ${Buffer.from('ops:secret').toString('base64')}`;
+const DRIVER = `Basic ${Buffer.from('u:p').toString('base64')}`;
+
+/** Waits (bounded) until `found` returns something. */
+async function until<T>(found: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const value = found();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** Reads the live view's feed (server-sent events) until `done` holds; gives up after 10 s, saying what came. */
+async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  const messages: Record<string, unknown>[] = [];
+  try {
+    const response = await fetch(url, { headers: { authorization: OPS }, signal: controller.signal });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!done(messages)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += new TextDecoder().decode(value);
+      const parts = text.split('\n\n');
+      text = parts.pop() ?? '';
+      for (const part of parts)
+        messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+    }
+  } catch (error) {
+    throw new Error(
+      `the feed did not say it in 10 s; it said:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`,
+      {
+        cause: error,
+      },
+    );
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return messages;
+}
+
+const lines = (messages: Record<string, unknown>[], call: string) =>
+  messages.flatMap((m) => {
+    const entry = m.entry as { call: string; kind: string; text: string } | undefined;
+    return m.type === 'timeline' && entry?.call === call ? [`${entry.kind} ${entry.text}`] : [];
+  });
+
+/** `ringflow run --http`'s read-only live view, over real sockets, behind the ops server's Basic auth. */
+describe('the live view of ringflow run --http', () => {
+  it('shows a call in progress: its state, its timeline (events, variables, user events, failures with their cause), its end', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-live-'));
+    const flowFile = join(dir, 'desk.yaml');
+    await writeFile(flowFile, FLOW);
+    const simulator = createSimulator({ clock: systemClock });
+    const wire = await startWireServer(simulator, {
+      users: [{ username: 'u', password: 'p' }],
+      driver: simulator.driver,
+    });
+    const err: string[] = [];
+    let stop: (signal: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => {
+      stop = resolve;
+    });
+    const run = main(
+      [
+        'run',
+        flowFile,
+        '--server',
+        wire.url,
+        '--user',
+        'u',
+        '--password',
+        'p',
+        '--app',
+        'desk-app',
+        '--http',
+        '127.0.0.1:0',
+        '--http-user',
+        'ops',
+        '--http-password',
+        'secret',
+        '--drain',
+        '1s',
+      ],
+      { stdout: (t) => err.push(t), stderr: (t) => err.push(t), waitForStop: () => stopped },
+    );
+    try {
+      const view = await until(
+        () => /live view of the calls on (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(err.join(''))?.[1],
+        'the live view URL',
+      );
+      // Behind the same Basic auth as /metrics.
+      expect((await fetch(view)).status).toBe(401);
+      const page = await fetch(view, { headers: { authorization: OPS } });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('<body data-mode="live">');
+      expect(html).not.toMatch(/src="http|href="http/); // nothing from elsewhere
+      const bare = await fetch(view.replace(/\/$/, ''), {
+        headers: { authorization: OPS },
+        redirect: 'manual',
+      });
+      expect(bare.status).toBe(308);
+      expect(bare.headers.get('location')).toBe('/console/');
+      const flows = (await (await fetch(`${view}api/flows`, { headers: { authorization: OPS } })).json()) as {
+        name: string;
+        graph: { states: string[] };
+      }[];
+      expect(flows.map((f) => f.name)).toEqual(['desk']);
+      expect(flows[0]!.graph.states).toEqual(expect.arrayContaining(['greet', 'sorry', 'done']));
+      // Nothing in it acts on calls.
+      const post = await fetch(`${view}api/call`, {
+        method: 'POST',
+        headers: { authorization: OPS },
+        body: JSON.stringify({ flow: 'desk' }),
+      });
+      expect(post.status).toBe(404);
+      await post.text();
+
+      // A call placed on the server (through the simulator's driver API, as a phone would).
+      await until(() => (/application started/.test(err.join('')) ? true : undefined), 'the application');
+      const placed = await fetch(`${wire.url.replace(/\/ari$/, '')}/ringflow/driver/calls`, {
+        method: 'POST',
+        headers: { authorization: DRIVER, 'content-type': 'application/json' },
+        body: JSON.stringify({ app: 'desk-app', from: '5551234' }),
+      });
+      expect(placed.status).toBe(201);
+      const { id } = (await placed.json()) as { id: string };
+      const inSorry = await readFeed(`${view}api/feed`, (m) =>
+        m.some((x) => x.type === 'state' && x.call === id && x.state === 'sorry'),
+      );
+      expect(inSorry).toContainEqual({ type: 'call', id, flow: 'desk' });
+      const timeline = lines(inSorry, id);
+      expect(timeline).toContain('state ◆ greet');
+      // The session starts on StasisStart: the events after it are in the timeline.
+      expect(timeline).toContain('event ChannelStateChange');
+      expect(timeline).toContain('vars tries = 0');
+      expect(timeline).toContain('vars tries = 1');
+      expect(timeline).toContainEqual(expect.stringMatching(/^userEvent ✉ user event Greeted/));
+      expect(timeline).toContainEqual(
+        expect.stringMatching(
+          /^failure ✗ dial failed \(greet, step 4, .*desk\.yaml:\d+:\d+\): .*500.*→ .*sorry/,
+        ),
+      );
+      expect(timeline).toContain('timer ◷ 5m in sorry → done');
+
+      await fetch(`${wire.url.replace(/\/ari$/, '')}/ringflow/driver/calls/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: DRIVER },
+      });
+      const ended = await readFeed(`${view}api/feed`, (m) =>
+        m.some((x) => x.type === 'ended' && x.call === id),
+      );
+      expect(lines(ended, id)).toContainEqual(expect.stringMatching(/^end ■ call ended/));
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nringflow run said:\n${err.join('')}`, { cause: error });
+    } finally {
+      stop('SIGTERM');
+      // Bounded: a run that does not stop fails the test rather than hanging it.
+      const code = await Promise.race([
+        run,
+        new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000)),
+      ]);
+      expect(code, err.join('')).toBe(ExitCode.OK);
+      await wire.close();
+      simulator.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
