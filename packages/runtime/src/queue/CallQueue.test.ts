@@ -1,5 +1,6 @@
 import { VirtualClock } from '@ringflow/client';
-import { describe, expect, it } from 'vitest';
+import { createActor, createMachine } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { agentDevice, agentFromDevice } from './agentDevice.ts';
 import { CallQueue, type QueueNoAgentsEvent, type QueueOfferEvent } from './CallQueue.ts';
@@ -37,6 +38,33 @@ function queueWith(strategy: RingStrategy, extra: Partial<QueueSettings> = {}) {
 }
 
 describe('CallQueue', () => {
+  it("is made and changed from inside a call machine's action without XState warnings", async () => {
+    // Steps create and join queues from their own actions; XState's development build warns
+    // (on the user's console) about actions created while another machine's action runs.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const offers: string[][] = [];
+      const caller = createActor(
+        createMachine({
+          entry: () => {
+            const queue = new CallQueue('support', settings('ringAll'), new VirtualClock(0));
+            queue.join({
+              callId: 'c1',
+              tell: (e) => offers.push(e.type === 'ringflow.queue.offer' ? [...e.agents] : []),
+            });
+            queue.unanswered('c1');
+          },
+        }),
+      );
+      caller.start();
+      await Promise.resolve();
+      expect(offers).toEqual([AGENTS]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('ring all: the head caller is offered every free agent, the next waits at position 1', async () => {
     const q = queueWith('ringAll');
     q.join('c1');

@@ -1,7 +1,7 @@
 import { AGENT_DEVICE_STATE, type AgentAction, type AgentStatus, agentDevice } from './agentDevice.ts';
 import type { Clock, TimerHandle } from '@ringflow/client';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { type Actor, createActor, enqueueActions, setup } from 'xstate';
+import { type Actor, assign, createActor, setup } from 'xstate';
 import {
   applyQueueChange,
   initialQueueState,
@@ -46,26 +46,36 @@ export interface QueueObserver {
   left(queue: string, reason: QueueExit, waitedMs: number): void;
 }
 
-const queueMachine = setup({
+/** The queue actor's context: the queue, and what its last change has to tell the callers. */
+interface QueueActorContext {
+  readonly queue: QueueState;
+  readonly notices: readonly QueueNotice[];
+}
+
+// No action is created at run time: a queue is made, and changed, from inside the callers' own
+// actions, where XState's development build warns about `assign` created then (including the one
+// a context factory makes). So the action is made once here and each queue's machine starts from
+// a ready context.
+const queueSetup = setup({
   types: {
-    context: {} as QueueState,
-    input: {} as { name: string; settings: QueueSettings },
+    context: {} as QueueActorContext,
     events: {} as QueueChange,
-    emitted: {} as QueueNotice,
   },
-}).createMachine({
-  id: 'queue',
-  context: ({ input }) => initialQueueState(input.name, input.settings),
-  on: {
-    '*': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        const step = applyQueueChange(context, event);
-        enqueue.assign(() => step.state);
-        for (const notice of step.notices) enqueue.emit(notice);
-      }),
-    },
+  actions: {
+    apply: assign(({ context, event }) => {
+      const step = applyQueueChange(context.queue, event);
+      return { queue: step.state, notices: step.notices };
+    }),
   },
 });
+
+function queueMachine(name: string, settings: QueueSettings) {
+  return queueSetup.createMachine({
+    id: 'queue',
+    context: { queue: initialQueueState(name, settings), notices: [] },
+    on: { '*': { actions: 'apply' } },
+  });
+}
 
 /**
  * A call queue shared by the calls of an application on one server: callers wait in it, agents
@@ -81,7 +91,7 @@ const queueMachine = setup({
  */
 export class CallQueue {
   readonly name: string;
-  readonly #actor: Actor<typeof queueMachine>;
+  readonly #actor: Actor<ReturnType<typeof queueMachine>>;
   readonly #clock: Clock;
   readonly #members = new Map<string, QueueMember>();
   readonly #state: BehaviorSubject<QueueState>;
@@ -93,10 +103,12 @@ export class CallQueue {
     this.name = name;
     this.#clock = clock;
     this.#observer = observer;
-    this.#actor = createActor(queueMachine, { input: { name, settings } });
-    this.#state = new BehaviorSubject(this.#actor.getSnapshot().context);
-    this.#actor.on('*', (notice) => this.#deliver(notice));
-    this.#actor.subscribe((snapshot) => this.#changed(snapshot.context));
+    this.#actor = createActor(queueMachine(name, settings));
+    this.#state = new BehaviorSubject(this.#actor.getSnapshot().context.queue);
+    this.#actor.subscribe(({ context }) => {
+      for (const notice of context.notices) this.#deliver(notice);
+      this.#changed(context.queue);
+    });
     this.#actor.start();
     observer?.changed(this.#state.value);
   }
