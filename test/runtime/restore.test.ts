@@ -277,6 +277,23 @@ const sayDigits = setup({
   },
 });
 
+/** Another, written by hand: answer, record a message (5 s), then connect the caller to the operator. */
+const recordThenOperator = setup({
+  types: { input: {} as CallInput, context: {} as { call: CallHandle } },
+  actors: callActors,
+}).createMachine({
+  context: ({ input }) => ({ call: input.call }),
+  initial: 'answering',
+  on: { StasisEnd: '.gone' },
+  states: {
+    answering: { invoke: { src: 'answer', onDone: 'recording' } },
+    recording: { invoke: { src: 'record', input: { maxDurationSeconds: 5 }, onDone: 'connecting' } },
+    connecting: { invoke: { src: 'bridgeWith', input: { endpoint: 'PJSIP/operator' }, onDone: 'talking' } },
+    talking: {},
+    gone: { type: 'final' },
+  },
+});
+
 describe('a hand-written call machine restored from its record', () => {
   it('waiting for digits: the new application collects them and the call ends as an uninterrupted one', async () => {
     const script: Script = [{ at: 5000, press: '42' }];
@@ -285,6 +302,39 @@ describe('a hand-written call machine restored from its record', () => {
     expect(JSON.stringify(moved.stateAtCut)).toBe('"asking"');
     expect(moved.requests).toEqual(straight.requests);
     expect(straight.requests.some((r) => r.includes('digits:42'))).toBe(true);
+    expect(moved.ended.map((e) => e.outcome)).toEqual(['detached', 'completed']);
+    expect(moved.store.size).toBe(0);
+  });
+
+  for (const [name, cutAt, state, once] of [
+    ['while recording: the recording is not started again', 2000, 'recording', /\/record/],
+    [
+      'while dialling: no second call is placed, the leg that answers is bridged',
+      7000,
+      'connecting',
+      /POST \/channels$/,
+    ],
+  ] as const)
+    it(name, async () => {
+      const script: Script = [{ at: 30_000, hangup: true }];
+      const straight = await runCall(script, undefined, { call: recordThenOperator });
+      const moved = await runCall(script, cutAt, { call: recordThenOperator });
+      expect(JSON.stringify(moved.stateAtCut)).toBe(`"${state}"`);
+      expect(moved.requests).toEqual(straight.requests);
+      expect(moved.requests.filter((r) => once.test(r))).toHaveLength(1);
+      expect(straight.requests.some((r) => r.includes('/addChannel'))).toBe(true);
+      expect(moved.ended.map((e) => e.outcome)).toEqual(['detached', straight.last?.outcome]);
+      expect(moved.store.size).toBe(0);
+      expectNothingLeft(moved.app);
+    });
+
+  it('while playing: the prompt is not played again, and the call ends when it finishes', async () => {
+    const script: Script = [{ at: 5000, press: '42' }];
+    const straight = await runCall(script, undefined, { call: sayDigits });
+    const moved = await runCall(script, 5600, { call: sayDigits });
+    expect(JSON.stringify(moved.stateAtCut)).toBe('"telling"');
+    expect(moved.requests).toEqual(straight.requests);
+    expect(moved.requests.filter((r) => r.includes('digits:42'))).toHaveLength(1);
     expect(moved.ended.map((e) => e.outcome)).toEqual(['detached', 'completed']);
     expect(moved.store.size).toBe(0);
   });

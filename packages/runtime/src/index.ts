@@ -52,6 +52,7 @@ export * from './http/index.ts';
 export { CallSession } from './session/CallSession.ts';
 export type { CallEnded, SessionOutcome } from './session/CallEnded.ts';
 export type { DigitBuffer } from './session/DigitBuffer.ts';
+export type { ResumeNotes } from './session/ResumeNotes.ts';
 export { isCallGone } from '@ringflow/client';
 export * from './engine/index.ts';
 export { MemoryCallStore } from './snapshot/CallRecord.ts';

@@ -1,6 +1,6 @@
 import { withScope } from '../call/withScope.ts';
 import { callActor, type WithCall } from './callActor.ts';
-import { dialLeg } from './dial.ts';
+import { awaitLeg, type DialOutput, dialLeg } from './dial.ts';
 
 /** Input of {@link bridgeWith}: whom to connect the call to. */
 export interface BridgeWithInput extends WithCall {
@@ -34,7 +34,7 @@ export type BridgeWithOutput =
  * }
  */
 export const bridgeWith = callActor(
-  (input: BridgeWithInput, signal): Promise<BridgeWithOutput> =>
+  (input: BridgeWithInput, signal, step): Promise<BridgeWithOutput> =>
     withScope(signal, async (scope) => {
       const { call } = input;
       let peerChannelId = input.channelId;
@@ -52,24 +52,42 @@ export const bridgeWith = callActor(
             ...(input.timeoutSeconds === undefined ? {} : { timeoutSeconds: input.timeoutSeconds }),
           },
           scope,
+          step,
         );
-        if (leg.outcome === 'unanswered') {
-          return { outcome: 'unanswered', peerChannelId: leg.channelId, causeText: leg.causeText };
-        }
+        if (leg.outcome === 'unanswered') return unanswered(leg);
         peerChannelId = leg.channelId;
       }
-      const bridgeId = call.pickId('bridge');
-      call.own('bridge', bridgeId, { cleanup: true });
-      await call.request(
-        'bridges.create',
-        { bridgeId, type: input.bridgeType ?? 'mixing' },
-        { signal: scope },
-      );
-      await call.request(
-        'bridges.addChannel',
-        { bridgeId, channel: [call.channelId, peerChannelId] },
-        { signal: scope },
-      );
-      return { outcome: 'bridged', bridgeId, peerChannelId };
+      return bridge(input, peerChannelId, scope);
     }),
+  {
+    // Restored while the leg rang (or just after it answered): follow that leg rather than
+    // place a second call, then bridge as usual.
+    resume: (input, note, signal) =>
+      withScope(signal, async (scope) => {
+        const leg = await awaitLeg(input.call, (note as { channelId: string }).channelId, scope);
+        return leg.outcome === 'unanswered' ? unanswered(leg) : bridge(input, leg.channelId, scope);
+      }),
+  },
 );
+
+function unanswered(leg: DialOutput & { outcome: 'unanswered' }): BridgeWithOutput {
+  return { outcome: 'unanswered', peerChannelId: leg.channelId, causeText: leg.causeText };
+}
+
+/** A bridge the call owns, with the call and its peer in it. */
+async function bridge(
+  input: BridgeWithInput,
+  peerChannelId: string,
+  signal: AbortSignal,
+): Promise<BridgeWithOutput> {
+  const { call } = input;
+  const bridgeId = call.pickId('bridge');
+  call.own('bridge', bridgeId, { cleanup: true });
+  await call.request('bridges.create', { bridgeId, type: input.bridgeType ?? 'mixing' }, { signal });
+  await call.request(
+    'bridges.addChannel',
+    { bridgeId, channel: [call.channelId, peerChannelId] },
+    { signal },
+  );
+  return { outcome: 'bridged', bridgeId, peerChannelId };
+}

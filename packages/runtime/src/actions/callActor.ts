@@ -41,6 +41,29 @@ function parkUntilAborted(signal: AbortSignal, callSignal: AbortSignal): Promise
   });
 }
 
+/** What a call actor's step can tell its session while it runs. */
+export interface CallStep {
+  /**
+   * The step started something on the server that reports back (a playback, a recording, a
+   * dialled channel): `note` (plain data, e.g. its id) goes into the call's record, so that if
+   * the call is restored in a new process while the step is under way, the restarted actor gets
+   * it in `resume` instead of running again. Call it before sending the request, with the id
+   * picked for it. The note is dropped when the actor settles or is stopped.
+   */
+  started(note: unknown): void;
+}
+
+/** How a call actor behaves in a call restored in a new process. */
+export interface CallActorOptions<I extends WithCall, O> {
+  /**
+   * Run instead of the step when the actor is restarted by a restore after the step had noted
+   * something `started`: await what it started (its events, or the restored session's check of
+   * it) instead of starting it again. Without it (or without a note) the step runs again, which
+   * is right for requests that change nothing when repeated (answer, set a variable).
+   */
+  readonly resume?: (input: I, note: unknown, signal: AbortSignal, step: CallStep) => Promise<O>;
+}
+
 /**
  * Turns an async step of a call into an XState promise actor with the call's failure rules. Its
  * input's `call` may be left out: the actor acts on the call whose machine invoked it.
@@ -64,9 +87,10 @@ function parkUntilAborted(signal: AbortSignal, callSignal: AbortSignal): Promise
  * });
  */
 export function callActor<I extends WithCall, O>(
-  run: (input: I, signal: AbortSignal) => Promise<O>,
+  run: (input: I, signal: AbortSignal, step: CallStep) => Promise<O>,
+  options: CallActorOptions<I, O> = {},
 ): PromiseActorLogic<O, InvokeInput<I>> {
-  return fromPromise<O, InvokeInput<I>>(async ({ input: given, signal, system }) => {
+  return fromPromise<O, InvokeInput<I>>(async ({ input: given, signal, system, self }) => {
     const call = given?.call ?? callOfSystem(system);
     if (!call)
       throw new RingflowError(
@@ -77,14 +101,22 @@ export function callActor<I extends WithCall, O>(
     if (call.signal.aborted) return parkUntilAborted(signal, call.signal);
     // Stopping the call's machine (which the session does when the call ends) aborts this signal.
     markCallScoped(signal, call);
+    const notes = call.resumeNotes;
+    // Taken at once (before any await): a note here means a restore restarted this actor.
+    const note = options.resume ? notes.take(self.id) : undefined;
+    const step: CallStep = { started: (what) => notes.note(self.id, what) };
     try {
-      return await run(input, signal);
+      return await (note !== undefined && options.resume
+        ? options.resume(input, note, signal, step)
+        : run(input, signal, step));
     } catch (error) {
       if (isCallGone(error) || call.ended || signal.aborted || call.signal.aborted) {
         // Parked until the state is left or the call ends.
         return parkUntilAborted(signal, call.signal);
       }
       throw error;
+    } finally {
+      notes.forget(self.id);
     }
   });
 }

@@ -2,7 +2,7 @@ import type { Channel, ChannelDestroyed, StasisStart } from '@ringflow/client';
 import type { CallHandle } from '../call/CallHandle.ts';
 import { nextEvent } from '../call/nextEvent.ts';
 import { withScope } from '../call/withScope.ts';
-import { callActor, type WithCall } from './callActor.ts';
+import { type CallStep, callActor, type WithCall } from './callActor.ts';
 
 /** Input of {@link dial}. */
 export interface DialInput extends WithCall {
@@ -35,21 +35,30 @@ export type DialOutput =
  * @example
  * invoke: { src: 'dial', input: ({ context }) => ({ call: context.call, endpoint: 'PJSIP/agent' }), onDone: ... }
  */
-export const dial = callActor((input: DialInput, signal) => dialLeg(input, signal));
+export const dial = callActor((input: DialInput, signal, step) => dialLeg(input, signal, step), {
+  // Restored while the leg rang: follow that leg (its events, or the restored session's check of
+  // it) rather than place a second call.
+  resume: (input, note, signal) =>
+    withScope(signal, (scope) => awaitLeg(input.call, (note as { channelId: string }).channelId, scope)),
+});
+
+/** How a leg the call already placed ends (for an actor restored while it rang). */
+export async function awaitLeg(
+  call: CallHandle,
+  channelId: string,
+  signal: AbortSignal,
+): Promise<DialOutput> {
+  return outputOf(channelId, await legSettled(call, channelId, signal));
+}
 
 /** The steps of {@link dial}, for helpers built on it. */
-export function dialLeg(input: DialInput, signal: AbortSignal): Promise<DialOutput> {
+export function dialLeg(input: DialInput, signal: AbortSignal, step?: CallStep): Promise<DialOutput> {
   return withScope(signal, async (scope) => {
     const call: CallHandle = input.call;
     const channelId = call.pickId('channel');
     call.own('channel', channelId, { cleanup: true });
-    const settled = nextEvent<StasisStart | ChannelDestroyed>(
-      call.events$,
-      (e) =>
-        (e.type === 'StasisStart' || e.type === 'ChannelDestroyed') &&
-        (e as StasisStart).channel?.id === channelId,
-      scope,
-    );
+    step?.started({ channelId });
+    const settled = legSettled(call, channelId, scope);
     try {
       await call.request(
         'channels.originate',
@@ -68,8 +77,22 @@ export function dialLeg(input: DialInput, signal: AbortSignal): Promise<DialOutp
       call.disown('channel', channelId);
       throw error;
     }
-    const event = await settled;
-    if (event.type === 'StasisStart') return { outcome: 'answered', channelId, channel: event.channel };
-    return { outcome: 'unanswered', channelId, cause: event.cause, causeText: event.cause_txt };
+    return outputOf(channelId, await settled);
   });
+}
+
+/** The leg entered the application (answered) or was destroyed without doing so. */
+function legSettled(call: CallHandle, channelId: string, signal: AbortSignal) {
+  return nextEvent<StasisStart | ChannelDestroyed>(
+    call.events$,
+    (e) =>
+      (e.type === 'StasisStart' || e.type === 'ChannelDestroyed') &&
+      (e as StasisStart).channel?.id === channelId,
+    signal,
+  );
+}
+
+function outputOf(channelId: string, event: StasisStart | ChannelDestroyed): DialOutput {
+  if (event.type === 'StasisStart') return { outcome: 'answered', channelId, channel: event.channel };
+  return { outcome: 'unanswered', channelId, cause: event.cause, causeText: event.cause_txt };
 }

@@ -47,7 +47,7 @@ export {
   userEvent,
 };
 export { callActor } from './callActor.ts';
-export type { CallActorInput, WithCall } from './callActor.ts';
+export type { CallActorInput, CallActorOptions, CallStep, WithCall } from './callActor.ts';
 export type { BridgeWithInput, BridgeWithOutput } from './bridgeWith.ts';
 export type { CollectDigitsInput, CollectDigitsOutput } from './collectDigits.ts';
 export type { ContinueAtInput } from './continueAt.ts';

@@ -37,18 +37,42 @@ export interface PlayOutput {
  *   },
  * }
  */
-export const play = callActor(async (input: PlayInput, signal): Promise<PlayOutput> => {
+export const play = callActor(
+  async (input: PlayInput, signal, step): Promise<PlayOutput> => {
+    const { call } = input;
+    const playbackId = call.pickId('playback');
+    if (input.bargeIn && call.digits.size > 0) return { playbackId, outcome: 'skipped' };
+    step.started({ playbackId });
+    return untilPlayed(input, playbackId, signal, (scope) => startPlayback(call, input, playbackId, scope));
+  },
+  {
+    // Restored while the prompt played: follow that playback (its PlaybackFinished, or the
+    // restored session's check of it) rather than play the prompt again.
+    resume: (input, note, signal) => {
+      const { playbackId } = note as { playbackId: string };
+      return untilPlayed(input, playbackId, signal, async (scope) =>
+        watchPlayback(input.call, playbackId, scope),
+      );
+    },
+  },
+);
+
+/** Waits for the playback `begin` starts to finish, or, with barge-in, for a digit (then stops it). */
+async function untilPlayed(
+  input: PlayInput,
+  playbackId: string,
+  signal: AbortSignal,
+  begin: (scope: AbortSignal) => Promise<EventWatch<PlaybackFinished>>,
+): Promise<PlayOutput> {
   const { call } = input;
-  const playbackId = call.pickId('playback');
   if (!input.bargeIn) {
     // No digit to race: the step's own signal is enough, no scope to build and abort.
-    await (await startPlayback(call, input, playbackId, signal)).promise;
+    await (await begin(signal)).promise;
     return { playbackId, outcome: 'finished' };
   }
-  if (call.digits.size > 0) return { playbackId, outcome: 'skipped' };
   // The digit waiter or the playback watch that loses the race is released with the scope.
   return withScope(signal, async (scope) => {
-    const finished = await startPlayback(call, input, playbackId, scope);
+    const finished = await begin(scope);
     const first = await Promise.race([
       finished.promise.then(() => 'finished' as const),
       call.digits.whenDigit(scope).then(() => 'digit' as const),
@@ -62,7 +86,20 @@ export const play = callActor(async (input: PlayInput, signal): Promise<PlayOutp
     }
     return { playbackId, outcome: 'interrupted' };
   });
-});
+}
+
+/** Watches for the PlaybackFinished of `playbackId`, which the call owns. */
+function watchPlayback(
+  call: CallHandle,
+  playbackId: string,
+  signal: AbortSignal,
+): EventWatch<PlaybackFinished> {
+  return watchEvent<PlaybackFinished>(
+    call.events$,
+    (e) => e.type === 'PlaybackFinished' && (e as PlaybackFinished).playback?.id === playbackId,
+    signal,
+  );
+}
 
 /**
  * Owns the playback id, starts watching for its PlaybackFinished, then asks for the playback
@@ -75,11 +112,7 @@ async function startPlayback(
   signal: AbortSignal,
 ): Promise<EventWatch<PlaybackFinished>> {
   call.own('playback', playbackId, { cleanup: false });
-  const finished = watchEvent<PlaybackFinished>(
-    call.events$,
-    (e) => e.type === 'PlaybackFinished' && (e as PlaybackFinished).playback?.id === playbackId,
-    signal,
-  );
+  const finished = watchPlayback(call, playbackId, signal);
   const media = typeof input.media === 'string' ? input.media : [...input.media];
   try {
     await call.channel.playWithId(

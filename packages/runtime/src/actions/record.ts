@@ -4,6 +4,7 @@ import type {
   RecordingFailed,
   RecordingFinished,
 } from '@ringflow/client';
+import type { CallHandle } from '../call/CallHandle.ts';
 import { nextEvent } from '../call/nextEvent.ts';
 import { withScope } from '../call/withScope.ts';
 import { callActor, type WithCall } from './callActor.ts';
@@ -41,29 +42,46 @@ export interface RecordOutput {
  * }
  */
 export const record = callActor(
-  (input: RecordInput, signal): Promise<RecordOutput> =>
+  (input: RecordInput, signal, step): Promise<RecordOutput> =>
     withScope(signal, async (scope) => {
       const { call, name: given, format, ...options } = input;
       const name = given ?? call.pickId('recording');
       call.own('recording', name, { cleanup: false });
-      const ended = nextEvent<RecordingFinished | RecordingFailed>(
-        call.events$,
-        (e) =>
-          (e.type === 'RecordingFinished' || e.type === 'RecordingFailed') &&
-          (e as RecordingFinished).recording?.name === name,
-        scope,
-      );
+      step.started({ name });
+      const ended = recordingEnd(call, name, scope);
       try {
         await call.channel.record({ name, format: format ?? 'wav', ...options }, { signal: scope });
       } catch (error) {
         call.disown('recording', name);
         throw error;
       }
-      const event = await ended;
-      return {
-        name,
-        outcome: event.type === 'RecordingFinished' ? 'finished' : 'failed',
-        recording: event.recording,
-      };
+      return outputOf(name, await ended);
     }),
+  {
+    // Restored while recording: follow that recording (its events, or the restored session's
+    // check of it) rather than start another.
+    resume: (input, note, signal) =>
+      withScope(signal, async (scope) => {
+        const { name } = note as { name: string };
+        return outputOf(name, await recordingEnd(input.call, name, scope));
+      }),
+  },
 );
+
+function recordingEnd(call: CallHandle, name: string, signal: AbortSignal) {
+  return nextEvent<RecordingFinished | RecordingFailed>(
+    call.events$,
+    (e) =>
+      (e.type === 'RecordingFinished' || e.type === 'RecordingFailed') &&
+      (e as RecordingFinished).recording?.name === name,
+    signal,
+  );
+}
+
+function outputOf(name: string, event: RecordingFinished | RecordingFailed): RecordOutput {
+  return {
+    name,
+    outcome: event.type === 'RecordingFinished' ? 'finished' : 'failed',
+    recording: event.recording,
+  };
+}

@@ -13,6 +13,7 @@ import type {
 import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import type { DigitBuffer } from '../session/DigitBuffer.ts';
+import type { ResumeNotes } from '../session/ResumeNotes.ts';
 import type { OperationId, ParamsOf, ResultOf } from './OperationId.ts';
 import type { StepFailure } from './StepFailure.ts';
 
@@ -82,6 +83,11 @@ export interface CallHandle {
   readonly events$: Observable<StreamEvent>;
   /** The type-ahead buffer of DTMF digits pressed on the call's channel. */
   readonly digits: DigitBuffer;
+  /**
+   * What call actors under way started on the server, kept in the call's record so a restored
+   * actor awaits it rather than starting it again (see `callActor`'s `resume`).
+   */
+  readonly resumeNotes: ResumeNotes;
   /** Aborted when the session ends. */
   readonly signal: AbortSignal;
   /** True once the session has ended. */

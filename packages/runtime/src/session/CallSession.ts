@@ -36,6 +36,7 @@ import { CallEventStream } from './CallEventStream.ts';
 import { CallReport } from './CallReport.ts';
 import { CallRequests } from './CallRequests.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
+import { ResumeNotes } from './ResumeNotes.ts';
 import { type MachineEventFilter, machineEventFilter } from './machineEventFilter.ts';
 import { OwnedResources } from './OwnedResources.ts';
 import { releaseOnServer } from './releaseOnServer.ts';
@@ -134,6 +135,8 @@ export class CallSession implements HandleSession {
   readonly clock: TrackingClock;
   /** The type-ahead buffer of the call's DTMF digits (for the handle). */
   readonly digits = new DigitBuffer();
+  /** What the call actors under way started on the server (for the handle; see ResumeNotes). */
+  readonly resumeNotes = new ResumeNotes();
   private readonly host: SessionHost;
   private readonly options: CallSessionOptions;
   private phase: SessionPhase = WAITING;
@@ -412,6 +415,7 @@ export class CallSession implements HandleSession {
       if (started) this.owned.noteStarted(kind, id);
     }
     for (const digit of record.digits) this.digits.push(digit);
+    this.resumeNotes.restore(record.started);
     this.copies?.noteInOwnApp(this.channelId);
     this.begin(record.start, record);
     if (this.ended) return;
@@ -505,6 +509,7 @@ export class CallSession implements HandleSession {
     const handle = this.handle;
     if (!actor || !handle || this.ended) return undefined;
     const lastFailure = this.report().failure;
+    const started = this.resumeNotes.persist();
     return {
       version: 1,
       callId: this.id,
@@ -518,6 +523,7 @@ export class CallSession implements HandleSession {
       start: handle.start,
       owned: this.owned.persist(),
       digits: this.digits.peek(),
+      ...(started ? { started } : {}),
       failures: this.report().failures,
       ...(lastFailure ? { lastFailure } : {}),
       machine: toPlainData(actor.getPersistedSnapshot()),

@@ -19,6 +19,7 @@ import type { CallHandle, CallRequestOptions, ResourceCleanup, ServerInfo } from
 import type { OperationId, ParamsOf, ResultOf } from '../call/OperationId.ts';
 import type { StepFailure } from '../call/StepFailure.ts';
 import type { DigitBuffer } from './DigitBuffer.ts';
+import type { ResumeNotes } from './ResumeNotes.ts';
 
 /** What a call handle needs from its session (implemented by `CallSession`). */
 export interface HandleSession {
@@ -31,6 +32,7 @@ export interface HandleSession {
   readonly callLogger: Logger;
   readonly events$: Observable<StreamEvent>;
   readonly digits: DigitBuffer;
+  readonly resumeNotes: ResumeNotes;
   readonly signal: AbortSignal;
   readonly ended: boolean;
   send(
@@ -92,6 +94,9 @@ export class SessionCallHandle implements CallHandle {
   }
   get digits(): DigitBuffer {
     return this.#session.digits;
+  }
+  get resumeNotes(): ResumeNotes {
+    return this.#session.resumeNotes;
   }
   get signal(): AbortSignal {
     return this.#session.signal;

@@ -10,7 +10,8 @@ import type { OwnedResource } from '../session/OwnedResources.ts';
  * - `machine`: XState's persisted snapshot of the call's actor, its live objects (the call's
  *   handle, a flow's host, the engine's runner with its effects and timers) replaced by markers;
  * - the session's own bookkeeping: the resources the call owns (so their events reach it, and
- *   what to clean up at the end), the DTMF digits typed ahead, the failures reported so far.
+ *   what to clean up at the end), the DTMF digits typed ahead, what the call actors under way
+ *   had started, the failures reported so far.
  */
 export interface CallRecord {
   /** The shape of this record; a process refuses a record of a version it does not know. */
@@ -32,6 +33,11 @@ export interface CallRecord {
   readonly start: StasisStart;
   readonly owned: readonly OwnedResource[];
   readonly digits: string;
+  /**
+   * What the call actors under way had started on the server, by actor id (see `ResumeNotes`):
+   * a restored actor awaits it instead of starting it again. Absent when nothing was under way.
+   */
+  readonly started?: Readonly<Record<string, unknown>>;
   readonly failures: number;
   readonly lastFailure?: StepFailure;
   readonly machine: unknown;
