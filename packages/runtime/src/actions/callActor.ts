@@ -101,14 +101,20 @@ export function callActor<I extends WithCall, O>(
     if (call.signal.aborted) return parkUntilAborted(signal, call.signal);
     // Stopping the call's machine (which the session does when the call ends) aborts this signal.
     markCallScoped(signal, call);
-    const notes = call.resumeNotes;
     // Taken at once (before any await): a note here means a restore restarted this actor.
-    const note = options.resume ? notes.take(self.id) : undefined;
-    const step: CallStep = { started: (what) => notes.note(self.id, what) };
+    const note = options.resume ? call.resumeNotes.take(self.id) : undefined;
+    let noted = false;
+    const step: CallStep = {
+      started: (what) => {
+        noted = true;
+        call.resumeNotes.note(self.id, what);
+      },
+    };
     try {
-      return await (note !== undefined && options.resume
-        ? options.resume(input, note, signal, step)
-        : run(input, signal, step));
+      if (note === undefined || !options.resume) return await run(input, signal, step);
+      // Still under way: noted again, so a second restore follows it too.
+      step.started(note);
+      return await options.resume(input, note, signal, step);
     } catch (error) {
       if (isCallGone(error) || call.ended || signal.aborted || call.signal.aborted) {
         // Parked until the state is left or the call ends.
@@ -116,7 +122,7 @@ export function callActor<I extends WithCall, O>(
       }
       throw error;
     } finally {
-      notes.forget(self.id);
+      if (noted) call.resumeNotes.forget(self.id);
     }
   });
 }

@@ -135,8 +135,11 @@ export class CallSession implements HandleSession {
   readonly clock: TrackingClock;
   /** The type-ahead buffer of the call's DTMF digits (for the handle). */
   readonly digits = new DigitBuffer();
+  #resumeNotes: ResumeNotes | undefined;
   /** What the call actors under way started on the server (for the handle; see ResumeNotes). */
-  readonly resumeNotes = new ResumeNotes();
+  get resumeNotes(): ResumeNotes {
+    return (this.#resumeNotes ??= new ResumeNotes());
+  }
   private readonly host: SessionHost;
   private readonly options: CallSessionOptions;
   private phase: SessionPhase = WAITING;
@@ -509,7 +512,7 @@ export class CallSession implements HandleSession {
     const handle = this.handle;
     if (!actor || !handle || this.ended) return undefined;
     const lastFailure = this.report().failure;
-    const started = this.resumeNotes.persist();
+    const started = this.#resumeNotes?.persist();
     return {
       version: 1,
       callId: this.id,

@@ -10,36 +10,37 @@
  * same id by different machines of one call would share a note: give such invokes their own ids.
  */
 export class ResumeNotes {
-  readonly #notes = new Map<string, unknown>();
+  /** Made on the first note: most calls' steps never note anything. */
+  #notes: Map<string, unknown> | undefined;
 
   /** The actor `actorId` started something the server will report on: `note` says what. */
   note(actorId: string, note: unknown): void {
-    this.#notes.set(actorId, note);
+    (this.#notes ??= new Map()).set(actorId, note);
   }
 
   /** The actor settled or was stopped: nothing of its own is under way any more. */
   forget(actorId: string): void {
-    this.#notes.delete(actorId);
+    this.#notes?.delete(actorId);
   }
 
   /** For an actor restarted by a restore: what it had started, once (then forgotten). */
   take(actorId: string): unknown {
-    const note = this.#notes.get(actorId);
-    this.#notes.delete(actorId);
+    const note = this.#notes?.get(actorId);
+    this.#notes?.delete(actorId);
     return note;
   }
 
   get size(): number {
-    return this.#notes.size;
+    return this.#notes?.size ?? 0;
   }
 
   /** Plain data for the call's record (undefined when nothing is under way). */
   persist(): Readonly<Record<string, unknown>> | undefined {
-    return this.#notes.size === 0 ? undefined : Object.fromEntries(this.#notes);
+    return this.#notes?.size ? Object.fromEntries(this.#notes) : undefined;
   }
 
   /** A record's notes, in a new process. */
   restore(notes: Readonly<Record<string, unknown>> | undefined): void {
-    for (const [actorId, note] of Object.entries(notes ?? {})) this.#notes.set(actorId, note);
+    for (const [actorId, note] of Object.entries(notes ?? {})) this.note(actorId, note);
   }
 }
