@@ -25,7 +25,7 @@ export { compileFlow } from './compile/compileFlow.ts';
 export type { CompileOptions } from './compile/compileFlow.ts';
 export { callFromStasisStart } from './compile/FlowHost.ts';
 export type {
-  CallInfo,
+  FlowCall,
   FlowAri,
   FlowHost,
   FlowLog,

@@ -3,14 +3,14 @@ import type { EffectRunner, EffectTarget } from '@ringflow/runtime/engine';
 import { ErrorCode, isCallGone } from '@ringflow/client/interface';
 import { evaluateCondition, evaluateExpression, ExpressionError } from '../expr/Expression.ts';
 import type { ExprValue, Value } from '../schema/s.ts';
-import type { CallInfo, FlowHost } from './FlowHost.ts';
+import type { FlowCall, FlowHost } from './FlowHost.ts';
 
 /** The context of a compiled flow machine. */
 export interface FlowContext {
   readonly host: FlowHost;
   /** Runs the machine's effects and reports their results to it (one per machine instance). */
   readonly effects: EffectRunner;
-  readonly call: CallInfo;
+  readonly call: FlowCall;
   readonly input: Readonly<Record<string, unknown>>;
   readonly vars: Readonly<Record<string, unknown>>;
   /** The result of the step that just ended (the `event` root while its outcome is routed). */
@@ -59,7 +59,7 @@ export function scopeOf(context: FlowContext, event: unknown): ExpressionScope {
   return {
     input: context.input,
     vars: context.vars,
-    // The expression language reads the call's fields by name; CallInfo is an interface, not a record.
+    // The expression language reads the call's fields by name; FlowCall is an interface, not a record.
     call: context.call as unknown as Record<string, unknown>,
     event,
     now: context.host.clock.now(),

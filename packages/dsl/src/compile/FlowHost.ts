@@ -148,8 +148,8 @@ export interface FlowHost {
   readonly log?: FlowLog;
 }
 
-/** What the flow knows about its call. Usually built from the StasisStart event with `callFromStasisStart`. */
-export interface CallInfo {
+/** What a flow knows about its call (the runtime's `CallInfo` is what an application learns of a new call). Usually built from the StasisStart event with `callFromStasisStart`. */
+export interface FlowCall {
   readonly channelId: string;
   readonly caller?: { readonly number: string; readonly name: string };
   readonly extension?: string;
@@ -164,7 +164,7 @@ export interface CallInfo {
 /** The input of a compiled flow machine. */
 export interface FlowMachineInput {
   readonly host: FlowHost;
-  readonly call: CallInfo;
+  readonly call: FlowCall;
   /** Flow inputs; declared defaults fill the gaps. */
   readonly input?: Readonly<Record<string, unknown>>;
 }
@@ -200,7 +200,7 @@ export function callFromStasisStart(event: {
     channelvars?: Record<string, unknown>;
   };
   args?: readonly string[];
-}): CallInfo {
+}): FlowCall {
   const channel = event.channel;
   const variables: Record<string, string> = {};
   for (const [k, v] of Object.entries(channel.channelvars ?? {})) variables[k] = String(v);

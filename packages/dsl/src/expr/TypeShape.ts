@@ -24,7 +24,7 @@ export function recordShape(
   return { fields, unknownField, noun };
 }
 
-/** The fields of `call` (see `CallInfo`). */
+/** The fields of `call` (see `FlowCall`). */
 export const callShape: TypeShape = recordShape('call', {
   channelId: 'string',
   caller: recordShape('call.caller', { number: 'string', name: 'string' }),
