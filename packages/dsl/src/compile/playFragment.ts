@@ -1,4 +1,4 @@
-import { isResourceGone } from '@ringflow/client/interface';
+import { playbackEnd, stopPrompt } from '@ringflow/runtime/engine';
 import type { ActionArgs } from './FlowContext.ts';
 import { effect, fireAndForget, isOwnChannel, setStep } from './effects.ts';
 import type { StateSpec, TransitionSpec } from './StateSpec.ts';
@@ -22,13 +22,6 @@ export interface PlayFragmentOptions {
   readonly bridge?: (args: ActionArgs) => string;
 }
 
-function playbackOf(event: unknown): { id?: string; state?: string } {
-  return ((event as { playback?: { id?: string; state?: string } }).playback ?? {}) as {
-    id?: string;
-    state?: string;
-  };
-}
-
 /** What the play effect returns when there is no media: the fragment finishes at once. */
 const NOTHING_TO_PLAY = 'nothing-to-play';
 
@@ -40,30 +33,21 @@ const NOTHING_TO_PLAY = 'nothing-to-play';
  */
 export function playFragment(options: PlayFragmentOptions): StateSpec {
   const { scratch } = options;
-  const mine = ({ context, event }: ActionArgs) => playbackOf(event).id === context.step[scratch];
+  // How a prompt ends, and what a lost barge-in race means, are the runtime's prompt rules
+  // (shared with its `play` call actor).
+  const endOf = ({ context, event }: ActionArgs) => playbackEnd(event, String(context.step[scratch]));
   const on: Record<string, TransitionSpec[]> = {
     PlaybackFinished: [
-      withGuard(options.onFailed, (a) => mine(a) && playbackOf(a.event).state === 'failed'),
-      withGuard(options.onFinished, mine),
+      withGuard(options.onFailed, (a) => endOf(a) === 'failed'),
+      withGuard(options.onFinished, (a) => endOf(a) === 'finished'),
     ],
   };
   if (options.onDigit) {
-    const stop = fireAndForget(
-      ({ context }) =>
-        context.host.ari.playbacks
-          .stop({ playbackId: String(context.step[scratch]) })
-          .catch((error: unknown) => {
-            // The prompt ended on its own while the stop was on its way (404): a normal race
-            // with the same outcome, not worth a warning on every barge-in that loses it.
-            if (!isResourceGone(error)) throw error;
-            context.host.log?.debug?.(
-              { playbackId: context.step[scratch] },
-              'barge-in stop: the playback had already finished',
-            );
-            return undefined;
-          }),
-      'stop playback on barge-in',
-    );
+    const stop = fireAndForget(async ({ context }) => {
+      const playbackId = String(context.step[scratch]);
+      if ((await stopPrompt(() => context.host.ari.playbacks.stop({ playbackId }))) === 'ended')
+        context.host.log?.debug?.({ playbackId }, 'barge-in stop: the playback had already finished');
+    }, 'stop playback on barge-in');
     const onDigit: readonly TransitionSpec[] = Array.isArray(options.onDigit)
       ? options.onDigit
       : [options.onDigit as TransitionSpec];

@@ -1,3 +1,4 @@
+import { type DigitEntryRules, type KeyVerdict, pressKey } from '@ringflow/runtime/engine';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { failureData, isOwnChannel, setStep } from '../compile/effects.ts';
 import { playFragment } from '../compile/playFragment.ts';
@@ -105,31 +106,34 @@ export const gatherStep = defineStep({
       digits: digitsOf(context),
       terminated: context.step.terminated === true,
     });
-    const addDigit = setStep(({ context, event }) => {
-      const digit = String(event.digit ?? '');
-      if (digit === rules.terminator) return { terminated: true };
-      if (!rules.validDigits.includes(digit)) return { invalid: true, digits: digitsOf(context) + digit };
-      return { digits: digitsOf(context) + digit };
+    // The entry rules are the runtime's (`pressKey`), shared with its `collectDigits` actor.
+    const entry: DigitEntryRules = {
+      maxDigits: rules.maxDigits,
+      terminators: rules.terminator ?? '',
+      validDigits: rules.validDigits,
+      firstDigitTimeoutMs: rules.firstDigitTimeoutMs,
+      interDigitTimeoutMs: rules.interDigitTimeoutMs,
+    };
+    const verdictOf = ({ context, event }: ActionArgs) =>
+      pressKey(entry, digitsOf(context), String(event.digit ?? ''));
+    const addDigit = setStep((args) => {
+      const verdict = verdictOf(args);
+      if (verdict.kind === 'terminator') return { terminated: true };
+      if (verdict.kind === 'invalid') return { invalid: true, digits: verdict.digits };
+      return { digits: verdict.digits };
     });
     /**
      * What a key does, decided on the key event itself (one microstep per key: the guards see the
-     * key before `addDigit` adds it). XState takes the first transition whose guard holds, so each
-     * guard tests only its own case: the terminator ends collection, a key outside validDigits is
-     * a no-match, the last digit wanted completes it, else wait for more. The caller's channel is
-     * checked by whoever listens (the prompt, or the waiting states below).
+     * key before `addDigit` adds it). XState takes the first transition whose guard holds: the
+     * terminator ends collection, a key outside validDigits is a no-match, the last digit wanted
+     * completes it, else wait for more. The caller's channel is checked by whoever listens (the
+     * prompt, or the waiting states below).
      */
-    const keyOf = (event: ActionArgs['event']) => String(event.digit ?? '');
+    const is = (kind: KeyVerdict['kind']) => (args: ActionArgs) => verdictOf(args).kind === kind;
     const onKey: TransitionSpec[] = [
-      { guard: ({ event }) => keyOf(event) === rules.terminator, actions: [addDigit], target: 'ended' },
-      withGuard(
-        withActions(build.exit('noMatch', result), [addDigit]),
-        ({ event }) => !rules.validDigits.includes(keyOf(event)),
-      ),
-      withGuard(
-        withActions(build.exit('collected', result), [addDigit]),
-        ({ context }) => digitsOf(context).length + 1 >= rules.maxDigits,
-      ),
-      // Re-entered, so the inter-digit timeout starts again with each key.
+      { guard: is('terminator'), actions: [addDigit], target: 'ended' },
+      withGuard(withActions(build.exit('noMatch', result), [addDigit]), is('invalid')),
+      withGuard(withActions(build.exit('collected', result), [addDigit]), is('complete')),
       { actions: [addDigit], target: 'more', reenter: true },
     ];
     const onOwnKey = onKey.map((t) => withGuard(t, isOwnChannel));

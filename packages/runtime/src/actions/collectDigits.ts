@@ -1,5 +1,6 @@
 import type { CallHandle } from '../call/CallHandle.ts';
 import { linkSignals } from '../call/linkSignals.ts';
+import { type DigitEntryRules, nextKeyWithinMs, pressKey } from '../behaviours/digitEntry.ts';
 import { callActor, type WithCall } from './callActor.ts';
 
 /** Input of {@link collectDigits}. */
@@ -60,19 +61,23 @@ export const collectDigits = callActor(
   // No scope of its own: each wait for a digit releases its waiter and its timer itself.
   async (input: CollectDigitsInput, signal): Promise<CollectDigitsOutput> => {
     const { call } = input;
-    const maxDigits = input.maxDigits ?? 1;
-    const terminators = input.terminators ?? '#';
+    const rules: DigitEntryRules = {
+      maxDigits: input.maxDigits ?? 1,
+      terminators: input.terminators ?? '#',
+      firstDigitTimeoutMs: input.firstDigitTimeoutMs ?? 5000,
+      interDigitTimeoutMs: input.interDigitTimeoutMs ?? 3000,
+    };
     if (input.discardTypeAhead) call.digits.clear();
     let digits = '';
-    let waitMs = input.firstDigitTimeoutMs ?? 5000;
     for (;;) {
-      for (let d = call.digits.take(); d !== undefined; d = call.digits.take()) {
-        if (terminators.includes(d)) return { digits, reason: 'terminator' };
-        digits += d;
-        if (digits.length >= maxDigits) return { digits, reason: 'complete' };
-        waitMs = input.interDigitTimeoutMs ?? 3000;
+      for (let key = call.digits.take(); key !== undefined; key = call.digits.take()) {
+        const verdict = pressKey(rules, digits, key);
+        if (verdict.kind === 'terminator') return { digits, reason: 'terminator' };
+        digits = verdict.digits;
+        if (verdict.kind === 'complete') return { digits, reason: 'complete' };
       }
-      if (!(await digitWithin(call, waitMs, signal))) return { digits, reason: 'timeout' };
+      if (!(await digitWithin(call, nextKeyWithinMs(rules, digits), signal)))
+        return { digits, reason: 'timeout' };
     }
   },
 );

@@ -1,4 +1,5 @@
-import { isResourceGone, type PlaybackFinished } from '@ringflow/client';
+import type { PlaybackFinished } from '@ringflow/client';
+import { type PlaybackEnd, playbackEnd, stopPrompt } from '../behaviours/prompt.ts';
 import type { CallHandle } from '../call/CallHandle.ts';
 import { type EventWatch, watchEvent } from '../call/nextEvent.ts';
 import { withScope } from '../call/withScope.ts';
@@ -19,8 +20,12 @@ export interface PlayInput extends WithCall {
 /** Output of {@link play}. */
 export interface PlayOutput {
   readonly playbackId: string;
-  /** How the prompt ended: played to the end, stopped by a digit, or skipped for a digit already pressed. */
-  readonly outcome: 'finished' | 'interrupted' | 'skipped';
+  /**
+   * How the prompt ended: played to the end, stopped by a digit, skipped for a digit already
+   * pressed, or `failed`: the server could not play the media (a sound that does not exist ends
+   * its playback `failed`; logged as a warning).
+   */
+  readonly outcome: 'finished' | 'interrupted' | 'skipped' | 'failed';
 }
 
 /**
@@ -57,7 +62,7 @@ export const play = callActor(
   },
 );
 
-/** Waits for the playback `begin` starts to finish, or, with barge-in, for a digit (then stops it). */
+/** Waits for the playback `begin` starts to end, or, with barge-in, for a digit (then stops it). */
 async function untilPlayed(
   input: PlayInput,
   playbackId: string,
@@ -67,25 +72,29 @@ async function untilPlayed(
   const { call } = input;
   if (!input.bargeIn) {
     // No digit to race: the step's own signal is enough, no scope to build and abort.
-    await (await begin(signal)).promise;
-    return { playbackId, outcome: 'finished' };
+    return ended(input, playbackId, await (await begin(signal)).promise);
   }
   // The digit waiter or the playback watch that loses the race is released with the scope.
   return withScope(signal, async (scope) => {
     const finished = await begin(scope);
     const first = await Promise.race([
-      finished.promise.then(() => 'finished' as const),
+      finished.promise,
       call.digits.whenDigit(scope).then(() => 'digit' as const),
     ]);
-    if (first === 'finished') return { playbackId, outcome: 'finished' };
-    try {
-      await call.request('playbacks.stop', { playbackId }, { signal: scope });
-    } catch (error) {
-      // The playback ended on its own while the stop was on its way: same outcome.
-      if (!isResourceGone(error)) throw error;
-    }
+    if (first !== 'digit') return ended(input, playbackId, first);
+    await stopPrompt(() => call.request('playbacks.stop', { playbackId }, { signal: scope }));
     return { playbackId, outcome: 'interrupted' };
   });
+}
+
+function ended(input: PlayInput, playbackId: string, finished: PlaybackFinished): PlayOutput {
+  const end: PlaybackEnd = playbackEnd(finished, playbackId) ?? 'finished';
+  if (end === 'failed')
+    input.call.logger.warn(
+      { playbackId, media: input.media },
+      'the server could not play the media (its playback ended failed): play outcome failed',
+    );
+  return { playbackId, outcome: end };
 }
 
 /** Watches for the PlaybackFinished of `playbackId`, which the call owns. */
@@ -94,11 +103,7 @@ function watchPlayback(
   playbackId: string,
   signal: AbortSignal,
 ): EventWatch<PlaybackFinished> {
-  return watchEvent<PlaybackFinished>(
-    call.events$,
-    (e) => e.type === 'PlaybackFinished' && (e as PlaybackFinished).playback?.id === playbackId,
-    signal,
-  );
+  return watchEvent<PlaybackFinished>(call.events$, (e) => playbackEnd(e, playbackId) !== undefined, signal);
 }
 
 /**

@@ -19,3 +19,7 @@ export type {
 } from './MachineSpec.ts';
 export { defineLiveValue, PERSIST, reviveLiveValues, toPlainData } from '../snapshot/liveValues.ts';
 export type { LiveValueReviver, Persistable, PersistedValue } from '../snapshot/liveValues.ts';
+export { nextKeyWithinMs, pressKey } from '../behaviours/digitEntry.ts';
+export type { DigitEntryRules, KeyVerdict } from '../behaviours/digitEntry.ts';
+export { playbackEnd, stopPrompt } from '../behaviours/prompt.ts';
+export type { PlaybackEnd } from '../behaviours/prompt.ts';
