@@ -1,3 +1,4 @@
+import { type RecordingEnd, recordingEnd } from '@ringflow/runtime/engine';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, setStep } from '../compile/effects.ts';
@@ -69,7 +70,11 @@ export const recordStep = defineStep({
   ],
   label: () => 'record',
   compile: (p, build) => {
-    const mine = ({ context, event }: ActionArgs) => recordingOf(event).name === context.step.recording;
+    // How a recording ends is the runtime's rule (shared with its `record` call actor).
+    const ended =
+      (end: RecordingEnd) =>
+      ({ context, event }: ActionArgs) =>
+        recordingEnd(event, String(context.step.recording)) === end;
     const recorded = ({ event }: ActionArgs) => {
       const r = recordingOf(event);
       return {
@@ -104,9 +109,9 @@ export const recordStep = defineStep({
         { onError: build.exit('failed', failureData), resume: 'await' },
       ),
       on: {
-        RecordingFinished: { guard: mine, ...build.exit('recorded', recorded) },
+        RecordingFinished: { guard: ended('finished'), ...build.exit('recorded', recorded) },
         RecordingFailed: {
-          guard: mine,
+          guard: ended('failed'),
           ...build.exit('failed', ({ event }) => ({
             message: `recording failed: ${String(recordingOf(event).cause ?? 'unknown cause')}`,
           })),

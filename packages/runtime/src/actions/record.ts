@@ -4,6 +4,7 @@ import type {
   RecordingFailed,
   RecordingFinished,
 } from '@ringflow/client';
+import { recordingEnd } from '../behaviours/recording.ts';
 import type { CallHandle } from '../call/CallHandle.ts';
 import { nextEvent } from '../call/nextEvent.ts';
 import { withScope } from '../call/withScope.ts';
@@ -48,7 +49,7 @@ export const record = callActor(
       const name = given ?? call.pickId('recording');
       call.own('recording', name, { cleanup: false });
       step.started({ name });
-      const ended = recordingEnd(call, name, scope);
+      const ended = recordingEnded(call, name, scope);
       try {
         await call.channel.record({ name, format: format ?? 'wav', ...options }, { signal: scope });
       } catch (error) {
@@ -63,17 +64,15 @@ export const record = callActor(
     resume: (input, note, signal) =>
       withScope(signal, async (scope) => {
         const { name } = note as { name: string };
-        return outputOf(name, await recordingEnd(input.call, name, scope));
+        return outputOf(name, await recordingEnded(input.call, name, scope));
       }),
   },
 );
 
-function recordingEnd(call: CallHandle, name: string, signal: AbortSignal) {
+function recordingEnded(call: CallHandle, name: string, signal: AbortSignal) {
   return nextEvent<RecordingFinished | RecordingFailed>(
     call.events$,
-    (e) =>
-      (e.type === 'RecordingFinished' || e.type === 'RecordingFailed') &&
-      (e as RecordingFinished).recording?.name === name,
+    (e) => recordingEnd(e, name) !== undefined,
     signal,
   );
 }
@@ -81,7 +80,7 @@ function recordingEnd(call: CallHandle, name: string, signal: AbortSignal) {
 function outputOf(name: string, event: RecordingFinished | RecordingFailed): RecordOutput {
   return {
     name,
-    outcome: event.type === 'RecordingFinished' ? 'finished' : 'failed',
+    outcome: recordingEnd(event, name) ?? 'failed',
     recording: event.recording,
   };
 }

@@ -23,3 +23,5 @@ export { nextKeyWithinMs, pressKey } from '../behaviours/digitEntry.ts';
 export type { DigitEntryRules, KeyVerdict } from '../behaviours/digitEntry.ts';
 export { playbackEnd, stopPrompt } from '../behaviours/prompt.ts';
 export type { PlaybackEnd } from '../behaviours/prompt.ts';
+export { recordingEnd } from '../behaviours/recording.ts';
+export type { RecordingEnd } from '../behaviours/recording.ts';
