@@ -1,3 +1,4 @@
+import { ringGroupOutcome } from '@ringflow/runtime/engine';
 import { isResourceGone } from '@ringflow/client/interface';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { describeFailure, resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
@@ -70,13 +71,6 @@ const params = stepParams(
   'Calls another party; on answer, bridges the two calls (default) or hands the new call to the flow.',
 );
 
-/** Hangup causes (Q.850) that say why a dialled call ended before it was answered. */
-export function dialOutcomeForCause(cause: unknown): 'busy' | 'noAnswer' | 'failed' {
-  if (cause === 17) return 'busy';
-  if (cause === 18 || cause === 19 || cause === 21 || cause === 16) return 'noAnswer';
-  return 'failed';
-}
-
 function channelOf(event: unknown): { id?: string } {
   return ((event as { channel?: { id?: string }; peer?: { id?: string } }).channel ??
     (event as { peer?: { id?: string } }).peer ??
@@ -139,17 +133,6 @@ function resolveEndpoints(endpoint: unknown, args: ActionArgs): string[] {
     const value = resolveValue(one as Value<unknown>, scope);
     return Array.isArray(value) ? value.map(String) : [String(value)];
   });
-}
-
-/**
- * How a ring group that nobody answered ended, from its calls' hangup causes: `noAnswer` when
- * one of them rang out, `busy` when all were busy, else `failed` (one call: its own cause).
- */
-export function groupOutcome(causes: readonly unknown[]): 'busy' | 'noAnswer' | 'failed' {
-  const outcomes = causes.map(dialOutcomeForCause);
-  if (outcomes.includes('noAnswer')) return 'noAnswer';
-  if (outcomes.length > 0 && outcomes.every((o) => o === 'busy')) return 'busy';
-  return 'failed';
 }
 
 /** The output of the effect whose result is being handled. */
@@ -277,7 +260,7 @@ export function compileDial(p: DialParams, build: StepBuild, hooks: DialHooks = 
   const endedWith =
     (outcome: 'busy' | 'noAnswer' | 'failed') =>
     ({ context }: ActionArgs) =>
-      groupOutcome(context.step.causes as unknown[]) === outcome;
+      ringGroupOutcome(context.step.causes as unknown[]) === outcome;
   const cause = ({ context }: ActionArgs) => ({ cause: context.step.cause });
   const causeOf = (event: unknown) => (event as { cause?: unknown }).cause;
   const stopRingback = [

@@ -1,3 +1,4 @@
+import type { UnansweredReason } from '../behaviours/dialling.ts';
 import { withScope } from '../call/withScope.ts';
 import { callActor, type WithCall } from './callActor.ts';
 import { awaitLeg, type DialOutput, dialLeg } from './dial.ts';
@@ -17,7 +18,13 @@ export interface BridgeWithInput extends WithCall {
 /** Output of {@link bridgeWith}. */
 export type BridgeWithOutput =
   | { readonly outcome: 'bridged'; readonly bridgeId: string; readonly peerChannelId: string }
-  | { readonly outcome: 'unanswered'; readonly peerChannelId: string; readonly causeText: string };
+  | {
+      readonly outcome: 'unanswered';
+      readonly peerChannelId: string;
+      /** Why, from the hangup cause: busy, noAnswer or failed. */
+      readonly reason: UnansweredReason;
+      readonly causeText: string;
+    };
 
 /**
  * Connects the call with another party in a bridge the call owns (created with an id picked and
@@ -71,7 +78,12 @@ export const bridgeWith = callActor(
 );
 
 function unanswered(leg: DialOutput & { outcome: 'unanswered' }): BridgeWithOutput {
-  return { outcome: 'unanswered', peerChannelId: leg.channelId, causeText: leg.causeText };
+  return {
+    outcome: 'unanswered',
+    peerChannelId: leg.channelId,
+    reason: leg.reason,
+    causeText: leg.causeText,
+  };
 }
 
 /** A bridge the call owns, with the call and its peer in it. */

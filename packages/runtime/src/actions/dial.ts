@@ -1,4 +1,5 @@
 import type { Channel, ChannelDestroyed, StasisStart } from '@ringflow/client';
+import { dialOutcomeForCause, type UnansweredReason } from '../behaviours/dialling.ts';
 import type { CallHandle } from '../call/CallHandle.ts';
 import { nextEvent } from '../call/nextEvent.ts';
 import { withScope } from '../call/withScope.ts';
@@ -22,6 +23,8 @@ export type DialOutput =
   | {
       readonly outcome: 'unanswered';
       readonly channelId: string;
+      /** Why, from the hangup cause (the same rule as the flow language's `dial`). */
+      readonly reason: UnansweredReason;
       readonly cause: number;
       readonly causeText: string;
     };
@@ -94,5 +97,11 @@ function legSettled(call: CallHandle, channelId: string, signal: AbortSignal) {
 
 function outputOf(channelId: string, event: StasisStart | ChannelDestroyed): DialOutput {
   if (event.type === 'StasisStart') return { outcome: 'answered', channelId, channel: event.channel };
-  return { outcome: 'unanswered', channelId, cause: event.cause, causeText: event.cause_txt };
+  return {
+    outcome: 'unanswered',
+    channelId,
+    reason: dialOutcomeForCause(event.cause),
+    cause: event.cause,
+    causeText: event.cause_txt,
+  };
 }

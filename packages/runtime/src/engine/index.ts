@@ -25,3 +25,5 @@ export { playbackEnd, stopPrompt } from '../behaviours/prompt.ts';
 export type { PlaybackEnd } from '../behaviours/prompt.ts';
 export { recordingEnd } from '../behaviours/recording.ts';
 export type { RecordingEnd } from '../behaviours/recording.ts';
+export { dialOutcomeForCause, ringGroupOutcome } from '../behaviours/dialling.ts';
+export type { UnansweredReason } from '../behaviours/dialling.ts';

@@ -1,7 +1,13 @@
 import { Writable } from 'node:stream';
 import { VirtualClock } from '@ringflow/client';
-import { type CallEnded, type CallInput, callActors, type PlayOutput } from '@ringflow/runtime';
-import { createSimulator } from '@ringflow/simulator';
+import {
+  type CallEnded,
+  type CallInput,
+  callActors,
+  type DialOutput,
+  type PlayOutput,
+} from '@ringflow/runtime';
+import { createSimulator, type SimulatorOptions } from '@ringflow/simulator';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
@@ -30,9 +36,39 @@ function playOnce(media: string, bargeIn = false) {
   });
 }
 
-async function run(machine: ReturnType<typeof playOnce>, press?: { at: number; digit: string }) {
+/** A hand-written machine that dials `endpoint` and ends with how the dial went. */
+function dialOnce(endpoint: string) {
+  return setup({
+    types: { input: {} as CallInput, context: {} as { dialled?: DialOutput } },
+    actors: callActors,
+  }).createMachine({
+    context: {},
+    initial: 'answering',
+    states: {
+      answering: { invoke: { src: 'answer', onDone: 'dialling' } },
+      dialling: {
+        invoke: {
+          src: 'dial',
+          input: { endpoint, timeoutSeconds: 10 },
+          onDone: { target: 'done', actions: assign({ dialled: ({ event }) => event.output }) },
+        },
+      },
+      done: { type: 'final' },
+    },
+    output: ({ context }) => ({
+      outcome: context.dialled?.outcome,
+      reason: context.dialled?.outcome === 'unanswered' ? context.dialled.reason : undefined,
+    }),
+  });
+}
+
+async function run(
+  machine: ReturnType<typeof playOnce> | ReturnType<typeof dialOnce>,
+  press?: { at: number; digit: string },
+  endpoints?: SimulatorOptions['endpoints'],
+) {
   const clock = new VirtualClock();
-  const simulator = createSimulator({ clock });
+  const simulator = createSimulator({ clock, ...(endpoints ? { endpoints } : {}) });
   const warnings: Record<string, unknown>[] = [];
   const logger = pino(
     { level: 'warn' },
@@ -86,5 +122,31 @@ describe('the play call actor (the runtime prompt rules)', () => {
     const { ended, requests } = await run(playOnce('sound:vm-intro', true), { at: 1000, digit: '5' });
     expect(ended[0]?.output).toEqual({ outcome: 'interrupted' });
     expect(requests.some((r) => r.method === 'DELETE' && r.path.startsWith('/playbacks/'))).toBe(true);
+  });
+});
+
+describe('the dial call actor (the runtime dialling rules)', () => {
+  const endpoints = {
+    'PJSIP/busy': 'busy',
+    'PJSIP/away': 'noAnswer',
+    'PJSIP/desk': { answerAfterMs: 2000 },
+  } as const;
+
+  it("says why a call was not answered, from its hangup cause, as the flow language's dial does", async () => {
+    expect((await run(dialOnce('PJSIP/busy'), undefined, endpoints)).ended[0]?.output).toEqual({
+      outcome: 'unanswered',
+      reason: 'busy',
+    });
+    expect((await run(dialOnce('PJSIP/away'), undefined, endpoints)).ended[0]?.output).toEqual({
+      outcome: 'unanswered',
+      reason: 'noAnswer',
+    });
+  });
+
+  it('a call that is answered enters the application: answered', async () => {
+    expect((await run(dialOnce('PJSIP/desk'), undefined, endpoints)).ended[0]?.output).toEqual({
+      outcome: 'answered',
+      reason: undefined,
+    });
   });
 });
