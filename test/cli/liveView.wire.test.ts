@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@ringflow/client';
@@ -30,13 +30,32 @@ states:
     final: true
 `;
 
+const LINE = `name: line
+start: menu
+prompts:
+  en:
+    hello: sound:hello-world
+states:
+  menu:
+    steps:
+      - answer
+      - menu: { prompt: hello, timeout: 30s, choices: { "1": operator } }
+    after:
+      5m: done
+  operator:
+    steps:
+      - dial: { endpoint: PJSIP/operator, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: done } }
+  done:
+    final: true
+`;
+
 const OPS = `Basic ${Buffer.from('ops:secret').toString('base64')}`;
 const DRIVER = `Basic ${Buffer.from('u:p').toString('base64')}`;
 
 /** Waits (bounded) until `found` returns something. */
-async function until<T>(found: () => T | undefined, what: string): Promise<T> {
+async function until<T>(found: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   for (let i = 0; i < 500; i++) {
-    const value = found();
+    const value = await found();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -194,6 +213,142 @@ describe('the live view of ringflow run --http', () => {
     } finally {
       stop('SIGTERM');
       // Bounded: a run that does not stop fails the test rather than hanging it.
+      const code = await Promise.race([
+        run,
+        new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000)),
+      ]);
+      expect(code, err.join('')).toBe(ExitCode.OK);
+      await wire.close();
+      simulator.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a call seen by the live view becomes a test', () => {
+  it('rebuilds the caller and the far end from the server events, as a downloadable scenario that ringflow test passes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringflow-live-'));
+    const flowFile = join(dir, 'line.yaml');
+    await writeFile(flowFile, LINE);
+    // The far end rings until it is answered over the driver API, as a person would.
+    const simulator = createSimulator({
+      clock: systemClock,
+      endpoints: ['PJSIP/operator'],
+      answerOutboundAfterMs: null,
+    });
+    const wire = await startWireServer(simulator, {
+      users: [{ username: 'u', password: 'p' }],
+      driver: simulator.driver,
+    });
+    const driver = `${wire.url.replace(/\/ari$/, '')}/ringflow/driver`;
+    const drive = async (method: string, path: string, body?: Record<string, unknown>) => {
+      const response = await fetch(`${driver}${path}`, {
+        method,
+        headers: { authorization: DRIVER, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await response.text();
+      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+      return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+    };
+    const err: string[] = [];
+    let stop: (signal: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => {
+      stop = resolve;
+    });
+    const run = main(
+      [
+        'run',
+        flowFile,
+        '--server',
+        wire.url,
+        '--user',
+        'u',
+        '--password',
+        'p',
+        '--app',
+        'line-app',
+        '--http',
+        '127.0.0.1:0',
+        '--http-user',
+        'ops',
+        '--http-password',
+        'secret',
+        '--drain',
+        '1s',
+      ],
+      { stdout: (t) => err.push(t), stderr: (t) => err.push(t), waitForStop: () => stopped },
+    );
+    try {
+      const view = await until(
+        () => /live view of the calls on (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(err.join(''))?.[1],
+        'the live view URL',
+      );
+      await until(() => (/application started/.test(err.join('')) ? true : undefined), 'the application');
+      const { id } = (await drive('POST', '/calls', { app: 'line-app', from: '5551234' })) as { id: string };
+      await readFeed(`${view}api/feed`, (m) =>
+        m.some((x) => x.type === 'state' && x.call === id && x.state === 'menu'),
+      );
+      await drive('POST', `/calls/${id}/dtmf`, { digits: '1' });
+      await readFeed(`${view}api/feed`, (m) =>
+        m.some((x) => x.type === 'state' && x.call === id && x.state === 'operator'),
+      );
+      // The far end the flow dialled, found as a phone system's operator would: on the server.
+      const farEnd = await until(async () => {
+        const channels = (await (
+          await fetch(`${wire.url}/channels`, { headers: { authorization: DRIVER } })
+        ).json()) as { id: string }[];
+        return channels.find((c) => c.id !== id)?.id;
+      }, 'the dialled far end');
+      await drive('POST', `/calls/${farEnd}/answer`);
+      await readFeed(`${view}api/feed`, (m) =>
+        lines(m, id).some((l) => l.startsWith('event ChannelStateChange') && l.includes(farEnd)),
+      );
+      await drive('DELETE', `/calls/${farEnd}`);
+      await readFeed(`${view}api/feed`, (m) => m.some((x) => x.type === 'ended' && x.call === id));
+
+      // Behind the view's Basic auth, like the rest of it.
+      expect((await fetch(`${view}api/calls/${id}/scenario`)).status).toBe(401);
+      const asked = await fetch(`${view}api/calls/${id}/scenario`, { headers: { authorization: OPS } });
+      const saved = (await asked.json()) as {
+        fileName: string;
+        yaml: string;
+        replay: { passed: boolean; failure?: { message: string } };
+      };
+      expect(asked.status, JSON.stringify(saved)).toBe(200);
+      expect(saved.fileName).toBe(`line.${id}.test.yaml`);
+      expect(saved.replay.failure?.message).toBeUndefined();
+      expect(saved.replay.passed).toBe(true);
+      expect(saved.yaml).toMatch(/^# Recorded by ringflow run --http from the call/);
+      expect(saved.yaml).toMatch(/^flow: line\.yaml$/m);
+      expect(saved.yaml).toMatch(/caller: "?5551234"?/);
+      expect(saved.yaml).toMatch(/PJSIP\/operator:\n\s+answerAfter: \d+m?s/);
+      expect(saved.yaml).toMatch(/- press: "1"/);
+      expect(saved.yaml).toMatch(/- hangupFarEnd: PJSIP\/operator/);
+      expect(saved.yaml).toMatch(/states:\n\s+- menu\n\s+- operator\n\s+- done/);
+      // The same file as a download; nothing was written on the server's side.
+      const download = await fetch(`${view}api/calls/${id}/scenario.yaml`, {
+        headers: { authorization: OPS },
+      });
+      expect(download.headers.get('content-disposition')).toBe(`attachment; filename="line.${id}.test.yaml"`);
+      const yaml = await download.text();
+      expect(yaml).toBe(saved.yaml);
+      expect(await readdir(dir)).toEqual(['line.yaml']);
+      const unknown = await fetch(`${view}api/calls/nope/scenario`, { headers: { authorization: OPS } });
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual({ error: 'no call "nope" was seen by this live view' });
+
+      // Kept beside the flow, as the user would, it passes ringflow test.
+      const kept = join(dir, saved.fileName);
+      await writeFile(kept, yaml);
+      const out: string[] = [];
+      const code = await main(['test', kept], { stdout: (t) => out.push(t), stderr: (t) => out.push(t) });
+      expect(out.join('')).toMatch(/"passed":1,"failed":0/);
+      expect(code).toBe(ExitCode.OK);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nringflow run said:\n${err.join('')}`, { cause: error });
+    } finally {
+      stop('SIGTERM');
       const code = await Promise.race([
         run,
         new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000)),

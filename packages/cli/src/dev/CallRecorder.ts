@@ -22,11 +22,6 @@ interface CallLog {
   callerHungUp: boolean;
 }
 
-/** Channel name of a dialled endpoint (`PJSIP/operator-00000003`) -> the endpoint (`PJSIP/operator`). */
-export function endpointOfChannel(name: string): string {
-  return name.replace(/-[^-/]*$/, '');
-}
-
 /**
  * Keeps what each call of the console did, so that it can be saved as a scenario: what the
  * caller and the far ends' people did (from the page), and the requests the call's flow made
@@ -75,8 +70,60 @@ export class CallRecorder {
     if (!log) return;
     log.requests.push({ at: this.now() - log.startedAt, operation, params });
     const dialled = params.channelId;
-    if (operation.startsWith('channels.originate') && typeof dialled === 'string')
+    if (operation.startsWith('channels.originate') && typeof dialled === 'string') {
       this.farEndCalls.set(dialled, id);
+      // It rings from now (the page, or the server's events, tell what its person does).
+      log.farEnds.push({
+        endpoint: String(params.endpoint ?? ''),
+        channel: dialled,
+        ringAt: this.now() - log.startedAt,
+        outcome: 'ringing',
+      });
+    }
+  }
+
+  /**
+   * What the caller and the far ends did, read from the events of a call on a real server (the
+   * live view, where no page drives them): keys (pressed when their tone began), talk, the
+   * caller's hang-up (unless the flow hung up or sent the call on first), far ends answering,
+   * refusing (hung up while ringing) or hanging up.
+   */
+  heard(id: string, event: { readonly type: string } & Readonly<Record<string, unknown>>): void {
+    const log = this.calls.get(id);
+    const channel = (event.channel as { id?: string; state?: string } | undefined) ?? {};
+    if (!log || channel.id === undefined) return;
+    const at = this.now() - log.startedAt;
+    const ownRequest = (operation: string) =>
+      log.requests.some((r) => r.operation === operation && r.params.channelId === channel.id);
+    if (channel.id === id) {
+      if (event.type === 'ChannelDtmfReceived')
+        log.actions.push({
+          at: Math.max(0, at - Number(event.duration_ms ?? 0)),
+          kind: 'press',
+          digits: String(event.digit),
+        });
+      if (event.type === 'ChannelTalkingStarted' || event.type === 'ChannelTalkingFinished')
+        log.actions.push({ at, kind: 'talk', talking: event.type === 'ChannelTalkingStarted' });
+      if (
+        event.type === 'ChannelHangupRequest' &&
+        !log.callerHungUp &&
+        !ownRequest('channels.hangup') &&
+        !ownRequest('channels.continueInDialplan')
+      )
+        this.callerDid(id, { kind: 'hangup' });
+      return;
+    }
+    const farEnd = log.farEnds.find((f) => f.channel === channel.id);
+    if (!farEnd) return;
+    if (event.type === 'ChannelStateChange' && channel.state === 'Up') this.farEndDid(channel.id, 'answered');
+    if (event.type === 'ChannelHangupRequest' && !ownRequest('channels.hangup'))
+      this.farEndDid(channel.id, farEnd.outcome === 'ringing' ? 'rejected' : 'hungUp');
+  }
+
+  /** Forgets call `id` (and its far ends): it can no longer be saved. */
+  forget(id: string): void {
+    this.calls.delete(id);
+    for (const [channel, call] of this.farEndCalls) if (call === id) this.farEndCalls.delete(channel);
   }
 
   picked(id: string, resource: string): void {
@@ -86,13 +133,6 @@ export class CallRecorder {
   /** The call that dialled this channel, if a call's flow did. */
   callOfFarEnd(channel: string): string | undefined {
     return this.farEndCalls.get(channel);
-  }
-
-  /** A channel some call's flow dialled rings at `endpoint`. */
-  farEndRang(channel: string, endpoint: string): void {
-    const log = this.logOfFarEnd(channel);
-    if (!log) return;
-    log.farEnds.push({ endpoint, channel, ringAt: this.now() - log.startedAt, outcome: 'ringing' });
   }
 
   /** The far end's person answered, refused, or hung up after answering. */

@@ -27,7 +27,8 @@ export interface RecordedScenario {
  * caller's side — keys at their times, talk, hang-up, the far ends answering (after the time it
  * took) or refusing — and expects what the flow did: how the call ended, every state in order, and
  * each request it made with its arguments and how many times. `flowFileFrom` is the folder the file
- * will be written to (the flow is named relative to it).
+ * will be written to (the flow is named relative to it); `recordedBy` names what recorded it in
+ * the file's first comment.
  *
  * Ids the flow picked (`playback-…`, `channel-…`) become patterns (`/^channel-[^,]+$/`), the call's
  * channel becomes `c1` (the scenario's), and the application name is left out, since a scenario
@@ -37,7 +38,11 @@ export interface RecordedScenario {
  * const { yaml } = callToScenario(record, 'flows');
  * await writeFile('flows/ivr.call-1.test.yaml', yaml);
  */
-export function callToScenario(record: RecordedCall, flowFileFrom: string): RecordedScenario {
+export function callToScenario(
+  record: RecordedCall,
+  flowFileFrom: string,
+  recordedBy = 'ringflow dev',
+): RecordedScenario {
   const name = `recorded call ${record.id} (${new Date(record.startedAt).toISOString().slice(0, 19)}Z)`;
   const call: Record<string, unknown> = {
     caller: record.caller,
@@ -60,7 +65,7 @@ export function callToScenario(record: RecordedCall, flowFileFrom: string): Reco
   };
   const doc = new Document(document);
   doc.commentBefore = [
-    ` Recorded by ringflow dev from the call ${record.id} to the flow ${record.flow}.`,
+    ` Recorded by ${recordedBy} from the call ${record.id} to the flow ${record.flow}.`,
     ' It replays what the caller and the far ends did, at the times they did it, and expects',
     ' what the flow did then. Run it with: ringflow test <this file>',
   ].join('\n');

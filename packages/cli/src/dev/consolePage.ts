@@ -41,7 +41,7 @@ body[data-mode=live] .softphone,body[data-mode=live] .scenarios{display:none}
 <button id="talk">Talk</button><button id="silence">Silence</button>
 <h2>Far ends</h2><div id="farends"></div></div>
 <h2>Calls</h2><div id="calls"></div>
-<div class="softphone"><button id="save" title="Save the selected call as a scenario file beside its flow">Save as test</button><div id="saved"></div></div>
+<button id="save" title="Save the selected call as a scenario file beside its flow">Save as test</button><div id="saved"></div>
 <div id="notice" role="status"></div>
 <div id="errors" role="alert"></div>
 </section>
@@ -59,10 +59,13 @@ $('call').onclick=async()=>{const r=await post('call',{flow:$('flow').value,from
 $('hangup').onclick=()=>selected&&post('hangup',{call:selected});
 $('talk').onclick=()=>selected&&post('talk',{call:selected,talking:'true'});
 $('silence').onclick=()=>selected&&post('talk',{call:selected,talking:'false'});
-$('save').onclick=async()=>{if(!selected)return;$('saved').textContent='saving…';const r=await post('save',{call:selected});
+if(live)$('save').title='Download the selected call as a scenario file, to keep beside its flow';
+$('save').onclick=async()=>{if(!selected)return;$('saved').textContent='saving…';
+ const r=live?await fetch('api/calls/'+encodeURIComponent(selected)+'/scenario').then(x=>x.json()).then(x=>{$('notice').textContent=x.error||'';return x}):await post('save',{call:selected});
  if(r.error){$('saved').textContent='';return}
+ if(live){const a=el('a',{href:URL.createObjectURL(new Blob([r.yaml],{type:'application/yaml'})),download:r.fileName});document.body.append(a);a.click();a.remove()}
  const ok=r.replay&&r.replay.passed;
- $('saved').replaceChildren(el('div',{className:'result '+(ok?'pass':'fail'),textContent:'Saved '+r.file+' — replay '+(ok?'passed ✓':'FAILED ✗')}),
+ $('saved').replaceChildren(el('div',{className:'result '+(ok?'pass':'fail'),textContent:(live?'Downloaded '+r.fileName:'Saved '+r.file)+' — replay '+(ok?'passed ✓':'FAILED ✗')}),
   ...(ok?[]:[el('pre',{textContent:r.replay?(r.replay.failure.step+'\\n'+r.replay.failure.message):''})]),
   el('details',{},el('summary',{textContent:'scenario'}),el('pre',{className:'yaml',textContent:r.yaml})));loadScenarios()};
 async function loadScenarios(){if(live)return;const list=await (await fetch('api/scenarios')).json();const box=$('scenarios');box.innerHTML='';

@@ -9,7 +9,7 @@ import { createApplication } from '@ringflow/runtime';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
 import type { AnyStateMachine } from 'xstate';
-import { CallRecorder, endpointOfChannel } from './CallRecorder.ts';
+import { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
 import { consoleMachine } from './consoleMachine.ts';
@@ -128,7 +128,6 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     // Channels a call's flow dialled are far ends: the page answers, rejects or hangs them up.
     if (!id || recorder.callOfFarEnd(id) === undefined) return;
     if (e.type === 'ChannelCreated') {
-      recorder.farEndRang(id, endpointOfChannel(e.channel?.name ?? ''));
       send({ type: 'farEnd', id, ringing: true, name: e.channel?.name ?? id });
     }
     if (e.type === 'ChannelStateChange' && e.channel?.state === 'Up')
@@ -149,6 +148,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   });
   await app.start();
   const watched = watchCalls(app.calls$, feed, (session) => flowOfCall.get(session.channelId)?.version, {
+    onForgotten: (id) => recorder.forget(id),
     onCall: (call) => {
       const loaded = flowOfCall.get(call.id);
       flowOfCall.delete(call.id);
