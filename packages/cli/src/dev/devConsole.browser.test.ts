@@ -78,6 +78,22 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
       .locator('#timeline div', { hasText: 'ChannelDtmfReceived 1' })
       .first()
       .waitFor({ timeout: 10_000 });
+    // The arrow taken is drawn with the way that leads along it; the layout keeps boxes and labels apart.
+    await page.locator('svg .edge-label.path', { hasText: 'menu 1' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('svg .edge-label').allTextContents()).toEqual(
+      expect.arrayContaining(['after 5m', 'menu 1', 'after 60s']),
+    );
+    const boxes = await Promise.all(
+      (await page.locator('svg .state rect, svg .edge-label').all()).map(
+        async (l) => (await l.boundingBox())!,
+      ),
+    );
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        expect(
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y,
+          `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`,
+        ).toBe(true);
     await page.locator('svg .state', { hasText: 'greet' }).click();
     await page.locator('#steps', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: shot('console-key.png') });

@@ -9,7 +9,7 @@ import { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
 import { consoleMachine } from './consoleMachine.ts';
-import { CONSOLE_PAGE } from './consolePage.ts';
+import { consolePage } from './consolePage.ts';
 import { describeFlows } from './describeFlows.ts';
 import type { FlowScenarioResult } from './flowScenarios.ts';
 import { watchCalls } from './watchCalls.ts';
@@ -70,10 +70,11 @@ export interface LiveView {
 export function createLiveView(flows: readonly LiveFlow[]): LiveView {
   const feed = new ConsoleFeed();
   const recorder = new CallRecorder();
-  const page = CONSOLE_PAGE.replace('<body>', '<body data-mode="live">').replace(
-    '<title>ringflow dev</title>',
-    '<title>ringflow live</title>',
-  );
+  // Read when first asked for: a process without the built page still runs (and says why it has no page).
+  const page = () =>
+    consolePage()
+      .replace('<body>', '<body data-mode="live">')
+      .replace('<title>ringflow dev</title>', '<title>ringflow live</title>');
   const described = describeFlows(flows.map(({ flow, file }) => ({ name: flow.document.name, file, flow })));
   const byName = new Map(flows.map((f) => [f.flow.document.name, f]));
   let watched: ReturnType<typeof watchCalls> = new Map();
@@ -107,7 +108,7 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
     }
     if (path === LIVE_VIEW_PATH) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(page);
+      res.end(page());
       return true;
     }
     if (path === `${LIVE_VIEW_PATH}api/flows`) return json(res, 200, described);

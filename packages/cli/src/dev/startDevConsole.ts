@@ -14,7 +14,7 @@ import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
 import { consoleMachine } from './consoleMachine.ts';
 import { describeFlows } from './describeFlows.ts';
-import { CONSOLE_PAGE } from './consolePage.ts';
+import { consolePage } from './consolePage.ts';
 import { runScenarioFile, scenarioFilesOf } from './flowScenarios.ts';
 import { watchCalls } from './watchCalls.ts';
 
@@ -216,7 +216,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(CONSOLE_PAGE);
+      res.end(consolePage());
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/flows') return json(res, describe());
