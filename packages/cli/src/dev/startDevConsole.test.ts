@@ -16,23 +16,35 @@ states:
     final: true
 `;
 
-/** Reads the console's feed until `done` says enough, then closes it. */
+/** Reads the console's feed until `done` says enough, then closes it; gives up after 10 s, saying what came. */
 async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
   const controller = new AbortController();
-  const response = await fetch(`${url}api/feed`, { signal: controller.signal });
-  const reader = response.body!.getReader();
+  const timer = setTimeout(() => controller.abort(), 10_000);
   const messages: Record<string, unknown>[] = [];
-  let text = '';
-  while (!done(messages)) {
-    const { value, done: ended } = await reader.read();
-    if (ended) break;
-    text += new TextDecoder().decode(value);
-    const parts = text.split('\n\n');
-    text = parts.pop() ?? '';
-    for (const part of parts)
-      messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+  try {
+    const response = await fetch(`${url}api/feed`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!done(messages)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += new TextDecoder().decode(value);
+      const parts = text.split('\n\n');
+      text = parts.pop() ?? '';
+      for (const part of parts)
+        messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+    }
+  } catch (error) {
+    throw new Error(
+      `the feed did not say it in 10 s; it said:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`,
+      {
+        cause: error,
+      },
+    );
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
   }
-  controller.abort();
   return messages;
 }
 
@@ -98,6 +110,51 @@ states:
       });
       expect(await answered.text()).toBe('{}');
       await readFeed(desk.url, (m) => m.some((x) => x.type === 'farEnd' && x.id === farEnd.id && !x.ringing));
+    } finally {
+      await desk.stop();
+    }
+  });
+
+  it('lets the page answer a far end whose endpoint the flow computes as the call runs', async () => {
+    const file = join(dir, 'agent.yaml');
+    await writeFile(
+      file,
+      `name: agent
+start: ring
+states:
+  ring:
+    steps:
+      - answer
+      - dial: { endpoint: { expr: "'PJSIP/agent-' + call.caller.number" }, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: sorry } }
+  sorry:
+    final: true
+  done:
+    final: true
+`,
+    );
+    const desk = await startDevConsole({ files: [file], port: 0 });
+    try {
+      await fetch(`${desk.url}api/call`, {
+        method: 'POST',
+        body: JSON.stringify({ flow: 'agent', from: '42' }),
+      });
+      const ringing = await readFeed(desk.url, (m) =>
+        m.some((x) => (x.type === 'farEnd' && x.ringing) || (x.type === 'state' && x.state === 'sorry')),
+      );
+      const farEnd = ringing.find((x) => x.type === 'farEnd');
+      expect(farEnd?.name).toMatch(/^PJSIP\/agent-42-/);
+      const answered = await fetch(`${desk.url}api/answer`, {
+        method: 'POST',
+        body: JSON.stringify({ call: farEnd!.id }),
+      });
+      expect(await answered.text()).toBe('{}');
+      await readFeed(desk.url, (m) =>
+        m.some((x) => x.type === 'farEnd' && x.id === farEnd!.id && x.answered),
+      );
+      // The person at the far end hangs up: the dial completed.
+      await fetch(`${desk.url}api/hangup`, { method: 'POST', body: JSON.stringify({ call: farEnd!.id }) });
+      const done = await readFeed(desk.url, (m) => m.some((x) => x.type === 'state' && x.state === 'done'));
+      expect(done.some((x) => x.type === 'state' && x.state === 'sorry')).toBe(false);
     } finally {
       await desk.stop();
     }

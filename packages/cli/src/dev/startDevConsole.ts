@@ -75,17 +75,11 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     flows.set(name, { file: resolve(file), flow, machine: machineOf(flow) });
   }
   let callCount = 0;
-  // The endpoints the flows name (`PJSIP/operator`, in steps or input defaults) exist and ring
-  // until the page answers or rejects them.
-  const endpoints = new Set<string>();
-  for (const file of options.files)
-    for (const match of (await readFile(file, 'utf8')).matchAll(
-      /\b(?:PJSIP|SIP|IAX2|DAHDI|Local)\/[\w@.+-]+/g,
-    ))
-      endpoints.add(match[0]);
+  // Every phone the flows dial rings until the page answers or rejects it: the endpoints written
+  // in the flows and those computed as the call runs (`endpoint: { expr: ... }`) alike.
   const sim = createSimulator({
     users: [{ name: 'dev', password: 'dev' }],
-    endpoints: [...endpoints],
+    unknownEndpoints: 'ring',
     answerOutboundAfterMs: null,
   });
   // REST requests the application makes, with their status: the simulated server's handler, wrapped.
