@@ -10,6 +10,8 @@ export interface PlacedCall {
   readonly caller: string;
   readonly extension?: string;
   readonly language?: string;
+  /** The arguments the dialplan gave the application (`Stasis(ivr,desk)`: `['desk']`). */
+  readonly args?: readonly string[];
 }
 
 interface CallLog {
@@ -170,6 +172,7 @@ export class CallRecorder {
       caller: placed.caller,
       ...(placed.extension !== undefined ? { extension: placed.extension } : {}),
       ...(placed.language !== undefined ? { language: placed.language } : {}),
+      ...(placed.args !== undefined && placed.args.length > 0 ? { args: [...placed.args] } : {}),
       actions: [...log.actions],
       farEnds: log.farEnds.map((f) => ({ ...f })),
       states: [...(watched?.states ?? [])],

@@ -15,6 +15,8 @@ export interface RecordedCall {
   /** The number dialled, as the call's channel had it (`s` when it entered the flow directly). */
   readonly extension?: string;
   readonly language?: string;
+  /** The arguments the dialplan gave the application (`Stasis(ivr,desk)`), when it gave some. */
+  readonly args?: readonly string[];
   /** What the caller and the far ends' people did, oldest first. */
   readonly actions: readonly CallerAction[];
   /** The far ends the flow dialled, in the order they rang. */

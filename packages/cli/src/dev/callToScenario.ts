@@ -50,6 +50,7 @@ export function callToScenario(
       ? { extension: record.extension }
       : {}),
     ...(record.language ? { language: record.language } : {}),
+    ...(record.args && record.args.length > 0 ? { args: [...record.args] } : {}),
     startAt: new Date(record.startedAt).toISOString(),
   };
   const farEnds = farEndsOf(record);

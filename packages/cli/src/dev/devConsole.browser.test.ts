@@ -52,7 +52,16 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ringflow-dev-'));
     await writeFile(join(dir, 'desk.yaml'), FLOW);
-    dev = await startDevConsole({ files: [join(dir, 'desk.yaml')], port: 0 });
+    // Extension 100 reaches the flow through the dialplan, as a phone system's would.
+    await writeFile(
+      join(dir, 'extensions.conf'),
+      '[from-callers]\nexten => 100,1,NoOp(front desk)\n same => n,Stasis(desk)\n same => n,Hangup()\n',
+    );
+    dev = await startDevConsole({
+      files: [join(dir, 'desk.yaml')],
+      dialplanFile: join(dir, 'extensions.conf'),
+      port: 0,
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
   });
   afterAll(async () => {
@@ -154,5 +163,15 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     expect(await page.locator('#scenario-results details.result.fail pre').first().textContent()).toMatch(
       /desk\.call-1\.test\.yaml:\d+:\d+/,
     );
+
+    // Through the dialplan: extension 100, whose Stasis(desk) sends the call into the flow.
+    await page.locator('#flow').selectOption({ label: 'dialplan' });
+    await page.locator('#exten').fill('100');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.locator('#calls .call.sel', { hasText: 'call-2' }).waitFor({ timeout: 10_000 });
+    await page.locator('#timeline div', { hasText: 'ChannelDialplan' }).first().waitFor({ timeout: 10_000 });
+    await active.filter({ hasText: 'greet' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await page.locator('#calls .call', { hasText: /^call-2 · \w+ · ended$/ }).waitFor({ timeout: 10_000 });
   });
 });

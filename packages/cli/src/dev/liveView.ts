@@ -144,6 +144,7 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
           caller: call.caller?.number ?? '',
           ...(call.extension !== undefined ? { extension: call.extension } : {}),
           ...(call.language !== undefined ? { language: call.language } : {}),
+          args: call.args,
         }),
       );
     },

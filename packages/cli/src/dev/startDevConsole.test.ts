@@ -253,6 +253,57 @@ states:
     }
   });
 
+  it('calls an extension through the dialplan given, which sends the call into a flow (or not); saved, it replays', async () => {
+    const dialplanFile = join(dir, 'extensions.conf');
+    await writeFile(
+      dialplanFile,
+      `[from-callers]
+exten => 100,1,NoOp(the front desk)
+ same => n,Stasis(hello,desk)
+ same => n,Hangup()
+exten => 200,1,Playback(beep)
+ same => n,Hangup()
+`,
+    );
+    const desk = await startDevConsole({ files: [join(dir, 'hello.yaml')], dialplanFile, port: 0 });
+    const post = async (path: string, body: Record<string, string>) =>
+      (await (
+        await fetch(`${desk.url}api/${path}`, { method: 'POST', body: JSON.stringify(body) })
+      ).json()) as Record<string, unknown>;
+    try {
+      expect(await (await fetch(`${desk.url}api/softphone`)).json()).toEqual({
+        dialplan: dialplanFile,
+        context: 'from-callers',
+      });
+      const { id } = (await post('call', { extension: '100', from: '555' })) as { id: string };
+      const messages = await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === id));
+      expect(messages).toContainEqual({ type: 'call', id, flow: 'hello' });
+      expect(messages).toContainEqual({ type: 'state', call: id, state: 'greet' });
+      const saved = (await post('save', { call: id })) as {
+        yaml: string;
+        replay: { passed: boolean; failure?: { message: string } };
+      };
+      expect(saved.replay.failure?.message).toBeUndefined();
+      expect(saved.replay.passed).toBe(true);
+      expect(saved.yaml).toMatch(/extension: "100"/);
+      expect(saved.yaml).toMatch(/caller: "555"/);
+      expect(saved.yaml).toMatch(/args:\n\s+- desk/);
+      // An extension whose dialplan takes the call into no flow: the page is told it ended there.
+      const beep = (await post('call', { extension: '200' })) as { id: string };
+      const ended = await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === beep.id));
+      expect(ended).toContainEqual({ type: 'ended', call: beep.id, outcome: 'ended in the dialplan' });
+      expect(ended.some((x) => x.type === 'call' && x.id === beep.id)).toBe(false);
+      // Straight into a flow, the extension typed is the number the call dialled.
+      const direct = (await post('call', { flow: 'hello', extension: '300' })) as { id: string };
+      await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === direct.id));
+      expect(((await post('save', { call: direct.id })) as { yaml: string }).yaml).toMatch(
+        /extension: "300"/,
+      );
+    } finally {
+      await desk.stop();
+    }
+  });
+
   it('answers bad requests with a clear error', async () => {
     const response = await fetch(`${dev.url}api/call`, {
       method: 'POST',
@@ -274,6 +325,15 @@ states:
     });
     expect(run.status).toBe(400);
     expect(((await run.json()) as { error: string }).error).toMatch(/is not a scenario file of these flows/);
+    // Extensions go through a dialplan, which this console has none of.
+    const extension = await fetch(`${dev.url}api/call`, {
+      method: 'POST',
+      body: JSON.stringify({ extension: '100' }),
+    });
+    expect(await extension.json()).toEqual({
+      error:
+        'no dialplan: give a flow, or start ringflow dev with --dialplan extensions.conf to call extensions',
+    });
     await expect(startDevConsole({ files: [] })).rejects.toThrow(/give at least one flow file/);
   });
 });

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { systemClock } from '@ringflow/client';
 import { describeFileError, type Flow, FlowValidationError, loadFlowFile } from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
-import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { createSimulator, formatIssue, loadDialplanFile, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
 import type { AnyStateMachine } from 'xstate';
 import { CallRecorder } from './CallRecorder.ts';
@@ -22,12 +22,19 @@ export type { TimelineEntry } from './ConsoleFeed.ts';
 
 export interface DevConsoleOptions {
   readonly files: readonly string[];
+  /**
+   * An `extensions.conf` for the simulator: the page can then place calls at an extension of its
+   * `from-callers` context, and the dialplan sends them on (`Stasis(<flow name>)` enters a flow).
+   */
+  readonly dialplanFile?: string;
   readonly host?: string;
   readonly port?: number;
 }
 
 export interface DevConsole {
   readonly url: string;
+  /** The dialplan's warnings (`file:line:col: warning: ...`). */
+  readonly warnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -62,7 +69,11 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   // The flow (the version) each call entered, by channel id, until its session is watched.
   const flowOfCall = new Map<
     string,
-    { readonly file: string; readonly version: Flow; readonly start: { readonly channel: StartChannel } }
+    {
+      readonly file: string;
+      readonly version: Flow;
+      readonly start: { readonly channel: StartChannel; readonly args?: readonly string[] };
+    }
   >();
   // Each call's flow tells the feed its user events and failures, and the recorder its requests.
   const machineOf = (flow: Flow) => consoleMachine(flow, {}, feed, recorder);
@@ -75,10 +86,14 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     flows.set(name, { file: resolve(file), flow, machine: machineOf(flow) });
   }
   let callCount = 0;
+  // Calls the page placed at an extension, until they end (to tell those no flow took).
+  const inDialplan = new Set<string>();
   // Every phone the flows dial rings until the page answers or rejects it: the endpoints written
   // in the flows and those computed as the call runs (`endpoint: { expr: ... }`) alike.
+  const dialplan = options.dialplanFile === undefined ? undefined : loadDialplanFile(options.dialplanFile);
   const sim = createSimulator({
     users: [{ name: 'dev', password: 'dev' }],
+    ...(dialplan ? { dialplan } : {}),
     unknownEndpoints: 'ring',
     answerOutboundAfterMs: null,
   });
@@ -119,6 +134,12 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       'event',
       `${e.type}${e.digit ? ` ${e.digit}` : ''}`,
     );
+    // A call the page placed at an extension that ended before any flow took it: the page is told.
+    if (id && e.type === 'ChannelDestroyed' && inDialplan.delete(id) && !watched.has(id)) {
+      const cause = (event as { cause_txt?: string }).cause_txt;
+      feed.line(id, 'end', `■ call ended in the dialplan${cause ? `: ${cause}` : ''}`);
+      send({ type: 'ended', call: id, outcome: 'ended in the dialplan' });
+    }
     // Channels a call's flow dialled are far ends: the page answers, rejects or hangs them up.
     if (!id || recorder.callOfFarEnd(id) === undefined) return;
     if (e.type === 'ChannelCreated') {
@@ -155,6 +176,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
           caller: channel?.caller?.number ?? '',
           ...(channel?.dialplan?.exten ? { extension: channel.dialplan.exten } : {}),
           ...(channel?.language ? { language: channel.language } : {}),
+          ...(loaded.start.args ? { args: loaded.start.args } : {}),
         });
       }
     },
@@ -214,6 +236,11 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/flows') return json(res, describe());
+    if (req.method === 'GET' && url.pathname === '/api/softphone')
+      return json(res, {
+        dialplan: options.dialplanFile === undefined ? null : resolve(options.dialplanFile),
+        context: DIALPLAN_CONTEXT,
+      });
     if (req.method === 'GET' && url.pathname === '/api/feed') return feed.serve(req, res);
     if (req.method === 'GET' && url.pathname === '/api/scenarios')
       return json(
@@ -225,22 +252,48 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       const d = sim.driver;
       switch (url.pathname) {
         case '/api/call': {
-          const loaded = flows.get(body.flow ?? '');
+          const extension = body.extension || undefined;
+          if (extension !== undefined && !/^[0-9A-Za-z*#+_.-]+$/.test(extension))
+            throw new Error(`extension: expected digits or a name such as 100 or s, got "${extension}"`);
+          const caller = body.from || '1000';
+          const language = body.language ? { language: body.language } : {};
+          if (!body.flow) {
+            // Through the dialplan: it decides which flow (if any) takes the call; the call is
+            // recorded from the moment a flow does (see onCall above).
+            if (!dialplan)
+              throw new Error(
+                'no dialplan: give a flow, or start ringflow dev with --dialplan extensions.conf to call extensions',
+              );
+            if (extension === undefined)
+              throw new Error('missing field "flow" (or "extension", for the dialplan)');
+            const placing = `call-${++callCount}`;
+            inDialplan.add(placing);
+            const id = d.placeCall({
+              from: caller,
+              to: extension,
+              context: DIALPLAN_CONTEXT,
+              channelId: placing,
+              ...language,
+            });
+            return json(res, { id });
+          }
+          const loaded = flows.get(body.flow);
           if (!loaded) throw new Error(`no flow named "${body.flow}"`);
           const placing = `call-${++callCount}`;
-          const caller = body.from || '1000';
+          // Straight into the flow, with the extension (default s) as the number dialled.
           recorder.placed(placing, {
-            flow: body.flow ?? '',
+            flow: body.flow,
             flowFile: loaded.file,
             caller,
-            extension: 's',
-            ...(body.language ? { language: body.language } : {}),
+            extension: extension ?? 's',
+            ...language,
           });
           const id = d.placeCall({
             from: caller,
-            app: body.flow ?? '',
+            app: body.flow,
             channelId: placing,
-            ...(body.language ? { language: body.language } : {}),
+            ...(extension !== undefined ? { to: extension } : {}),
+            ...language,
           });
           return json(res, { id });
         }
@@ -300,6 +353,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   const address = server.address() as AddressInfo;
   return {
     url: `http://${address.address}:${address.port}/`,
+    warnings: (dialplan?.warnings ?? []).map((w) => formatIssue(w)),
     async stop() {
       for (const w of watchers) w.close();
       feed.close();
@@ -309,6 +363,9 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     },
   };
 }
+
+/** The context the page's calls to an extension land in, as `ringflow call`'s do by default. */
+const DIALPLAN_CONTEXT = 'from-callers';
 
 function need(value: string | undefined, field: string): string {
   if (!value) throw new Error(`missing field "${field}"`);

@@ -15,15 +15,20 @@ import { useConsoleFeed } from './useConsoleFeed.ts';
  * ends or scenarios; a call is saved as a test by download). Otherwise `ringflow dev`'s page.
  */
 export function App({ live }: { readonly live: boolean }) {
-  const [settings, setSettings] = useState<CallerSettings>({ flow: '', from: '1000', language: 'en' });
-  const picked = useRef(settings.flow);
+  // `flow` undefined: the first flow, until one (or the dialplan) is picked.
+  const [settings, setSettings] = useState<Omit<CallerSettings, 'flow'> & { flow?: string }>({
+    extension: '',
+    from: '1000',
+    language: 'en',
+  });
+  const picked = useRef('');
   const { store } = useConsoleFeed(() => picked.current);
   const [selected, setSelected] = useState<string | null>(null);
   const [clicked, setClicked] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
   const [saves, setSaves] = useState(0);
   const flows = store.flows;
-  const flowName = settings.flow || flows[0]?.name || '';
+  const flowName = settings.flow ?? flows[0]?.name ?? '';
   picked.current = flowName;
   const call = selected ? store.calls.get(selected) : undefined;
   const flow = flows.find((f) => f.name === (call ? call.flow : flowName)) ?? flows[0];

@@ -1,17 +1,24 @@
-import { post } from './api.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { get, post } from './api.ts';
 import { DialPad } from './DialPad.tsx';
 import type { FlowDescription } from './types.ts';
 
-/** Who calls: the flow, the caller's number and language. */
+/** The value of "dialplan" in the flow list: the call goes through the dialplan. */
+export const THROUGH_DIALPLAN = '';
+
+/** Who calls: the flow (or the dialplan), the extension dialled, the caller's number and language. */
 export interface CallerSettings {
   readonly flow: string;
+  readonly extension: string;
   readonly from: string;
   readonly language: string;
 }
 
 /**
- * The softphone of `ringflow dev`: pick the flow, the caller's number and language, call, press
- * keys, talk or fall silent, hang up. It acts on the selected call.
+ * The softphone of `ringflow dev`: pick the flow, the extension dialled, the caller's number and
+ * language, call, press keys, talk or fall silent, hang up. It acts on the selected call. With a
+ * dialplan (`ringflow dev --dialplan`), "dialplan" in the list calls the extension through it,
+ * and the dialplan picks the flow.
  */
 export function Softphone(props: {
   readonly flows: readonly FlowDescription[];
@@ -22,6 +29,10 @@ export function Softphone(props: {
   readonly onNotice: (text: string) => void;
 }) {
   const { settings, selected } = props;
+  const [dialplan, setDialplan] = useState<{ dialplan: string | null; context: string } | null>(null);
+  useEffect(() => {
+    void get<{ dialplan: string | null; context: string }>('softphone').then(setDialplan);
+  }, []);
   const act = async (path: string, body: Record<string, unknown>) => {
     const reply = await post<{ id?: string }>(path, body);
     props.onNotice(reply.error ?? '');
@@ -30,6 +41,7 @@ export function Softphone(props: {
   const call = async () => {
     const reply = await act('call', {
       flow: settings.flow,
+      extension: settings.extension,
       from: settings.from,
       language: settings.language,
     });
@@ -51,7 +63,22 @@ export function Softphone(props: {
           {props.flows.map((f) => (
             <option key={f.name}>{f.name}</option>
           ))}
+          {dialplan?.dialplan ? (
+            <option value={THROUGH_DIALPLAN} title={`${dialplan.dialplan}, context ${dialplan.context}`}>
+              dialplan
+            </option>
+          ) : null}
         </select>
+      </label>{' '}
+      <label>
+        Ext{' '}
+        <input
+          id="exten"
+          value={settings.extension}
+          size={5}
+          placeholder="s"
+          onInput={(e) => props.onSettings({ ...settings, extension: e.currentTarget.value })}
+        />
       </label>
       <br />
       <label>
