@@ -40,6 +40,9 @@ export type CallerAction =
   /** The person at a dialled far end hung up. */
   | { readonly at: number; readonly kind: 'hangupFarEnd'; readonly endpoint: string };
 
+/** How a far end refuses a call, as a scenario's far ends do (hangup cause 17, 21, 27). */
+export type FarEndRefusal = 'busy' | 'reject' | 'unreachable';
+
 /** One dialled far end: when it rang, and what its person did. */
 export interface RecordedFarEnd {
   /** `PJSIP/operator`. */
@@ -49,6 +52,8 @@ export interface RecordedFarEnd {
   /** answered or rejected from the page (at `at`), or never either (rang until the flow gave up). */
   readonly outcome: 'answered' | 'rejected' | 'ringing';
   readonly at?: number;
+  /** How a rejected far end refused (the scenario's far-end behaviour); `busy` when not told. */
+  readonly refusal?: FarEndRefusal;
 }
 
 /** A REST request of the call's flow: its operation and the arguments the flow gave. */

@@ -93,9 +93,9 @@ function farEndsOf(record: RecordedCall): Record<string, unknown> {
     const behaviour =
       farEnd.outcome === 'answered'
         ? { answerAfter: duration(Math.max(0, (farEnd.at ?? farEnd.ringAt) - farEnd.ringAt)) }
-        : // The page refuses with cause 17 (busy), which a scenario's far end gives as it rings.
+        : // A scenario's far end refuses as it rings, as the person did (the page refuses busy).
           farEnd.outcome === 'rejected'
-          ? 'busy'
+          ? (farEnd.refusal ?? 'busy')
           : 'noAnswer';
     const list = byEndpoint.get(farEnd.endpoint) ?? [];
     list.push(behaviour);
