@@ -128,7 +128,7 @@ export class CallRecorder {
     if (event.type === 'Dial') {
       const peer = (event.peer as { id?: string } | undefined)?.id;
       const farEnd = log.farEnds.find((f) => f.channel === peer);
-      if (!farEnd || farEnd.outcome !== 'ringing') return;
+      if (farEnd?.outcome !== 'ringing') return;
       const status = String(event.dialstatus ?? '');
       if (status === 'ANSWER') this.farEndDid(farEnd.channel, 'answered');
       const refusal = DIAL_REFUSALS[status];
