@@ -90,10 +90,12 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     // The arrow taken is drawn with the way that leads along it; the layout keeps boxes and labels apart.
     await page.locator('svg .edge-label.path', { hasText: 'menu 1' }).waitFor({ timeout: 10_000 });
     expect(await page.locator('svg .edge-label').allTextContents()).toEqual(
-      expect.arrayContaining(['after 5m', 'menu 1', 'after 60s']),
+      expect.arrayContaining(['after 5m', 'menu 1', 'after 60s', 'on hangup']),
     );
+    // The flow-wide handler (on: hangup) leaves from "any state".
+    expect(await page.locator('svg .any-state').textContent()).toMatch(/any state/);
     const boxes = await Promise.all(
-      (await page.locator('svg .state rect, svg .edge-label').all()).map(
+      (await page.locator('svg .state rect, svg .any-state rect, svg .edge-label').all()).map(
         async (l) => (await l.boundingBox())!,
       ),
     );

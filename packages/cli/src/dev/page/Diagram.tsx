@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import type { CallView } from './ConsoleStore.ts';
-import { layoutFlow } from './layoutFlow.ts';
+import { ANY_STATE, layoutFlow } from './layoutFlow.ts';
 import type { FlowDescription } from './types.ts';
 
 /** Whether the call went straight from `from` to `to` at some point. */
@@ -64,6 +64,14 @@ export function Diagram(props: {
             >
               <title>{t.labels.join(', ')}</title>
             </path>
+            {/* The arrow does not run through its label. */}
+            <rect
+              class="edge-label-bg"
+              x={t.label.x - t.label.width / 2 - 2}
+              y={t.label.y - 7}
+              width={t.label.width + 4}
+              height={14}
+            />
             <text
               class={`edge-label${taken ? ' path' : ''}`}
               x={t.label.x}
@@ -76,6 +84,16 @@ export function Diagram(props: {
         );
       })}
       {layout?.states.map((s) => {
+        if (s.name === ANY_STATE)
+          return (
+            <g key={s.name} class="any-state" transform={`translate(${s.x},${s.y})`}>
+              <title>The flow-wide handlers (on: ...) go from whatever state the call is in</title>
+              <rect width={s.width} height={s.height} />
+              <text x={10} y={21}>
+                {s.label}
+              </text>
+            </g>
+          );
         const active = call?.state === s.name && !call.ended;
         const cls = `state${active ? ' active' : ''}${path.includes(s.name) ? ' visited' : ''}${
           s.name === flow?.graph.start ? ' start' : ''
