@@ -304,6 +304,25 @@ exten => 200,1,Playback(beep)
     }
   });
 
+  it('ringflow dev --dialplan: a dialplan that cannot be read or has errors stops it with the reason (exit 1)', async () => {
+    const broken = join(dir, 'broken.conf');
+    await writeFile(broken, '[from-callers]\nexten => 100\n');
+    for (const [file, reason] of [
+      [join(dir, 'missing.conf'), /Cannot read the dialplan file/],
+      [broken, /broken\.conf:2:\d+/],
+    ] as const) {
+      const err: string[] = [];
+      const code = await main(['dev', join(dir, 'hello.yaml'), '--port', '0', '--dialplan', file], {
+        stdout: (t) => err.push(t),
+        stderr: (t) => err.push(t),
+        // Bounded: a console that started anyway stops after 5 s (and the test fails on its exit code).
+        waitForStop: () => new Promise((resolve) => setTimeout(() => resolve('SIGTERM'), 5_000)),
+      });
+      expect(code, err.join('')).toBe(ExitCode.FAILURE);
+      expect(err.join('')).toMatch(reason);
+    }
+  });
+
   it('answers bad requests with a clear error', async () => {
     const response = await fetch(`${dev.url}api/call`, {
       method: 'POST',
