@@ -32,6 +32,10 @@ states:
 
 const LINE = `name: line
 start: menu
+inputs:
+  operator:
+    type: string
+    default: PJSIP/nobody
 prompts:
   en:
     hello: sound:hello-world
@@ -44,12 +48,12 @@ states:
       5m: done
   quick:
     steps:
-      - dial: { endpoint: PJSIP/operator, timeout: 1s, on: { completed: done, noAnswer: nobody, busy: done, failed: done } }
+      - dial: { endpoint: { expr: "input.operator" }, timeout: 1s, on: { completed: done, noAnswer: nobody, busy: done, failed: done } }
   nobody:
     final: true
   operator:
     steps:
-      - dial: { endpoint: PJSIP/operator, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: done } }
+      - dial: { endpoint: { expr: "input.operator" }, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: done } }
   done:
     final: true
 `;
@@ -266,6 +270,9 @@ describe('a call seen by the live view becomes a test', () => {
         'p',
         '--app',
         'line-app',
+        // The operator the flow dials is given at run time: a saved call replays with it.
+        '--input',
+        'operator=PJSIP/operator',
         '--http',
         '127.0.0.1:0',
         '--http-user',
@@ -367,6 +374,7 @@ describe('a call seen by the live view becomes a test', () => {
       expect(saved.yaml).toMatch(/^# Recorded by ringflow run --http from the call/);
       expect(saved.yaml).toMatch(/^flow: line\.yaml$/m);
       expect(saved.yaml).toMatch(/caller: "?5551234"?/);
+      expect(saved.yaml).toMatch(/inputs:\n\s+operator: PJSIP\/operator\n/);
       expect(saved.yaml).toMatch(/PJSIP\/operator:\n\s+answerAfter: \d+m?s/);
       expect(saved.yaml).toMatch(/- press: "1"/);
       expect(saved.yaml).toMatch(/- hangupFarEnd: PJSIP\/operator/);

@@ -19,6 +19,8 @@ export interface PlacedCall {
   readonly language?: string;
   /** The arguments the dialplan gave the application (`Stasis(ivr,desk)`: `['desk']`). */
   readonly args?: readonly string[];
+  /** The flow's inputs as the application runs it (`ringflow run --input`), when given. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
 }
 
 /** Requests after which the call's channel leaves the application: its hang-up is not the caller's. */
@@ -221,6 +223,9 @@ export class CallRecorder {
       ...(placed.extension !== undefined ? { extension: placed.extension } : {}),
       ...(placed.language !== undefined ? { language: placed.language } : {}),
       ...(placed.args !== undefined && placed.args.length > 0 ? { args: [...placed.args] } : {}),
+      ...(placed.inputs !== undefined && Object.keys(placed.inputs).length > 0
+        ? { inputs: { ...placed.inputs } }
+        : {}),
       actions: [...log.actions],
       farEnds: log.farEnds.map((f) => ({ ...f })),
       states: [...(watched?.states ?? [])],

@@ -17,6 +17,8 @@ export interface RecordedCall {
   readonly language?: string;
   /** The arguments the dialplan gave the application (`Stasis(ivr,desk)`), when it gave some. */
   readonly args?: readonly string[];
+  /** The flow inputs the application ran it with (`ringflow run --input`), when it was given some. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
   /** What the caller and the far ends' people did, oldest first. */
   readonly actions: readonly CallerAction[];
   /** The far ends the flow dialled, in the order they rang. */

@@ -56,6 +56,7 @@ export function callToScenario(
   const farEnds = farEndsOf(record);
   const scenario: Record<string, unknown> = {
     name,
+    ...(record.inputs && Object.keys(record.inputs).length > 0 ? { inputs: { ...record.inputs } } : {}),
     call,
     ...(Object.keys(farEnds).length > 0 ? { farEnds } : {}),
     steps: [...callerSteps(record), ...expectations(record)],

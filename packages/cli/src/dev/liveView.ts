@@ -145,6 +145,7 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
           ...(call.extension !== undefined ? { extension: call.extension } : {}),
           ...(call.language !== undefined ? { language: call.language } : {}),
           args: call.args,
+          inputs,
         }),
       );
     },
