@@ -134,7 +134,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in 
     await page.goto(view);
     await page.locator('svg .state', { hasText: 'operator' }).waitFor({ timeout: 10_000 });
     // Read-only: nothing on it places or acts on calls.
-    expect(await page.locator('#call, #pad, #farends, .scenarios').count()).toBe(0);
+    expect(await page.locator('#call, #pad, .scenarios').count()).toBe(0);
 
     const { id } = (await drive('POST', '/calls', { app: 'line-app', from: '5551234' })) as { id: string };
     const row = page.locator('#calls .call', { hasText: id });
@@ -152,7 +152,12 @@ describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in 
       }[];
       return channels.find((c) => c.id !== id)?.id;
     }, 'the dialled far end');
+    // The far end is listed as it rings, then answered; nothing on the page acts on it.
+    const listed = page.locator('#farends .farend', { hasText: 'PJSIP/operator' });
+    await listed.filter({ hasText: '(ringing)' }).waitFor({ timeout: 10_000 });
+    expect(await listed.locator('button').count()).toBe(0);
     await drive('POST', `/calls/${farEnd}/answer`);
+    await listed.filter({ hasText: '(answered)' }).waitFor({ timeout: 10_000 });
     await page
       .locator('#timeline div', { hasText: `ChannelStateChange (${farEnd})` })
       .first()
@@ -160,6 +165,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in 
     await page.screenshot({ path: join(shotsDir, 'console-live.png') });
     await drive('DELETE', `/calls/${farEnd}`);
     await row.filter({ hasText: 'ended' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#farends .farend').count()).toBe(0);
 
     // Save as test: the browser gets the file; the server writes nothing beside the flow.
     const downloading = page.waitForEvent('download', { timeout: 20_000 });

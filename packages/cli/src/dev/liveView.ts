@@ -78,6 +78,23 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
   const described = describeFlows(flows.map(({ flow, file }) => ({ name: flow.document.name, file, flow })));
   const byName = new Map(flows.map((f) => [f.flow.document.name, f]));
   let watched: ReturnType<typeof watchCalls> = new Map();
+  // The far ends the calls dialled, as the page lists them (ringing, answered, gone): read-only.
+  const ringing = new Set<string>();
+  const showFarEnd = (event: { readonly type: string } & Readonly<Record<string, unknown>>) => {
+    const channel = event.channel as { id?: string; name?: string; state?: string } | undefined;
+    const id = channel?.id;
+    if (id === undefined || recorder.callOfFarEnd(id) === undefined) return;
+    const name = channel?.name ?? id;
+    if (event.type === 'ChannelDestroyed') {
+      ringing.delete(id);
+      feed.send({ type: 'farEnd', id, ringing: false, gone: true });
+    } else if (channel?.state === 'Up' && event.type === 'ChannelStateChange')
+      feed.send({ type: 'farEnd', id, ringing: false, answered: true, name });
+    else if (!ringing.has(id) && channel?.state !== 'Up') {
+      ringing.add(id);
+      feed.send({ type: 'farEnd', id, ringing: true, name });
+    }
+  };
 
   const scenarioOf = async (id: string): Promise<LiveScenario | undefined> => {
     const record = recorder.record(id, watched.get(id));
@@ -157,7 +174,10 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
         {
           events: true,
           // What the caller and the far ends do is known here only from the server's events.
-          onEvent: (session, event) => recorder.heard(session.channelId, event),
+          onEvent: (session, event) => {
+            recorder.heard(session.channelId, event);
+            showFarEnd(event);
+          },
           onForgotten: (id) => recorder.forget(id),
         },
       );

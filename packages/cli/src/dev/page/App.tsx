@@ -11,8 +11,9 @@ import { Timeline } from './Timeline.tsx';
 import { useConsoleFeed } from './useConsoleFeed.ts';
 
 /**
- * The console page. `live`: the read-only live view of `ringflow run --http` (no softphone, far
- * ends or scenarios; a call is saved as a test by download). Otherwise `ringflow dev`'s page.
+ * The console page. `live`: the read-only live view of `ringflow run --http` (no softphone or
+ * scenarios, far ends shown but not acted on; a call is saved as a test by download). Otherwise
+ * `ringflow dev`'s page.
  */
 export function App({ live }: { readonly live: boolean }) {
   // `flow` undefined: the first flow, until one (or the dialplan) is picked.
@@ -40,18 +41,16 @@ export function App({ live }: { readonly live: boolean }) {
     <>
       <section>
         {live ? null : (
-          <>
-            <Softphone
-              flows={flows}
-              settings={{ ...settings, flow: flowName }}
-              onSettings={setSettings}
-              selected={selected}
-              onCalled={select}
-              onNotice={setNotice}
-            />
-            <FarEnds farEnds={store.farEnds} onNotice={setNotice} />
-          </>
+          <Softphone
+            flows={flows}
+            settings={{ ...settings, flow: flowName }}
+            onSettings={setSettings}
+            selected={selected}
+            onCalled={select}
+            onNotice={setNotice}
+          />
         )}
+        <FarEnds farEnds={store.farEnds} live={live} onNotice={setNotice} />
         <CallList calls={store.calls.values()} selected={selected} onSelect={select} />
         <SaveCall
           live={live}
