@@ -16,6 +16,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildConsolePage } from './build-console-page.mjs';
 import { buildDeclarations, declarationPath, readPackageJson } from './build-declarations.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -60,6 +61,8 @@ for (const { name, dir, pkg } of packages) {
     mkdirSync(dirname(join(dir, to)), { recursive: true });
     copyFileSync(join(dir, from), join(dir, to));
   }
+  // The console's page (Preact, dagre) is bundled for the browser: dist/console/index.html.
+  if (name === 'cli') await buildConsolePage(dir);
 }
 const declarations = withDeclarations ? buildDeclarations(root, packages) : 0;
 console.log(

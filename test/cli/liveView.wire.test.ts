@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../packages/cli/src/ExitCode.ts';
 import { main } from '../../packages/cli/src/main.ts';
 
@@ -30,13 +30,41 @@ states:
     final: true
 `;
 
+const LINE = `name: line
+start: menu
+inputs:
+  operator:
+    type: string
+    default: PJSIP/nobody
+prompts:
+  en:
+    hello: sound:hello-world
+states:
+  menu:
+    steps:
+      - answer
+      - menu: { prompt: hello, timeout: 30s, choices: { "1": operator, "2": quick } }
+    after:
+      5m: done
+  quick:
+    steps:
+      - dial: { endpoint: { expr: "input.operator" }, timeout: 1s, on: { completed: done, noAnswer: nobody, busy: done, failed: done } }
+  nobody:
+    final: true
+  operator:
+    steps:
+      - dial: { endpoint: { expr: "input.operator" }, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: done } }
+  done:
+    final: true
+`;
+
 const OPS = `Basic ${Buffer.from('ops:secret').toString('base64')}`;
 const DRIVER = `Basic ${Buffer.from('u:p').toString('base64')}`;
 
 /** Waits (bounded) until `found` returns something. */
-async function until<T>(found: () => T | undefined, what: string): Promise<T> {
+async function until<T>(found: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   for (let i = 0; i < 500; i++) {
-    const value = found();
+    const value = await found();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -202,6 +230,195 @@ describe('the live view of ringflow run --http', () => {
       await wire.close();
       simulator.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a call seen by the live view becomes a test', () => {
+  let dir: string;
+  let simulator: ReturnType<typeof createSimulator>;
+  let wire: Awaited<ReturnType<typeof startWireServer>>;
+  let view: string;
+  const said: string[] = [];
+  let stop: (signal: string) => void = () => {};
+  let run: Promise<number>;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ringflow-live-'));
+    await writeFile(join(dir, 'line.yaml'), LINE);
+    // The far end rings until it is answered over the driver API, as a person would.
+    simulator = createSimulator({
+      clock: systemClock,
+      endpoints: ['PJSIP/operator'],
+      answerOutboundAfterMs: null,
+    });
+    wire = await startWireServer(simulator, {
+      users: [{ username: 'u', password: 'p' }],
+      driver: simulator.driver,
+    });
+    const stopped = new Promise<string>((resolve) => {
+      stop = resolve;
+    });
+    run = main(
+      [
+        'run',
+        join(dir, 'line.yaml'),
+        '--server',
+        wire.url,
+        '--user',
+        'u',
+        '--password',
+        'p',
+        '--app',
+        'line-app',
+        // The operator the flow dials is given at run time: a saved call replays with it.
+        '--input',
+        'operator=PJSIP/operator',
+        '--http',
+        '127.0.0.1:0',
+        '--http-user',
+        'ops',
+        '--http-password',
+        'secret',
+        '--drain',
+        '1s',
+      ],
+      { stdout: (t) => said.push(t), stderr: (t) => said.push(t), waitForStop: () => stopped },
+    );
+    view = await until(
+      () => /live view of the calls on (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(said.join(''))?.[1],
+      'the live view URL',
+    );
+    await until(() => (/application started/.test(said.join('')) ? true : undefined), 'the application');
+  });
+  afterAll(async () => {
+    stop('SIGTERM');
+    // Bounded: a run that does not stop fails the test rather than hanging it.
+    const code = await Promise.race([
+      run,
+      new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000)),
+    ]);
+    await wire?.close();
+    simulator?.close();
+    await rm(dir, { recursive: true, force: true });
+    expect(code, said.join('')).toBe(ExitCode.OK);
+  });
+
+  /** The simulator's driver API, as phones (and the people at them) use it. */
+  const drive = async (method: string, path: string, body?: Record<string, unknown>) => {
+    const response = await fetch(`${wire.url.replace(/\/ari$/, '')}/ringflow/driver${path}`, {
+      method,
+      headers: { authorization: DRIVER, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+  };
+  /** Places a call from `from`, waits for the menu, presses `key`, waits for `state`. */
+  const callAndPress = async (from: string, key: string, state: string) => {
+    const { id } = (await drive('POST', '/calls', { app: 'line-app', from })) as { id: string };
+    await readFeed(`${view}api/feed`, (m) =>
+      m.some((x) => x.type === 'state' && x.call === id && x.state === 'menu'),
+    );
+    await drive('POST', `/calls/${id}/dtmf`, { digits: key });
+    await readFeed(`${view}api/feed`, (m) =>
+      m.some((x) => x.type === 'state' && x.call === id && x.state === state),
+    );
+    return id;
+  };
+  /** The far end a call's flow dialled, found as an operator would: on the server. */
+  const farEndOf = (id: string, known: readonly string[] = []) =>
+    until(async () => {
+      const channels = (await (
+        await fetch(`${wire.url}/channels`, { headers: { authorization: DRIVER } })
+      ).json()) as {
+        id: string;
+      }[];
+      return channels.find((c) => c.id !== id && !known.includes(c.id))?.id;
+    }, 'the dialled far end');
+  /** Saves the call as the live page does, checks the replay passed, and runs ringflow test on it. */
+  const saveAndTest = async (id: string) => {
+    const asked = await fetch(`${view}api/calls/${id}/scenario`, { headers: { authorization: OPS } });
+    const saved = (await asked.json()) as {
+      fileName: string;
+      yaml: string;
+      replay: { passed: boolean; failure?: { message: string } };
+    };
+    expect(asked.status, JSON.stringify(saved)).toBe(200);
+    expect(saved.replay.failure?.message).toBeUndefined();
+    expect(saved.replay.passed).toBe(true);
+    const kept = join(dir, saved.fileName);
+    await writeFile(kept, saved.yaml);
+    const out: string[] = [];
+    const code = await main(['test', kept], { stdout: (t) => out.push(t), stderr: (t) => out.push(t) });
+    expect(out.join('')).toMatch(/"passed":1,"failed":0/);
+    expect(code).toBe(ExitCode.OK);
+    return saved;
+  };
+
+  it('rebuilds the caller and the far end from the server events, as a downloadable scenario that ringflow test passes', async () => {
+    try {
+      const id = await callAndPress('5551234', '1', 'operator');
+      const farEnd = await farEndOf(id);
+      await drive('POST', `/calls/${farEnd}/answer`);
+      await readFeed(`${view}api/feed`, (m) =>
+        lines(m, id).some((l) => l.startsWith('event ChannelStateChange') && l.includes(farEnd)),
+      );
+      await drive('DELETE', `/calls/${farEnd}`);
+      await readFeed(`${view}api/feed`, (m) => m.some((x) => x.type === 'ended' && x.call === id));
+
+      // Behind the view's Basic auth, like the rest of it.
+      expect((await fetch(`${view}api/calls/${id}/scenario`)).status).toBe(401);
+      const saved = await saveAndTest(id);
+      expect(saved.fileName).toBe(`line.${id}.test.yaml`);
+      expect(saved.yaml).toMatch(/^# Recorded by ringflow run --http from the call/);
+      expect(saved.yaml).toMatch(/^flow: line\.yaml$/m);
+      expect(saved.yaml).toMatch(/caller: "?5551234"?/);
+      expect(saved.yaml).toMatch(/inputs:\n\s+operator: PJSIP\/operator\n/);
+      expect(saved.yaml).toMatch(/PJSIP\/operator:\n\s+answerAfter: \d+m?s/);
+      expect(saved.yaml).toMatch(/- press: "1"/);
+      expect(saved.yaml).toMatch(/- hangupFarEnd: PJSIP\/operator/);
+      expect(saved.yaml).toMatch(/states:\n\s+- menu\n\s+- operator\n\s+- done/);
+      // The same file as a download; nothing was written on the server's side.
+      const download = await fetch(`${view}api/calls/${id}/scenario.yaml`, {
+        headers: { authorization: OPS },
+      });
+      expect(download.headers.get('content-disposition')).toBe(`attachment; filename="line.${id}.test.yaml"`);
+      expect(await download.text()).toBe(saved.yaml);
+      expect((await readdir(dir)).sort()).toEqual(['line.yaml', saved.fileName].sort());
+      const unknown = await fetch(`${view}api/calls/nope/scenario`, { headers: { authorization: OPS } });
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual({ error: 'no call "nope" was seen by this live view' });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nringflow run said:\n${said.join('')}`, { cause: error });
+    }
+  });
+
+  it('tells a far end that refused (and how) from one that rang until the server gave up', async () => {
+    try {
+      // The person at the far end rejects the call (cause 21): a scenario far end that rejects.
+      const refused = await callAndPress('5550001', '1', 'operator');
+      const farEnd = await farEndOf(refused);
+      await drive('POST', `/calls/${farEnd}/reject`, { cause: 21 });
+      await readFeed(`${view}api/feed`, (m) =>
+        m.some((x) => x.type === 'state' && x.call === refused && x.state === 'done'),
+      );
+      await readFeed(`${view}api/feed`, (m) => m.some((x) => x.type === 'ended' && x.call === refused));
+      const rejected = await saveAndTest(refused);
+      expect(rejected.yaml).toMatch(/farEnds:\n\s+PJSIP\/operator: reject\n/);
+      expect(rejected.yaml).not.toMatch(/hangupFarEnd/);
+
+      // Nobody answers: the server's originate times out (its hang-up is no one's refusal).
+      const unanswered = await callAndPress('5550002', '2', 'quick');
+      await readFeed(`${view}api/feed`, (m) =>
+        m.some((x) => x.type === 'state' && x.call === unanswered && x.state === 'nobody'),
+      );
+      await readFeed(`${view}api/feed`, (m) => m.some((x) => x.type === 'ended' && x.call === unanswered));
+      const noAnswer = await saveAndTest(unanswered);
+      expect(noAnswer.yaml).toMatch(/farEnds:\n\s+PJSIP\/operator: noAnswer\n/);
+      expect(noAnswer.yaml).toMatch(/states:\n\s+- menu\n\s+- quick\n\s+- nobody/);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nringflow run said:\n${said.join('')}`, { cause: error });
     }
   });
 });

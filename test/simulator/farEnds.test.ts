@@ -40,6 +40,21 @@ describe('endpoints that do not exist', () => {
     expect((await dial(h, 'pjsip/alice', 'ok')).status).toBe(200);
   });
 
+  it("with unknownEndpoints: 'ring', a phone endpoint never configured is made as it is dialled and rings until answered", async () => {
+    const h = createHarness({ unknownEndpoints: 'ring', answerOutboundAfterMs: null });
+    h.connect('far', ['far'], false);
+    const reply = await dial(h, 'PJSIP/agent-42', 'agent', '120');
+    expect(reply.status).toBe(200);
+    expect((reply.body as { name: string }).name).toMatch(/^PJSIP\/agent-42-/);
+    await h.advance(60_000);
+    expect(story(h, 'agent')).not.toContain('State Up');
+    h.sim.driver.answer('agent');
+    await h.advance(0);
+    expect(story(h, 'agent')).toContain('State Up');
+    // Not a technology of phones: it fails as before.
+    expect((await dial(h, 'Bogus/thing', 'bogus')).status).toBe(500);
+  });
+
   it('an endpoint that called in exists from then on and can be dialled back', async () => {
     const h = createHarness();
     h.connect('far', ['far'], false);

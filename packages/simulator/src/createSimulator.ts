@@ -71,6 +71,14 @@ export interface SimulatorOptions {
    */
   readonly endpoints?: readonly string[] | Readonly<Record<string, FarEndConfig>>;
   /**
+   * What dialling a phone endpoint (PJSIP, SIP, IAX2, DAHDI) that was never configured does:
+   * `'fail'` (default) as on a real server, `500 {"error":"Allocation failed"}`; `'ring'`: the
+   * endpoint is made as it is dialled and rings like a configured one (answered after
+   * `answerOutboundAfterMs`, or by the driver). For consoles whose flows compute the endpoints
+   * they dial at run time (`ringflow dev`).
+   */
+  readonly unknownEndpoints?: 'fail' | 'ring';
+  /**
    * Outbound calls to endpoints that `answer` are answered after this many milliseconds of
    * ringing; `null` makes them ring until the driver answers or rejects them. Default 1000.
    */
@@ -145,7 +153,11 @@ class SimulatorImpl implements Simulator {
       );
     this.serverResource = options.serverResource ?? 'core';
     this.bus = new EventBus(this.clock, this.asteriskId);
-    const endpoints = new Endpoints();
+    if (options.unknownEndpoints !== undefined && !['fail', 'ring'].includes(options.unknownEndpoints))
+      throw new TypeError(
+        `unknownEndpoints: expected 'fail' or 'ring', got ${JSON.stringify(options.unknownEndpoints)}`,
+      );
+    const endpoints = new Endpoints(options.unknownEndpoints ?? 'fail');
     const configured: [string, FarEndConfig | undefined][] = Array.isArray(options.endpoints)
       ? options.endpoints.map((key) => [key, undefined])
       : Object.entries(options.endpoints ?? {});

@@ -4,7 +4,7 @@ import { waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { parsePort } from '../parsePort.ts';
 
-const HELP = `Usage: ringflow dev <flow.yaml ...> [--port N] [--host H]
+const HELP = `Usage: ringflow dev <flow.yaml ...> [--port N] [--host H] [--dialplan extensions.conf]
 
 Runs the flows on a simulated server (in this process, real time) and serves the console page:
 a softphone to call a flow, press keys, talk and hang up, and answer, reject or hang up the far
@@ -20,9 +20,14 @@ The page replays it at once and says whether it passes; \`ringflow test\` runs i
 The page also lists the *.test.yaml beside each flow and runs them (one or all), showing each
 result and its timeline.
 
+A call goes straight into the flow picked, with the extension typed (default s) as the number
+dialled. With --dialplan, the page can also call an extension through the dialplan (context
+from-callers): the file's Stasis(<flow name>) lines send calls into the flows.
+
 Options:
   --port <n>       port of the page (default 8089; 0 picks a free port)
   --host <address> address of the page (default 127.0.0.1, loopback only)
+  --dialplan <file> an extensions.conf for the simulated server (calls to extensions)
   -h, --help       show this help
 
 Exit codes:
@@ -47,6 +52,7 @@ export const devCommand: Command = {
         options: {
           port: { type: 'string' },
           host: { type: 'string' },
+          dialplan: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       }),
@@ -61,11 +67,17 @@ export const devCommand: Command = {
     const { startDevConsole } = await import('../dev/startDevConsole.ts');
     let console_: Awaited<ReturnType<typeof startDevConsole>>;
     try {
-      console_ = await startDevConsole({ files: positionals, port, host: values.host ?? '127.0.0.1' });
+      console_ = await startDevConsole({
+        files: positionals,
+        port,
+        host: values.host ?? '127.0.0.1',
+        ...(values.dialplan !== undefined ? { dialplanFile: values.dialplan } : {}),
+      });
     } catch (error) {
       io.stderr(`ringflow dev: ${(error as Error).message}\n`);
       return ExitCode.FAILURE;
     }
+    for (const warning of console_.warnings) io.stderr(`${warning}\n`);
     io.stdout(`ringflow dev: console on ${console_.url} (Ctrl-C stops)\n`);
     await (io.waitForStop ?? waitForProcessStop)(() => {});
     await console_.stop();

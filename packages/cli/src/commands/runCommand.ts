@@ -252,6 +252,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     const { runOnServer } = await import('../run/runOnServer.ts');
     return (await runOnServer({
       flow,
+      flowFile: file,
       ...(server !== undefined
         ? { server: { url: server, username: values.user!, password: values.password! } }
         : {}),

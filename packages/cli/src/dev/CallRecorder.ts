@@ -1,6 +1,13 @@
 import type { FlowHost } from '@ringflow/dsl';
 import type { StepFailure } from '@ringflow/runtime';
-import type { CallerAction, FlowRequest, RecordedCall, RecordedEnd, RecordedFarEnd } from './RecordedCall.ts';
+import type {
+  CallerAction,
+  FarEndRefusal,
+  FlowRequest,
+  RecordedCall,
+  RecordedEnd,
+  RecordedFarEnd,
+} from './RecordedCall.ts';
 import type { WatchedCall } from './watchCalls.ts';
 
 /** Who the caller is, as the call was placed. */
@@ -10,7 +17,31 @@ export interface PlacedCall {
   readonly caller: string;
   readonly extension?: string;
   readonly language?: string;
+  /** The arguments the dialplan gave the application (`Stasis(ivr,desk)`: `['desk']`). */
+  readonly args?: readonly string[];
+  /** The flow's inputs as the application runs it (`ringflow run --input`), when given. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
 }
+
+/** Requests after which the call's channel leaves the application: its hang-up is not the caller's. */
+const LEAVING_OPERATIONS = [
+  'channels.hangup',
+  'channels.continueInDialplan',
+  'channels.move',
+  'channels.redirect',
+] as const;
+/** How a far end refused, by the hangup cause it gave (see the simulator's REFUSAL_CAUSES). */
+const CAUSE_REFUSALS: Readonly<Record<number, FarEndRefusal>> = {
+  17: 'busy',
+  21: 'reject',
+  27: 'unreachable',
+};
+/** How a far end refused, by how its Dial ended (when no cause told it first). */
+const DIAL_REFUSALS: Readonly<Record<string, FarEndRefusal>> = {
+  BUSY: 'busy',
+  CHANUNAVAIL: 'reject',
+  CONGESTION: 'unreachable',
+};
 
 interface CallLog {
   readonly placed: PlacedCall;
@@ -20,11 +51,6 @@ interface CallLog {
   readonly requests: FlowRequest[];
   readonly pickedIds: string[];
   callerHungUp: boolean;
-}
-
-/** Channel name of a dialled endpoint (`PJSIP/operator-00000003`) -> the endpoint (`PJSIP/operator`). */
-export function endpointOfChannel(name: string): string {
-  return name.replace(/-[^-/]*$/, '');
 }
 
 /**
@@ -75,8 +101,80 @@ export class CallRecorder {
     if (!log) return;
     log.requests.push({ at: this.now() - log.startedAt, operation, params });
     const dialled = params.channelId;
-    if (operation.startsWith('channels.originate') && typeof dialled === 'string')
+    if (operation.startsWith('channels.originate') && typeof dialled === 'string') {
       this.farEndCalls.set(dialled, id);
+      // It rings from now (the page, or the server's events, tell what its person does).
+      log.farEnds.push({
+        endpoint: String(params.endpoint ?? ''),
+        channel: dialled,
+        ringAt: this.now() - log.startedAt,
+        outcome: 'ringing',
+      });
+    }
+  }
+
+  /**
+   * What the caller and the far ends did, read from the events of a call on a real server (the
+   * live view, where no page drives them): keys (pressed when their tone began), talk, the
+   * caller's hang-up, far ends answering, refusing or hanging up after answering.
+   *
+   * Hang-ups the server makes itself (`soft`: an ARI request, the originate's timeout, the end
+   * of the application) and those the flow asked for are not anyone's doing. A ringing far end
+   * refused when its hang-up came with a refusal cause (17 busy, 21 rejected, 27 out of order),
+   * or when its Dial ended BUSY, CHANUNAVAIL or CONGESTION; NOANSWER and CANCEL leave it ringing
+   * (it rang until the flow or the server gave up).
+   */
+  heard(id: string, event: { readonly type: string } & Readonly<Record<string, unknown>>): void {
+    const log = this.calls.get(id);
+    if (!log) return;
+    if (event.type === 'Dial') {
+      const peer = (event.peer as { id?: string } | undefined)?.id;
+      const farEnd = log.farEnds.find((f) => f.channel === peer);
+      if (farEnd?.outcome !== 'ringing') return;
+      const status = String(event.dialstatus ?? '');
+      if (status === 'ANSWER') this.farEndDid(farEnd.channel, 'answered');
+      const refusal = DIAL_REFUSALS[status];
+      if (refusal) this.farEndDid(farEnd.channel, 'rejected', refusal);
+      return;
+    }
+    const channel = (event.channel as { id?: string; state?: string } | undefined) ?? {};
+    if (channel.id === undefined) return;
+    const at = this.now() - log.startedAt;
+    const byServerOrFlow = (...operations: string[]) =>
+      event.soft === true ||
+      log.requests.some((r) => operations.includes(r.operation) && r.params.channelId === channel.id);
+    if (channel.id === id) {
+      if (event.type === 'ChannelDtmfReceived')
+        log.actions.push({
+          at: Math.max(0, at - Number(event.duration_ms ?? 0)),
+          kind: 'press',
+          digits: String(event.digit),
+        });
+      if (event.type === 'ChannelTalkingStarted' || event.type === 'ChannelTalkingFinished')
+        log.actions.push({ at, kind: 'talk', talking: event.type === 'ChannelTalkingStarted' });
+      if (
+        event.type === 'ChannelHangupRequest' &&
+        !log.callerHungUp &&
+        !byServerOrFlow(...LEAVING_OPERATIONS)
+      )
+        this.callerDid(id, { kind: 'hangup' });
+      return;
+    }
+    const farEnd = log.farEnds.find((f) => f.channel === channel.id);
+    if (!farEnd) return;
+    if (event.type === 'ChannelStateChange' && channel.state === 'Up') this.farEndDid(channel.id, 'answered');
+    if (event.type !== 'ChannelHangupRequest' || byServerOrFlow('channels.hangup')) return;
+    if (farEnd.outcome === 'answered') this.farEndDid(channel.id, 'hungUp');
+    else {
+      const refusal = CAUSE_REFUSALS[Number(event.cause)];
+      if (farEnd.outcome === 'ringing' && refusal) this.farEndDid(channel.id, 'rejected', refusal);
+    }
+  }
+
+  /** Forgets call `id` (and its far ends): it can no longer be saved. */
+  forget(id: string): void {
+    this.calls.delete(id);
+    for (const [channel, call] of this.farEndCalls) if (call === id) this.farEndCalls.delete(channel);
   }
 
   picked(id: string, resource: string): void {
@@ -88,15 +186,8 @@ export class CallRecorder {
     return this.farEndCalls.get(channel);
   }
 
-  /** A channel some call's flow dialled rings at `endpoint`. */
-  farEndRang(channel: string, endpoint: string): void {
-    const log = this.logOfFarEnd(channel);
-    if (!log) return;
-    log.farEnds.push({ endpoint, channel, ringAt: this.now() - log.startedAt, outcome: 'ringing' });
-  }
-
-  /** The far end's person answered, refused, or hung up after answering. */
-  farEndDid(channel: string, what: 'answered' | 'rejected' | 'hungUp'): void {
+  /** The far end's person answered, refused (`busy` unless told how), or hung up after answering. */
+  farEndDid(channel: string, what: 'answered' | 'rejected' | 'hungUp', refusal?: FarEndRefusal): void {
     const log = this.logOfFarEnd(channel);
     const farEnd = log?.farEnds.find((f) => f.channel === channel);
     if (!log || !farEnd) return;
@@ -105,6 +196,7 @@ export class CallRecorder {
     else if (farEnd.outcome === 'ringing') {
       farEnd.outcome = what;
       farEnd.at = at;
+      if (what === 'rejected') farEnd.refusal = refusal ?? 'busy';
     }
   }
 
@@ -130,6 +222,10 @@ export class CallRecorder {
       caller: placed.caller,
       ...(placed.extension !== undefined ? { extension: placed.extension } : {}),
       ...(placed.language !== undefined ? { language: placed.language } : {}),
+      ...(placed.args !== undefined && placed.args.length > 0 ? { args: [...placed.args] } : {}),
+      ...(placed.inputs !== undefined && Object.keys(placed.inputs).length > 0
+        ? { inputs: { ...placed.inputs } }
+        : {}),
       actions: [...log.actions],
       farEnds: log.farEnds.map((f) => ({ ...f })),
       states: [...(watched?.states ?? [])],

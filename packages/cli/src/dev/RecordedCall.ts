@@ -15,6 +15,10 @@ export interface RecordedCall {
   /** The number dialled, as the call's channel had it (`s` when it entered the flow directly). */
   readonly extension?: string;
   readonly language?: string;
+  /** The arguments the dialplan gave the application (`Stasis(ivr,desk)`), when it gave some. */
+  readonly args?: readonly string[];
+  /** The flow inputs the application ran it with (`ringflow run --input`), when it was given some. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
   /** What the caller and the far ends' people did, oldest first. */
   readonly actions: readonly CallerAction[];
   /** The far ends the flow dialled, in the order they rang. */
@@ -38,6 +42,9 @@ export type CallerAction =
   /** The person at a dialled far end hung up. */
   | { readonly at: number; readonly kind: 'hangupFarEnd'; readonly endpoint: string };
 
+/** How a far end refuses a call, as a scenario's far ends do (hangup cause 17, 21, 27). */
+export type FarEndRefusal = 'busy' | 'reject' | 'unreachable';
+
 /** One dialled far end: when it rang, and what its person did. */
 export interface RecordedFarEnd {
   /** `PJSIP/operator`. */
@@ -47,6 +54,8 @@ export interface RecordedFarEnd {
   /** answered or rejected from the page (at `at`), or never either (rang until the flow gave up). */
   readonly outcome: 'answered' | 'rejected' | 'ringing';
   readonly at?: number;
+  /** How a rejected far end refused (the scenario's far-end behaviour); `busy` when not told. */
+  readonly refusal?: FarEndRefusal;
 }
 
 /** A REST request of the call's flow: its operation and the arguments the flow gave. */

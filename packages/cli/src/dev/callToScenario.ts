@@ -27,7 +27,8 @@ export interface RecordedScenario {
  * caller's side — keys at their times, talk, hang-up, the far ends answering (after the time it
  * took) or refusing — and expects what the flow did: how the call ended, every state in order, and
  * each request it made with its arguments and how many times. `flowFileFrom` is the folder the file
- * will be written to (the flow is named relative to it).
+ * will be written to (the flow is named relative to it); `recordedBy` names what recorded it in
+ * the file's first comment.
  *
  * Ids the flow picked (`playback-…`, `channel-…`) become patterns (`/^channel-[^,]+$/`), the call's
  * channel becomes `c1` (the scenario's), and the application name is left out, since a scenario
@@ -37,7 +38,11 @@ export interface RecordedScenario {
  * const { yaml } = callToScenario(record, 'flows');
  * await writeFile('flows/ivr.call-1.test.yaml', yaml);
  */
-export function callToScenario(record: RecordedCall, flowFileFrom: string): RecordedScenario {
+export function callToScenario(
+  record: RecordedCall,
+  flowFileFrom: string,
+  recordedBy = 'ringflow dev',
+): RecordedScenario {
   const name = `recorded call ${record.id} (${new Date(record.startedAt).toISOString().slice(0, 19)}Z)`;
   const call: Record<string, unknown> = {
     caller: record.caller,
@@ -45,11 +50,13 @@ export function callToScenario(record: RecordedCall, flowFileFrom: string): Reco
       ? { extension: record.extension }
       : {}),
     ...(record.language ? { language: record.language } : {}),
+    ...(record.args && record.args.length > 0 ? { args: [...record.args] } : {}),
     startAt: new Date(record.startedAt).toISOString(),
   };
   const farEnds = farEndsOf(record);
   const scenario: Record<string, unknown> = {
     name,
+    ...(record.inputs && Object.keys(record.inputs).length > 0 ? { inputs: { ...record.inputs } } : {}),
     call,
     ...(Object.keys(farEnds).length > 0 ? { farEnds } : {}),
     steps: [...callerSteps(record), ...expectations(record)],
@@ -60,7 +67,7 @@ export function callToScenario(record: RecordedCall, flowFileFrom: string): Reco
   };
   const doc = new Document(document);
   doc.commentBefore = [
-    ` Recorded by ringflow dev from the call ${record.id} to the flow ${record.flow}.`,
+    ` Recorded by ${recordedBy} from the call ${record.id} to the flow ${record.flow}.`,
     ' It replays what the caller and the far ends did, at the times they did it, and expects',
     ' what the flow did then. Run it with: ringflow test <this file>',
   ].join('\n');
@@ -87,9 +94,9 @@ function farEndsOf(record: RecordedCall): Record<string, unknown> {
     const behaviour =
       farEnd.outcome === 'answered'
         ? { answerAfter: duration(Math.max(0, (farEnd.at ?? farEnd.ringAt) - farEnd.ringAt)) }
-        : // The page refuses with cause 17 (busy), which a scenario's far end gives as it rings.
+        : // A scenario's far end refuses as it rings, as the person did (the page refuses busy).
           farEnd.outcome === 'rejected'
-          ? 'busy'
+          ? (farEnd.refusal ?? 'busy')
           : 'noAnswer';
     const list = byEndpoint.get(farEnd.endpoint) ?? [];
     list.push(behaviour);

@@ -1,4 +1,11 @@
-import { callFromStasisStart, compileFlow, type Flow, flowInputsOrThrow, hostFromCall } from '@ringflow/dsl';
+import {
+  type CallInfo,
+  callFromStasisStart,
+  compileFlow,
+  type Flow,
+  flowInputsOrThrow,
+  hostFromCall,
+} from '@ringflow/dsl';
 import type { CallInput } from '@ringflow/runtime';
 import type { AnyStateMachine } from 'xstate';
 import { type CallRecorder, recordingHost } from './CallRecorder.ts';
@@ -8,7 +15,8 @@ import { formatStepFailure } from './formatStepFailure.ts';
 /**
  * A flow's call machine as `createFlowCallMachine` compiles it (fixed inputs, checked now), whose
  * calls tell the console's feed their user events and step failures (with their cause), and
- * tell `recorder` (when given) each request, so that a call can be saved as a scenario.
+ * tell `recorder` (when given) each request, so that a call can be saved as a scenario;
+ * `started` is told who each call is as its machine starts (before its first request).
  *
  * @example
  * const app = createApplication({ ..., call: consoleMachine(flow, {}, feed) });
@@ -18,6 +26,7 @@ export function consoleMachine(
   inputs: Readonly<Record<string, unknown>>,
   feed: ConsoleFeed,
   recorder?: CallRecorder,
+  started?: (call: CallInfo) => void,
 ): AnyStateMachine {
   const input = flowInputsOrThrow(flow.document.name, flow.document.inputs ?? {}, { ...inputs });
   return compileFlow(flow, {
@@ -25,6 +34,7 @@ export function consoleMachine(
       const { call } = raw as CallInput;
       const info = callFromStasisStart(call.start);
       const id = info.channelId;
+      started?.(info);
       const host = recordingHost(hostFromCall(call), id, recorder, {
         failure: (failure) => feed.line(id, 'failure', `✗ ${formatStepFailure(failure)}`),
         request: (operation, params) => {

@@ -52,7 +52,16 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ringflow-dev-'));
     await writeFile(join(dir, 'desk.yaml'), FLOW);
-    dev = await startDevConsole({ files: [join(dir, 'desk.yaml')], port: 0 });
+    // Extension 100 reaches the flow through the dialplan, as a phone system's would.
+    await writeFile(
+      join(dir, 'extensions.conf'),
+      '[from-callers]\nexten => 100,1,NoOp(front desk)\n same => n,Stasis(desk)\n same => n,Hangup()\n',
+    );
+    dev = await startDevConsole({
+      files: [join(dir, 'desk.yaml')],
+      dialplanFile: join(dir, 'extensions.conf'),
+      port: 0,
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
   });
   afterAll(async () => {
@@ -78,6 +87,24 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
       .locator('#timeline div', { hasText: 'ChannelDtmfReceived 1' })
       .first()
       .waitFor({ timeout: 10_000 });
+    // The arrow taken is drawn with the way that leads along it; the layout keeps boxes and labels apart.
+    await page.locator('svg .edge-label.path', { hasText: 'menu 1' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('svg .edge-label').allTextContents()).toEqual(
+      expect.arrayContaining(['after 5m', 'menu 1', 'after 60s', 'on hangup']),
+    );
+    // The flow-wide handler (on: hangup) leaves from "any state".
+    expect(await page.locator('svg .any-state').textContent()).toMatch(/any state/);
+    const boxes = await Promise.all(
+      (await page.locator('svg .state rect, svg .any-state rect, svg .edge-label').all()).map(
+        async (l) => (await l.boundingBox())!,
+      ),
+    );
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        expect(
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y,
+          `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`,
+        ).toBe(true);
     await page.locator('svg .state', { hasText: 'greet' }).click();
     await page.locator('#steps', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: shot('console-key.png') });
@@ -138,5 +165,15 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     expect(await page.locator('#scenario-results details.result.fail pre').first().textContent()).toMatch(
       /desk\.call-1\.test\.yaml:\d+:\d+/,
     );
+
+    // Through the dialplan: extension 100, whose Stasis(desk) sends the call into the flow.
+    await page.locator('#flow').selectOption({ label: 'dialplan' });
+    await page.locator('#exten').fill('100');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.locator('#calls .call.sel', { hasText: 'call-2' }).waitFor({ timeout: 10_000 });
+    await page.locator('#timeline div', { hasText: 'ChannelDialplan' }).first().waitFor({ timeout: 10_000 });
+    await active.filter({ hasText: 'greet' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await page.locator('#calls .call', { hasText: /^call-2 · \w+ · ended$/ }).waitFor({ timeout: 10_000 });
   });
 });

@@ -16,23 +16,35 @@ states:
     final: true
 `;
 
-/** Reads the console's feed until `done` says enough, then closes it. */
+/** Reads the console's feed until `done` says enough, then closes it; gives up after 10 s, saying what came. */
 async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
   const controller = new AbortController();
-  const response = await fetch(`${url}api/feed`, { signal: controller.signal });
-  const reader = response.body!.getReader();
+  const timer = setTimeout(() => controller.abort(), 10_000);
   const messages: Record<string, unknown>[] = [];
-  let text = '';
-  while (!done(messages)) {
-    const { value, done: ended } = await reader.read();
-    if (ended) break;
-    text += new TextDecoder().decode(value);
-    const parts = text.split('\n\n');
-    text = parts.pop() ?? '';
-    for (const part of parts)
-      messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+  try {
+    const response = await fetch(`${url}api/feed`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!done(messages)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += new TextDecoder().decode(value);
+      const parts = text.split('\n\n');
+      text = parts.pop() ?? '';
+      for (const part of parts)
+        messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+    }
+  } catch (error) {
+    throw new Error(
+      `the feed did not say it in 10 s; it said:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`,
+      {
+        cause: error,
+      },
+    );
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
   }
-  controller.abort();
   return messages;
 }
 
@@ -98,6 +110,51 @@ states:
       });
       expect(await answered.text()).toBe('{}');
       await readFeed(desk.url, (m) => m.some((x) => x.type === 'farEnd' && x.id === farEnd.id && !x.ringing));
+    } finally {
+      await desk.stop();
+    }
+  });
+
+  it('lets the page answer a far end whose endpoint the flow computes as the call runs', async () => {
+    const file = join(dir, 'agent.yaml');
+    await writeFile(
+      file,
+      `name: agent
+start: ring
+states:
+  ring:
+    steps:
+      - answer
+      - dial: { endpoint: { expr: "'PJSIP/agent-' + call.caller.number" }, timeout: 60s, on: { completed: done, noAnswer: done, busy: done, failed: sorry } }
+  sorry:
+    final: true
+  done:
+    final: true
+`,
+    );
+    const desk = await startDevConsole({ files: [file], port: 0 });
+    try {
+      await fetch(`${desk.url}api/call`, {
+        method: 'POST',
+        body: JSON.stringify({ flow: 'agent', from: '42' }),
+      });
+      const ringing = await readFeed(desk.url, (m) =>
+        m.some((x) => (x.type === 'farEnd' && x.ringing) || (x.type === 'state' && x.state === 'sorry')),
+      );
+      const farEnd = ringing.find((x) => x.type === 'farEnd');
+      expect(farEnd?.name).toMatch(/^PJSIP\/agent-42-/);
+      const answered = await fetch(`${desk.url}api/answer`, {
+        method: 'POST',
+        body: JSON.stringify({ call: farEnd!.id }),
+      });
+      expect(await answered.text()).toBe('{}');
+      await readFeed(desk.url, (m) =>
+        m.some((x) => x.type === 'farEnd' && x.id === farEnd!.id && x.answered),
+      );
+      // The person at the far end hangs up: the dial completed.
+      await fetch(`${desk.url}api/hangup`, { method: 'POST', body: JSON.stringify({ call: farEnd!.id }) });
+      const done = await readFeed(desk.url, (m) => m.some((x) => x.type === 'state' && x.state === 'done'));
+      expect(done.some((x) => x.type === 'state' && x.state === 'sorry')).toBe(false);
     } finally {
       await desk.stop();
     }
@@ -196,6 +253,76 @@ states:
     }
   });
 
+  it('calls an extension through the dialplan given, which sends the call into a flow (or not); saved, it replays', async () => {
+    const dialplanFile = join(dir, 'extensions.conf');
+    await writeFile(
+      dialplanFile,
+      `[from-callers]
+exten => 100,1,NoOp(the front desk)
+ same => n,Stasis(hello,desk)
+ same => n,Hangup()
+exten => 200,1,Playback(beep)
+ same => n,Hangup()
+`,
+    );
+    const desk = await startDevConsole({ files: [join(dir, 'hello.yaml')], dialplanFile, port: 0 });
+    const post = async (path: string, body: Record<string, string>) =>
+      (await (
+        await fetch(`${desk.url}api/${path}`, { method: 'POST', body: JSON.stringify(body) })
+      ).json()) as Record<string, unknown>;
+    try {
+      expect(await (await fetch(`${desk.url}api/softphone`)).json()).toEqual({
+        dialplan: dialplanFile,
+        context: 'from-callers',
+      });
+      const { id } = (await post('call', { extension: '100', from: '555' })) as { id: string };
+      const messages = await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === id));
+      expect(messages).toContainEqual({ type: 'call', id, flow: 'hello' });
+      expect(messages).toContainEqual({ type: 'state', call: id, state: 'greet' });
+      const saved = (await post('save', { call: id })) as {
+        yaml: string;
+        replay: { passed: boolean; failure?: { message: string } };
+      };
+      expect(saved.replay.failure?.message).toBeUndefined();
+      expect(saved.replay.passed).toBe(true);
+      expect(saved.yaml).toMatch(/extension: "100"/);
+      expect(saved.yaml).toMatch(/caller: "555"/);
+      expect(saved.yaml).toMatch(/args:\n\s+- desk/);
+      // An extension whose dialplan takes the call into no flow: the page is told it ended there.
+      const beep = (await post('call', { extension: '200' })) as { id: string };
+      const ended = await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === beep.id));
+      expect(ended).toContainEqual({ type: 'ended', call: beep.id, outcome: 'ended in the dialplan' });
+      expect(ended.some((x) => x.type === 'call' && x.id === beep.id)).toBe(false);
+      // Straight into a flow, the extension typed is the number the call dialled.
+      const direct = (await post('call', { flow: 'hello', extension: '300' })) as { id: string };
+      await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === direct.id));
+      expect(((await post('save', { call: direct.id })) as { yaml: string }).yaml).toMatch(
+        /extension: "300"/,
+      );
+    } finally {
+      await desk.stop();
+    }
+  });
+
+  it('ringflow dev --dialplan: a dialplan that cannot be read or has errors stops it with the reason (exit 1)', async () => {
+    const broken = join(dir, 'broken.conf');
+    await writeFile(broken, '[from-callers]\nexten => 100\n');
+    for (const [file, reason] of [
+      [join(dir, 'missing.conf'), /Cannot read the dialplan file/],
+      [broken, /broken\.conf:2:\d+/],
+    ] as const) {
+      const err: string[] = [];
+      const code = await main(['dev', join(dir, 'hello.yaml'), '--port', '0', '--dialplan', file], {
+        stdout: (t) => err.push(t),
+        stderr: (t) => err.push(t),
+        // Bounded: a console that started anyway stops after 5 s (and the test fails on its exit code).
+        waitForStop: () => new Promise((resolve) => setTimeout(() => resolve('SIGTERM'), 5_000)),
+      });
+      expect(code, err.join('')).toBe(ExitCode.FAILURE);
+      expect(err.join('')).toMatch(reason);
+    }
+  });
+
   it('answers bad requests with a clear error', async () => {
     const response = await fetch(`${dev.url}api/call`, {
       method: 'POST',
@@ -217,6 +344,15 @@ states:
     });
     expect(run.status).toBe(400);
     expect(((await run.json()) as { error: string }).error).toMatch(/is not a scenario file of these flows/);
+    // Extensions go through a dialplan, which this console has none of.
+    const extension = await fetch(`${dev.url}api/call`, {
+      method: 'POST',
+      body: JSON.stringify({ extension: '100' }),
+    });
+    expect(await extension.json()).toEqual({
+      error:
+        'no dialplan: give a flow, or start ringflow dev with --dialplan extensions.conf to call extensions',
+    });
     await expect(startDevConsole({ files: [] })).rejects.toThrow(/give at least one flow file/);
   });
 });

@@ -1,20 +1,20 @@
 import { existsSync, watch } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { systemClock } from '@ringflow/client';
 import { describeFileError, type Flow, FlowValidationError, loadFlowFile } from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
-import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { createSimulator, formatIssue, loadDialplanFile, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
 import type { AnyStateMachine } from 'xstate';
-import { CallRecorder, endpointOfChannel } from './CallRecorder.ts';
+import { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
 import { consoleMachine } from './consoleMachine.ts';
 import { describeFlows } from './describeFlows.ts';
-import { CONSOLE_PAGE } from './consolePage.ts';
+import { consolePage } from './consolePage.ts';
 import { runScenarioFile, scenarioFilesOf } from './flowScenarios.ts';
 import { watchCalls } from './watchCalls.ts';
 
@@ -22,12 +22,19 @@ export type { TimelineEntry } from './ConsoleFeed.ts';
 
 export interface DevConsoleOptions {
   readonly files: readonly string[];
+  /**
+   * An `extensions.conf` for the simulator: the page can then place calls at an extension of its
+   * `from-callers` context, and the dialplan sends them on (`Stasis(<flow name>)` enters a flow).
+   */
+  readonly dialplanFile?: string;
   readonly host?: string;
   readonly port?: number;
 }
 
 export interface DevConsole {
   readonly url: string;
+  /** The dialplan's warnings (`file:line:col: warning: ...`). */
+  readonly warnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -62,7 +69,11 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   // The flow (the version) each call entered, by channel id, until its session is watched.
   const flowOfCall = new Map<
     string,
-    { readonly file: string; readonly version: Flow; readonly start: { readonly channel: StartChannel } }
+    {
+      readonly file: string;
+      readonly version: Flow;
+      readonly start: { readonly channel: StartChannel; readonly args?: readonly string[] };
+    }
   >();
   // Each call's flow tells the feed its user events and failures, and the recorder its requests.
   const machineOf = (flow: Flow) => consoleMachine(flow, {}, feed, recorder);
@@ -75,17 +86,15 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     flows.set(name, { file: resolve(file), flow, machine: machineOf(flow) });
   }
   let callCount = 0;
-  // The endpoints the flows name (`PJSIP/operator`, in steps or input defaults) exist and ring
-  // until the page answers or rejects them.
-  const endpoints = new Set<string>();
-  for (const file of options.files)
-    for (const match of (await readFile(file, 'utf8')).matchAll(
-      /\b(?:PJSIP|SIP|IAX2|DAHDI|Local)\/[\w@.+-]+/g,
-    ))
-      endpoints.add(match[0]);
+  // Calls the page placed at an extension, until they end (to tell those no flow took).
+  const inDialplan = new Set<string>();
+  // Every phone the flows dial rings until the page answers or rejects it: the endpoints written
+  // in the flows and those computed as the call runs (`endpoint: { expr: ... }`) alike.
+  const dialplan = options.dialplanFile === undefined ? undefined : loadDialplanFile(options.dialplanFile);
   const sim = createSimulator({
     users: [{ name: 'dev', password: 'dev' }],
-    endpoints: [...endpoints],
+    ...(dialplan ? { dialplan } : {}),
+    unknownEndpoints: 'ring',
     answerOutboundAfterMs: null,
   });
   // REST requests the application makes, with their status: the simulated server's handler, wrapped.
@@ -125,10 +134,15 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       'event',
       `${e.type}${e.digit ? ` ${e.digit}` : ''}`,
     );
+    // A call the page placed at an extension that ended before any flow took it: the page is told.
+    if (id && e.type === 'ChannelDestroyed' && inDialplan.delete(id) && !watched.has(id)) {
+      const cause = (event as { cause_txt?: string }).cause_txt;
+      feed.line(id, 'end', `■ call ended in the dialplan${cause ? `: ${cause}` : ''}`);
+      send({ type: 'ended', call: id, outcome: 'ended in the dialplan' });
+    }
     // Channels a call's flow dialled are far ends: the page answers, rejects or hangs them up.
     if (!id || recorder.callOfFarEnd(id) === undefined) return;
     if (e.type === 'ChannelCreated') {
-      recorder.farEndRang(id, endpointOfChannel(e.channel?.name ?? ''));
       send({ type: 'farEnd', id, ringing: true, name: e.channel?.name ?? id });
     }
     if (e.type === 'ChannelStateChange' && e.channel?.state === 'Up')
@@ -149,6 +163,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   });
   await app.start();
   const watched = watchCalls(app.calls$, feed, (session) => flowOfCall.get(session.channelId)?.version, {
+    onForgotten: (id) => recorder.forget(id),
     onCall: (call) => {
       const loaded = flowOfCall.get(call.id);
       flowOfCall.delete(call.id);
@@ -161,6 +176,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
           caller: channel?.caller?.number ?? '',
           ...(channel?.dialplan?.exten ? { extension: channel.dialplan.exten } : {}),
           ...(channel?.language ? { language: channel.language } : {}),
+          ...(loaded.start.args ? { args: loaded.start.args } : {}),
         });
       }
     },
@@ -216,10 +232,15 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(CONSOLE_PAGE);
+      res.end(consolePage());
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/flows') return json(res, describe());
+    if (req.method === 'GET' && url.pathname === '/api/softphone')
+      return json(res, {
+        dialplan: options.dialplanFile === undefined ? null : resolve(options.dialplanFile),
+        context: DIALPLAN_CONTEXT,
+      });
     if (req.method === 'GET' && url.pathname === '/api/feed') return feed.serve(req, res);
     if (req.method === 'GET' && url.pathname === '/api/scenarios')
       return json(
@@ -231,22 +252,48 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       const d = sim.driver;
       switch (url.pathname) {
         case '/api/call': {
-          const loaded = flows.get(body.flow ?? '');
+          const extension = body.extension || undefined;
+          if (extension !== undefined && !/^[0-9A-Za-z*#+_.-]+$/.test(extension))
+            throw new Error(`extension: expected digits or a name such as 100 or s, got "${extension}"`);
+          const caller = body.from || '1000';
+          const language = body.language ? { language: body.language } : {};
+          if (!body.flow) {
+            // Through the dialplan: it decides which flow (if any) takes the call; the call is
+            // recorded from the moment a flow does (see onCall above).
+            if (!dialplan)
+              throw new Error(
+                'no dialplan: give a flow, or start ringflow dev with --dialplan extensions.conf to call extensions',
+              );
+            if (extension === undefined)
+              throw new Error('missing field "flow" (or "extension", for the dialplan)');
+            const placing = `call-${++callCount}`;
+            inDialplan.add(placing);
+            const id = d.placeCall({
+              from: caller,
+              to: extension,
+              context: DIALPLAN_CONTEXT,
+              channelId: placing,
+              ...language,
+            });
+            return json(res, { id });
+          }
+          const loaded = flows.get(body.flow);
           if (!loaded) throw new Error(`no flow named "${body.flow}"`);
           const placing = `call-${++callCount}`;
-          const caller = body.from || '1000';
+          // Straight into the flow, with the extension (default s) as the number dialled.
           recorder.placed(placing, {
-            flow: body.flow ?? '',
+            flow: body.flow,
             flowFile: loaded.file,
             caller,
-            extension: 's',
-            ...(body.language ? { language: body.language } : {}),
+            extension: extension ?? 's',
+            ...language,
           });
           const id = d.placeCall({
             from: caller,
-            app: body.flow ?? '',
+            app: body.flow,
             channelId: placing,
-            ...(body.language ? { language: body.language } : {}),
+            ...(extension !== undefined ? { to: extension } : {}),
+            ...language,
           });
           return json(res, { id });
         }
@@ -306,6 +353,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   const address = server.address() as AddressInfo;
   return {
     url: `http://${address.address}:${address.port}/`,
+    warnings: (dialplan?.warnings ?? []).map((w) => formatIssue(w)),
     async stop() {
       for (const w of watchers) w.close();
       feed.close();
@@ -315,6 +363,9 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     },
   };
 }
+
+/** The context the page's calls to an extension land in, as `ringflow call`'s do by default. */
+const DIALPLAN_CONTEXT = 'from-callers';
 
 function need(value: string | undefined, field: string): string {
   if (!value) throw new Error(`missing field "${field}"`);

@@ -29,6 +29,13 @@ export interface WatchOptions {
   readonly events?: boolean;
   /** Told of each call as it starts. */
   readonly onCall?: (call: WatchedCall, session: CallSession) => void;
+  /** Told of each event a call receives (its own channel's and the channels it dialled). */
+  readonly onEvent?: (
+    session: CallSession,
+    event: { readonly type: string } & Readonly<Record<string, unknown>>,
+  ) => void;
+  /** Told when an ended call is forgotten (beyond the last 500). */
+  readonly onForgotten?: (id: string) => void;
 }
 
 function topState(value: unknown): string {
@@ -61,13 +68,15 @@ export function watchCalls(
     const id = session.channelId;
     const call: WatchedCall = { id, flow: session.application ?? '', states: [] };
     watched.set(id, call);
-    const events = options.events
-      ? session.events$.subscribe((event) => {
-          const e = event as { type: string; digit?: string; channel?: { id?: string } };
-          const whose = e.channel?.id && e.channel.id !== id ? ` (${e.channel.id})` : '';
-          feed.line(id, 'event', `${e.type}${e.digit ? ` ${e.digit}` : ''}${whose}`);
-        })
-      : undefined;
+    const events =
+      options.events || options.onEvent
+        ? session.events$.subscribe((event) => {
+            const e = event as { type: string; digit?: string; channel?: { id?: string } };
+            const whose = e.channel?.id && e.channel.id !== id ? ` (${e.channel.id})` : '';
+            if (options.events) feed.line(id, 'event', `${e.type}${e.digit ? ` ${e.digit}` : ''}${whose}`);
+            options.onEvent?.(session, event as unknown as { type: string } & Record<string, unknown>);
+          })
+        : undefined;
     // The actor (and so the flow version the call runs) is made right after the session is announced.
     queueMicrotask(() => {
       const flow = flowOf(session);
@@ -120,7 +129,11 @@ export function watchCalls(
         inspection?.unsubscribe();
         events?.unsubscribe();
         ended.push(id);
-        if (ended.length > ENDED_KEPT) watched.delete(ended.shift()!);
+        if (ended.length > ENDED_KEPT) {
+          const forgotten = ended.shift()!;
+          watched.delete(forgotten);
+          options.onForgotten?.(forgotten);
+        }
         call.endedAt = Date.now();
         call.outcome = String(outcome);
         feed.line(

@@ -11,6 +11,8 @@ import type { OutputFormat } from '../OutputFormat.ts';
 
 export interface ServerRunOptions {
   readonly flow: Flow;
+  /** The flow's file: a call saved from the live view as a scenario names it. */
+  readonly flowFile?: string;
   /** The server to dial (and, with `listen`, the HTTP address for binary downloads). */
   readonly server?: { readonly url: string; readonly username: string; readonly password: string };
   /** Where to wait for servers that dial the application (outbound WebSockets). */
@@ -68,7 +70,11 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     );
   }
   // With --http, the console's live view: loaded only then (it adds nothing to a plain run).
-  const view = options.http ? (await import('../dev/liveView.ts')).createLiveView([options.flow]) : undefined;
+  const view = options.http
+    ? (await import('../dev/liveView.ts')).createLiveView([
+        { flow: options.flow, file: options.flowFile ?? `${options.flow.document.name}.yaml` },
+      ])
+    : undefined;
   const app = createApplication({
     servers: options.server ? [options.server] : [],
     ...(store ? { store } : {}),

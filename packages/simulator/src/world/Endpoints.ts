@@ -39,6 +39,12 @@ export class Endpoints {
   private readonly byKey = new Map<string, SimEndpoint>();
   private readonly technologies = new Set<string>();
 
+  /**
+   * @param unknown what dialling an endpoint never configured does (see SimulatorOptions'
+   * `unknownEndpoints`): `'fail'` as on a real server, or `'ring'` (it is made as it is dialled).
+   */
+  constructor(readonly unknown: 'fail' | 'ring' = 'fail') {}
+
   /** Returns the endpoint, creating it (and its technology endpoint) the first time. */
   ensure(technology: string, resource: string): SimEndpoint {
     const key = `${technology}/${resource}`;

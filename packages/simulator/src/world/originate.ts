@@ -155,6 +155,9 @@ function destinationOf(world: World, request: OriginateRequest): Destination {
   return { context, exten, priority: request.priority && request.priority > 0 ? request.priority : 1 };
 }
 
+/** Technologies of phones, whose endpoints a simulator with `unknownEndpoints: 'ring'` makes as they are dialled. */
+const PHONE_TECHNOLOGIES = new Set(['PJSIP', 'SIP', 'IAX2', 'DAHDI']);
+
 /**
  * A channel to an endpoint (`PJSIP/bob`), or undefined when the endpoint cannot be dialled: a
  * technology that is not loaded, or a resource that is not configured. The real server's channel
@@ -164,7 +167,10 @@ function endpointChannelInit(world: World, target: ParsedEndpoint, request: Orig
   const endpoint = ADDRESS_TECHNOLOGIES.has(target.technology)
     ? world.endpoints.ensure(target.technology, target.resource)
     : // Technology names are matched in any case, as the real server's channel driver lookup does.
-      world.endpoints.find(target.technology, target.resource);
+      (world.endpoints.find(target.technology, target.resource) ??
+      (world.endpoints.unknown === 'ring' && PHONE_TECHNOLOGIES.has(target.technology)
+        ? world.endpoints.ensure(target.technology, target.resource)
+        : undefined));
   if (!endpoint) return undefined;
   const technology = endpoint.technology;
   return {
