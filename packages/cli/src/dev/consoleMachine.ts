@@ -1,5 +1,5 @@
 import {
-  type CallInfo,
+  type FlowCall,
   callFromStasisStart,
   compileFlow,
   type Flow,
@@ -26,7 +26,7 @@ export function consoleMachine(
   inputs: Readonly<Record<string, unknown>>,
   feed: ConsoleFeed,
   recorder?: CallRecorder,
-  started?: (call: CallInfo) => void,
+  started?: (call: FlowCall) => void,
 ): AnyStateMachine {
   const input = flowInputsOrThrow(flow.document.name, flow.document.inputs ?? {}, { ...inputs });
   return compileFlow(flow, {
