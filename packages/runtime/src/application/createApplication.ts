@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type AcceptedServerSocket,
   type ConnectionState,
   ErrorCode,
   isEventType,
   formatTimestamp,
-  listenForServers,
-  type RestTransport,
   RingflowError,
   type ServerSocketListener,
   type StasisStart,
@@ -25,7 +22,7 @@ import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
 import type { CallRecord, CallStore } from '../snapshot/CallRecord.ts';
-import { AwaitingRedial } from './AwaitingRedial.ts';
+import { AcceptedServers } from './AcceptedServers.ts';
 import { BroadcastClaims } from './BroadcastClaims.ts';
 import { CleanupRetry } from './CleanupRetry.ts';
 import type { GapReport } from './GapReport.ts';
@@ -37,7 +34,7 @@ import type {
   RuntimeCounters,
 } from './ApplicationOptions.ts';
 import { GapReconciler } from './GapReconciler.ts';
-import type { ListenOptions } from './ListenOptions.ts';
+import { MachinePicker } from './MachinePicker.ts';
 import { ServerLink, type ServerLinkContext } from './ServerLink.ts';
 import { QueueDirectory } from '../queue/QueueDirectory.ts';
 
@@ -58,8 +55,6 @@ export class Application {
   private readonly options: ApplicationOptions;
   private readonly apps: readonly string[];
   private readonly clock: TrackingClock;
-  /** Calls whose socket closed, held (without a store) until the server re-dials them. */
-  private readonly awaitingRedial: AwaitingRedial;
   /** Claims of calls offered by StasisBroadcast (with `claimBroadcasts`). */
   private readonly claims: BroadcastClaims | undefined;
   private readonly router = new SessionRouter();
@@ -79,13 +74,11 @@ export class Application {
   private readonly sweeps = new Map<ServerLink, TimerHandle>();
   private readonly leftoverSweepMs: number;
   private readonly linkContext: ServerLinkContext;
-  private listener: ServerSocketListener | undefined;
-  /** Links on sockets servers opened to the application, while open. */
-  private readonly acceptedLinks = new Set<ServerLink>();
+  /** The servers that dial the application (with `listen`). */
+  private readonly accepted: AcceptedServers | undefined;
+  private readonly machines: MachinePicker;
   /** What the application follows of each link: its events, gaps and leftovers. */
   private readonly followed = new Map<ServerLink, Subscription>();
-  /** The link of each session started on an accepted socket. */
-  private readonly sessionLinks = new WeakMap<CallSession, ServerLink>();
 
   constructor(options: ApplicationOptions) {
     if ((!options.servers || options.servers.length === 0) && !options.listen) {
@@ -104,7 +97,6 @@ export class Application {
     this.options = options;
     const clock = options.clock ?? systemClock;
     this.clock = new TrackingClock(clock);
-    this.awaitingRedial = new AwaitingRedial(this.clock, options.listen?.redialGraceMs ?? 30_000);
     const claiming = options.claimBroadcasts;
     this.claims = claiming
       ? new BroadcastClaims(claiming === true ? {} : claiming, () => this.sessions.size)
@@ -176,6 +168,27 @@ export class Application {
       names.add(link.name);
       return link;
     });
+    this.machines = new MachinePicker(options.call, (name) => this.appOf(name));
+    this.accepted = options.listen
+      ? new AcceptedServers(
+          {
+            linkContext: this.linkContext,
+            logger: this.logger,
+            router: this.router,
+            store: options.store,
+            follow: (link) => this.follow(link),
+            unfollow: (link) => this.unfollow(link),
+            appOf: (name) => this.appOf(name),
+            sessions: () => this.sessions,
+            call: (channelId) => this.call(channelId),
+            restoreOn: (link, record) =>
+              this.newSession(link, record.channelId, record.direction, record.app).restore(record),
+            claim: (store, listed, link) => this.claim(store, listed, link),
+          },
+          options.listen,
+          this.clock,
+        )
+      : undefined;
   }
 
   /** Connects to every server; resolves when every event stream is open. */
@@ -186,12 +199,7 @@ export class Application {
     for (const link of this.links) this.follow(link);
     await Promise.all(this.links.map((link) => link.start()));
     await Promise.all(this.links.map((link) => this.restoreCalls(link)));
-    const listen = this.options.listen;
-    if (listen) {
-      const accept = (socket: AcceptedServerSocket) => this.acceptServer(listen, socket);
-      this.listener = listen.accept ? await listen.accept(accept) : await listenForServers(listen, accept);
-      this.logger.info({ url: this.listener.url }, 'listening for servers');
-    }
+    await this.accepted?.listen();
     const ids = new Set(this.links.map((l) => l.server.asteriskId));
     if (ids.size !== this.links.length) {
       this.logger.warn('two servers report the same asterisk_id; events cannot be told apart by server');
@@ -202,111 +210,7 @@ export class Application {
 
   /** Where servers dial the application (with `listen`), once started. */
   get listening(): ServerSocketListener | undefined {
-    return this.listener;
-  }
-
-  /**
-   * A server dialled in: its socket becomes a link of its own (events and REST over the socket)
-   * until it closes. The server re-dials on a new socket; nothing reconnects from here.
-   */
-  private acceptServer(listen: ListenOptions, socket: AcceptedServerSocket): void {
-    const http = listen.http;
-    const link = new ServerLink(
-      {
-        url: http?.url ?? 'http://outbound-websocket.invalid/ari',
-        username: http?.username ?? '',
-        password: http?.password ?? '',
-        name: listen.name ?? 'listen',
-        ...(http?.tls ? { tls: http.tls } : {}),
-        eventTransport: socket.transport,
-        restOverSocket: true,
-        ...(http ? {} : { restTransport: noHttpTransport }),
-      },
-      this.linkContext,
-    );
-    this.acceptedLinks.add(link);
-    this.follow(link);
-    link.logger.debug({ path: socket.path, from: socket.remoteAddress }, 'server connected');
-    const ended = link.stream.state$.subscribe((state) => {
-      if (state.kind !== 'reconnecting' && state.kind !== 'closed') return;
-      queueMicrotask(() => ended.unsubscribe());
-      void this.releaseAccepted(link);
-    });
-    link.startAccepted().catch((error: unknown) => {
-      link.logger.warn({ err: error }, 'server connection could not start');
-    });
-  }
-
-  /** A server's socket closed: calls still on it cannot be reached any more and end. */
-  private async releaseAccepted(link: ServerLink): Promise<void> {
-    if (!this.acceptedLinks.delete(link)) return;
-    this.unfollow(link);
-    const stranded = [...this.sessions].filter((s) => this.sessionLinks.get(s) === link);
-    if (stranded.length > 0 && this.options.store) {
-      // The server re-dials a call's connection while the call lasts: whichever process it
-      // reaches takes the call over from its record (see takeOver).
-      link.logger.info(
-        { calls: stranded.map((s) => s.channelId) },
-        'the socket closed with calls still on it; they wait in the store for the server to re-dial',
-      );
-      for (const s of stranded) s.end('detached');
-    } else if (stranded.length > 0) {
-      // Without a store only this process can go on with them: held until the server re-dials.
-      link.logger.info(
-        { calls: stranded.map((s) => s.channelId) },
-        'the socket closed with calls still on it; they wait for the server to re-dial this process (give the application a store to take them over in another one)',
-      );
-      for (const s of stranded)
-        this.awaitingRedial.hold(s, () => {
-          link.logger.warn(
-            { call: s.channelId },
-            'the server did not re-dial the call in time; its session ends',
-          );
-          s.end('failed');
-        });
-    }
-    await link.close();
-  }
-
-  /**
-   * A server dialled in for an application (`ApplicationRegistered`): if the store has calls of
-   * that application name (a per-call connection is named after its call, `<app>:<channel
-   * name>`), their connection was lost and the server re-dialled; the calls are taken over on this
-   * socket from their records. A session of this process still holding one (its old socket's
-   * close not seen yet) lets it go first.
-   */
-  private async takeOver(link: ServerLink, application: string): Promise<void> {
-    if (this.appOf(application) === undefined) return;
-    for (const held of this.awaitingRedial.take(application)) this.continueOn(link, held);
-    const store = this.options.store;
-    if (!store) return;
-    const records = store.listApplication
-      ? await store.listApplication(application)
-      : (await store.list()).filter((r) => r.app === application);
-    for (const listed of records) {
-      const existing = this.call(listed.channelId);
-      if (existing && this.sessionLinks.get(existing) === link) continue;
-      // A store shared by processes makes this one the call's only owner first (or says another
-      // process was first); a session of this process already owns it.
-      const record = existing?.record() ?? (await this.claim(store, listed, link));
-      if (!record) continue;
-      existing?.end('detached');
-      if (this.router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
-      link.logger.info(
-        { call: record.channelId, app: application },
-        'the server re-dialled: call taken over',
-      );
-      this.newSession(link, record.channelId, record.direction, record.app).restore(record);
-    }
-  }
-
-  /** A held call goes on over the socket the server re-dialled, from its machine's snapshot. */
-  private continueOn(link: ServerLink, held: CallSession): void {
-    const record = held.record();
-    held.end('detached');
-    if (!record) return;
-    link.logger.info({ call: record.channelId, app: record.app }, 'the server re-dialled: call continues');
-    this.newSession(link, record.channelId, record.direction, record.app).restore(record);
+    return this.accepted?.listener;
   }
 
   /** The call sessions in progress. */
@@ -398,7 +302,7 @@ export class Application {
   }
 
   private allLinks(): ServerLink[] {
-    return [...this.links, ...this.acceptedLinks];
+    return this.accepted ? [...this.links, ...this.accepted.links] : [...this.links];
   }
 
   /** The application a name given by the server belongs to: itself, or `<app>` of `<app>:<channel>`. */
@@ -429,12 +333,6 @@ export class Application {
     return link;
   }
 
-  private machineFor(info: CallInfo, override?: AnyStateMachine): AnyStateMachine {
-    if (override) return override;
-    const call = this.options.call;
-    return typeof call === 'function' ? call(info) : call;
-  }
-
   private newSession(
     link: ServerLink,
     channelId: string,
@@ -448,49 +346,17 @@ export class Application {
       ...(app === undefined ? {} : { app }),
       sharedStream: this.apps.length > 1,
       ...(this.options.store ? { store: this.options.store } : {}),
-      machineFor: this.machinePicker(link.name, direction, machine),
+      machineFor: this.machines.for(link.name, direction, machine),
       onEnded: this.onSessionEnded,
     });
     this.sessions.add(session);
     this.claims?.settled(channelId);
-    if (this.acceptedLinks.has(link)) this.sessionLinks.set(session, link);
+    this.accepted?.sessionStarted(session, link);
     this.metrics.callStarted(direction);
     this.callsSubject.next(session);
     return session;
   }
 
-  /**
-   * The session's machine picker: one per server and direction, shared by their calls (two
-   * closures per call were a visible share of the memory per call), or one of its own for a call
-   * originated with a machine of its own.
-   */
-  private machinePicker(
-    server: string,
-    direction: 'inbound' | 'outbound',
-    machine: AnyStateMachine | undefined,
-  ): (start: StasisStart) => AnyStateMachine {
-    const pick = (start: StasisStart) =>
-      this.machineFor(
-        {
-          app: this.appOf(start.application) ?? start.application,
-          args: start.args ?? [],
-          direction,
-          server,
-          start,
-        },
-        machine,
-      );
-    if (machine) return pick;
-    const key = `${server}\u0000${direction}`;
-    let shared = this.machinePickers.get(key);
-    if (!shared) {
-      shared = pick;
-      this.machinePickers.set(key, shared);
-    }
-    return shared;
-  }
-
-  private readonly machinePickers = new Map<string, (start: StasisStart) => AnyStateMachine>();
   private readonly onSessionEnded = (session: CallSession, ended: CallEnded): void =>
     this.sessionEnded(session, ended);
 
@@ -523,8 +389,8 @@ export class Application {
       this.replacedOn(link, event.application);
       return;
     }
-    if (isEventType(event, 'ApplicationRegistered') && this.acceptedLinks.has(link)) {
-      void this.takeOver(link, event.application);
+    if (isEventType(event, 'ApplicationRegistered') && this.accepted?.has(link)) {
+      void this.accepted.takeOver(link, event.application);
       return;
     }
     if (event.type === 'StasisStart' && this.appOf((event as StasisStart).application) !== undefined) {
@@ -544,12 +410,12 @@ export class Application {
    * records left in the store for whoever serves the application now.
    */
   private replacedOn(link: ServerLink, application: string): void {
-    const accepted = this.acceptedLinks.has(link);
+    const accepted = this.accepted?.has(link) === true;
     if (!link.markReplaced(application, accepted)) return;
     const app = this.appOf(application);
     const calls = [...this.sessions].filter(
       (s) =>
-        (this.sessionLinks.get(s) ?? this.links.find((l) => l.name === s.server.name)) === link &&
+        (this.accepted?.linkOf(s) ?? this.links.find((l) => l.name === s.server.name)) === link &&
         (s.application === undefined || this.appOf(s.application) === app),
     );
     link.logger.error(
@@ -743,16 +609,14 @@ export class Application {
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
-    this.awaitingRedial.clear();
     for (const s of [...this.sessions]) s.end('stopped', true);
     this.sweeps.clear();
     for (const b of [...this.bridges]) b.destroy();
     this.queues.stop();
     this.clock.clearAll();
-    await this.listener?.close();
-    await Promise.all(this.allLinks().map((l) => l.close()));
+    await this.accepted?.close();
+    await Promise.all(this.links.map((l) => l.close()));
     for (const link of [...this.followed.keys()]) this.unfollow(link);
-    this.acceptedLinks.clear();
     this.callsSubject.complete();
     this.gapsSubject.complete();
     this.callEndedSubject.complete();
@@ -771,16 +635,6 @@ export class Application {
     this.sweeps.set(link, timer);
   }
 }
-
-/** For links without the server's HTTP address: what the socket cannot carry cannot be had. */
-const noHttpTransport: RestTransport = {
-  send: async (request) => {
-    throw new RingflowError(
-      ErrorCode.CONFIG,
-      `${request.method} ${request.path} needs the server's HTTP interface (binary data cannot travel over the WebSocket): set listen.http (with the CLI: --server <url> beside --listen).`,
-    );
-  },
-};
 
 /** How many rounds (reconciliations, sweeps) try to remove a leftover before it is given up. */
 const LEFTOVER_ROUNDS = 5;

@@ -138,7 +138,8 @@ export class CallSession implements HandleSession {
   #resumeNotes: ResumeNotes | undefined;
   /** What the call actors under way started on the server (for the handle; see ResumeNotes). */
   get resumeNotes(): ResumeNotes {
-    return (this.#resumeNotes ??= new ResumeNotes());
+    this.#resumeNotes ??= new ResumeNotes();
+    return this.#resumeNotes;
   }
   private readonly host: SessionHost;
   private readonly options: CallSessionOptions;

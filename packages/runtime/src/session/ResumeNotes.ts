@@ -15,7 +15,8 @@ export class ResumeNotes {
 
   /** The actor `actorId` started something the server will report on: `note` says what. */
   note(actorId: string, note: unknown): void {
-    (this.#notes ??= new Map()).set(actorId, note);
+    this.#notes ??= new Map();
+    this.#notes.set(actorId, note);
   }
 
   /** The actor settled or was stopped: nothing of its own is under way any more. */
