@@ -249,6 +249,24 @@ export class JetStreamCallStore implements CallStore {
   }
 
   /**
+   * Every call of the bucket with the process that owns it now (cluster mode looks for the calls
+   * of processes whose lease lapsed). A later `claim` takes a call from the owner listed here.
+   */
+  async listOwners(): Promise<{ readonly record: CallRecord; readonly owner: string }[]> {
+    const owners: { record: CallRecord; owner: string }[] = [];
+    for (const record of await this.listUnder('call.>')) {
+      const owner = this.listedOwners.get(record.callId);
+      if (owner !== undefined) owners.push({ record, owner });
+    }
+    return owners;
+  }
+
+  /** True when a record of the call is in the bucket (any owner). */
+  async has(callId: string): Promise<boolean> {
+    return (await this.keyOfCall(callId)) !== undefined;
+  }
+
+  /**
    * The records of one application name (a per-call connection's `<app>:<channel name>`): one
    * request for the keys under that name, then one read per record, instead of reading them all.
    */
