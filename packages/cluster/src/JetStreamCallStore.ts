@@ -92,6 +92,8 @@ export class JetStreamCallStore implements CallStore {
     private readonly jsm: JetStreamManager,
     private readonly bucket: string,
     owner: string,
+    /** The connection to NATS the store uses (other cluster parts may share it). */
+    readonly connection: NatsConnection,
     /** The connection, when the store made it (see {@link connect}) and closes it. */
     private readonly ownConnection: NatsConnection | undefined,
   ) {
@@ -190,6 +192,7 @@ export class JetStreamCallStore implements CallStore {
       await jetstreamManager(options.connection),
       bucket,
       options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      options.connection,
       ownConnection,
     );
   }

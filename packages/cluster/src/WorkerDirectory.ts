@@ -33,6 +33,8 @@ export class WorkerDirectory {
   private readonly lease: KvLease;
   private loads = new Map<string, number>();
   private leaseLost = false;
+  /** The live workers at the last listing. */
+  private listed: ReadonlySet<string> = new Set();
 
   constructor(private readonly options: WorkerDirectoryOptions) {
     this.lease = new KvLease({
@@ -78,8 +80,13 @@ export class WorkerDirectory {
         loads.set(lease.worker, lease.load);
       } catch {}
     }
+    const before = [...this.loads.keys()].filter((w) => this.listed.has(w));
+    const now = [...loads.keys()];
+    if (before.length !== now.length || now.some((w) => !this.listed.has(w)))
+      this.options.logger.info({ workers: now.sort() }, 'cluster workers changed');
+    this.listed = new Set(now);
     this.loads = loads;
-    return new Set(loads.keys());
+    return this.listed;
   }
 
   /** The live worker with the fewest calls (this process when none is known yet). */

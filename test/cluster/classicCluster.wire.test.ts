@@ -1,0 +1,258 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { systemClock } from '@ringflow/client';
+import { JetStreamCallStore } from '@ringflow/cluster';
+import type { CallRecord } from '@ringflow/runtime';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startNatsServer } from './startNatsServer.ts';
+
+/**
+ * Cluster mode with a server reached the classic way (one event connection per application):
+ * several real `ringflow run --server ... --cluster nats://...` processes on one simulator over
+ * the wire. One holds the event connection (KV lease) and publishes the events into JetStream;
+ * each call is assigned to one process, which drives it. A process killed with SIGKILL loses its
+ * roles to the others within the lease TTL (5 s): its calls are claimed from the store and go on.
+ */
+
+const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
+const DIALPLAN = '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n';
+const users = [{ username: 'ringflow', password: 'secret' }];
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+interface Proc {
+  readonly child: ChildProcess;
+  /** The runtime's JSON log lines (stdout). */
+  readonly lines: Record<string, unknown>[];
+  stderr: string;
+  /** Its name in the cluster (the store's owner), from its first line on stderr. */
+  owner: string;
+  dead: boolean;
+  readonly exit: Promise<number | null>;
+}
+
+function ringflow(args: string[]): Proc {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p: Proc = {
+    child,
+    lines: [],
+    stderr: '',
+    owner: '',
+    dead: false,
+    exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+  child.stderr!.setEncoding('utf8').on('data', (t: string) => {
+    p.stderr += t;
+    const owner = /\(process ([^)]+)\)/.exec(p.stderr);
+    if (owner) p.owner = owner[1]!;
+  });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      p.lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {}
+  });
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return p;
+}
+
+const said = (p: Proc, msg: string) => p.lines.filter((l) => l.msg === msg);
+
+async function setup(processes: number) {
+  const nats = await startNatsServer();
+  cleanups.push(() => nats.stop());
+  const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
+  cleanups.push(() => sim.close());
+  const wire = await startWireServer(sim, { users, clock: systemClock });
+  cleanups.push(() => wire.close());
+  const args = [
+    'run',
+    ivr,
+    '--server',
+    `http://127.0.0.1:${wire.port}`,
+    '--user',
+    'ringflow',
+    '--password',
+    'secret',
+    '--app',
+    'ivr',
+    '--cluster',
+    nats.url,
+    '--input',
+    'openingHours=Daily 24h',
+    '--format',
+    'json',
+  ];
+  const procs: Proc[] = [];
+  for (let i = 0; i < processes; i++) {
+    const p = ringflow(args);
+    procs.push(p);
+    await until(`process ${i + 1} to start`, () => {
+      if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}: ${p.stderr}`);
+      return said(p, 'application started').length > 0;
+    });
+  }
+  await until('one process to hold the event connection', () =>
+    procs.some((p) => said(p, 'holding the event connection: events go to the JetStream stream').length > 0),
+  );
+  // Every process sees all the workers (the holder assigns calls among those it listed).
+  await until('every process to list every worker', () =>
+    procs.every((p) => {
+      const changes = said(p, 'cluster workers changed');
+      return (changes.at(-1)?.workers as unknown[] | undefined)?.length === processes;
+    }),
+  );
+  const observer = await JetStreamCallStore.connect(nats.url, { owner: 'observer' });
+  cleanups.push(() => observer.close());
+  const voicemails = new Map<string, number>();
+  sim.driver.onEvent((e) => {
+    if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft') {
+      const id = String((e.channel as { id?: string } | undefined)?.id);
+      voicemails.set(id, (voicemails.get(id) ?? 0) + 1);
+    }
+  });
+  return { nats, sim, procs, observer, voicemails };
+}
+
+const inMenu = (r: CallRecord) => JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
+
+/** The calls that ended on each process (`call ended` log lines), by call id. */
+function endings(procs: readonly Proc[]): { call: string; outcome: unknown; by: Proc }[] {
+  return procs.flatMap((p) =>
+    said(p, 'call ended').map((l) => ({ call: String(l.call), outcome: l.outcome, by: p })),
+  );
+}
+
+const holds = (p: Proc) =>
+  said(p, 'holding the event connection: events go to the JetStream stream').length > 0;
+
+describe('cluster mode, classic event connection (ringflow run --server --cluster)', () => {
+  it('spreads the calls over the processes; every call completes once', async () => {
+    const { sim, procs, observer, voicemails } = await setup(2);
+    expect(procs.filter(holds)).toHaveLength(1);
+    const calls = Array.from({ length: 6 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const owners = new Set<string | undefined>();
+    for (const call of calls) owners.add(await observer.ownerOf(call));
+    expect(owners).toEqual(new Set(procs.map((p) => p.owner)));
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until('every call ended', () => {
+      const all = endings(procs).filter((e) => calls.includes(e.call));
+      return all.length >= calls.length ? all : undefined;
+    });
+    expect(ended).toHaveLength(calls.length);
+    for (const e of ended) expect(e.outcome).toBe('completed');
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 120_000);
+
+  it('a worker killed with SIGKILL mid-call: its calls are taken over and complete once', async () => {
+    const { sim, procs, observer, voicemails } = await setup(3);
+    const calls = Array.from({ length: 9 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const owners = new Map<string, string | undefined>();
+    for (const call of calls) owners.set(call, await observer.ownerOf(call));
+    // The victim: a process that drives calls and does not hold the event connection.
+    const victim = procs.find((p) => !holds(p) && [...owners.values()].includes(p.owner))!;
+    expect(victim).toBeDefined();
+    const victimCalls = calls.filter((c) => owners.get(c) === victim.owner);
+    victim.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    victim.dead = true;
+    const survivors = procs.filter((p) => p !== victim);
+
+    const takenAt = await until('the victim calls claimed by survivors', async () => {
+      for (const call of victimCalls) {
+        const owner = await observer.ownerOf(call);
+        if (owner === victim.owner || owner === undefined) return undefined;
+      }
+      return Date.now();
+    });
+    const logged = survivors.flatMap((p) => said(p, 'took over the calls of workers whose lease lapsed'));
+    expect(logged.length).toBeGreaterThan(0);
+    console.log(
+      `classic cluster: worker SIGKILL -> its ${victimCalls.length} calls claimed in ${takenAt - killedAt} ms (seen by polling the bucket); survivors' log: ${logged.map((l) => `${l.time as number - killedAt} ms`).join(', ')}`,
+    );
+
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until(
+      'every call ended',
+      () => {
+        const all = endings(survivors).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+        return all.length >= calls.length ? all : undefined;
+      },
+      90_000,
+    );
+    expect(ended).toHaveLength(calls.length);
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 150_000);
+
+  it('the event connection holder killed with SIGKILL: another takes the connection and the calls go on', async () => {
+    const { sim, procs, observer, voicemails } = await setup(3);
+    const calls = Array.from({ length: 9 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const holder = procs.find(holds)!;
+    const holderCalls: string[] = [];
+    for (const call of calls) if ((await observer.ownerOf(call)) === holder.owner) holderCalls.push(call);
+    holder.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    holder.dead = true;
+    const survivors = procs.filter((p) => p !== holder);
+    const next = await until('another process to hold the event connection', () => survivors.find(holds));
+    const heldAt = said(next, 'holding the event connection: events go to the JetStream stream')[0]!
+      .time as number;
+    await until('the dead holder calls claimed', async () => {
+      for (const call of holderCalls) {
+        const owner = await observer.ownerOf(call);
+        if (owner === holder.owner || owner === undefined) return false;
+      }
+      return true;
+    });
+    console.log(
+      `classic cluster: holder SIGKILL -> event connection held again after ${heldAt - killedAt} ms; its ${holderCalls.length} calls claimed too`,
+    );
+    // The events reach the workers through the new holder: the callers choose voicemail.
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until(
+      'every call ended',
+      () => {
+        const all = endings(survivors).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+        return all.length >= calls.length ? all : undefined;
+      },
+      90_000,
+    );
+    expect(ended).toHaveLength(calls.length);
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+  }, 150_000);
+});
