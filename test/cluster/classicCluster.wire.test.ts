@@ -135,7 +135,8 @@ async function setup(processes: number) {
   return { nats, sim, procs, observer, voicemails };
 }
 
-const inMenu = (r: CallRecord) => JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
+const inMenu = (r: CallRecord) =>
+  JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
 
 /** The calls that ended on each process (`call ended` log lines), by call id. */
 function endings(procs: readonly Proc[]): { call: string; outcome: unknown; by: Proc }[] {
@@ -198,7 +199,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     const logged = survivors.flatMap((p) => said(p, 'took over the calls of workers whose lease lapsed'));
     expect(logged.length).toBeGreaterThan(0);
     console.log(
-      `classic cluster: worker SIGKILL -> its ${victimCalls.length} calls claimed in ${takenAt - killedAt} ms (seen by polling the bucket); survivors' log: ${logged.map((l) => `${l.time as number - killedAt} ms`).join(', ')}`,
+      `classic cluster: worker SIGKILL -> its ${victimCalls.length} calls claimed in ${takenAt - killedAt} ms (seen by polling the bucket); survivors' log: ${logged.map((l) => `${(l.time as number) - killedAt} ms`).join(', ')}`,
     );
 
     for (const call of calls) sim.driver.pressDigits(call, '3');
@@ -224,11 +225,17 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     });
     const holder = procs.find(holds)!;
     const holderCalls: string[] = [];
-    for (const call of calls) if ((await observer.ownerOf(call)) === holder.owner) holderCalls.push(call);
+    const owners = new Map<string, string | undefined>();
+    for (const call of calls) owners.set(call, await observer.ownerOf(call));
+    for (const call of calls) if (owners.get(call) === holder.owner) holderCalls.push(call);
     holder.child.kill('SIGKILL');
     const killedAt = Date.now();
     holder.dead = true;
     const survivors = procs.filter((p) => p !== holder);
+    // While nobody holds the event connection, a caller of a survivor hangs up: the StasisEnd is
+    // lost, and the survivor learns it from the gap marker's reconciliation.
+    const hungUp = calls.find((c) => owners.get(c) !== holder.owner)!;
+    sim.driver.hangup(hungUp);
     const next = await until('another process to hold the event connection', () => survivors.find(holds));
     const heldAt = said(next, 'holding the event connection: events go to the JetStream stream')[0]!
       .time as number;
@@ -242,17 +249,51 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     console.log(
       `classic cluster: holder SIGKILL -> event connection held again after ${heldAt - killedAt} ms; its ${holderCalls.length} calls claimed too`,
     );
-    // The events reach the workers through the new holder: the callers choose voicemail.
-    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const reconciled = await until('the hung-up call ended by the reconciliation', () =>
+      endings(survivors).find((e) => e.call === hungUp),
+    );
+    expect(reconciled.outcome).toBe('reconciled');
+    // The events reach the workers through the new holder: the other callers choose voicemail.
+    const going = calls.filter((c) => c !== hungUp);
+    for (const call of going) sim.driver.pressDigits(call, '3');
     const ended = await until(
       'every call ended',
       () => {
-        const all = endings(survivors).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
-        return all.length >= calls.length ? all : undefined;
+        const all = endings(survivors).filter((e) => going.includes(e.call) && e.outcome === 'completed');
+        return all.length >= going.length ? all : undefined;
       },
       90_000,
     );
+    expect(ended).toHaveLength(going.length);
+    for (const call of going) expect(voicemails.get(call)).toBe(1);
+    expect(endings(survivors).filter((e) => e.call === hungUp)).toHaveLength(1);
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 150_000);
+
+  it('SIGTERM hands the roles over: the event connection and the calls move, and complete', async () => {
+    const { sim, procs, observer, voicemails } = await setup(2);
+    const calls = Array.from({ length: 4 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const holder = procs.find(holds)!;
+    const other = procs.find((p) => p !== holder)!;
+    holder.child.kill('SIGTERM');
+    expect(await holder.exit).toBe(0);
+    expect(holder.stderr).toMatch(/handing \d+ calls? over to the cluster/);
+    await until('the other process to hold the event connection', () => holds(other));
+    await until('every call owned by the other process', async () => {
+      for (const call of calls) if ((await observer.ownerOf(call)) !== other.owner) return false;
+      return true;
+    });
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until('every call ended', () => {
+      const all = endings([other]).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+      return all.length >= calls.length ? all : undefined;
+    });
     expect(ended).toHaveLength(calls.length);
     for (const call of calls) expect(voicemails.get(call)).toBe(1);
-  }, 150_000);
+    for (const e of endings([holder])) expect(e.outcome).toBe('detached');
+  }, 120_000);
 });

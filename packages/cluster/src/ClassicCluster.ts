@@ -1,4 +1,4 @@
-import { ErrorCode, RingflowError, type StasisStart } from '@ringflow/client';
+import { ErrorCode, RingflowError, type StasisStart, UndiciTransport } from '@ringflow/client';
 import type { Application, ServerOptions } from '@ringflow/runtime';
 import {
   jetstream,
@@ -12,7 +12,8 @@ import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { EventConnectionHolder, type HeldServer } from './EventConnectionHolder.ts';
-import { EVENTS_STREAM, EVENTS_SUBJECTS } from './EventSubjects.ts';
+import { AssigningRestTransport } from './AssigningRestTransport.ts';
+import { assignmentKey, EVENTS_STREAM, EVENTS_SUBJECTS } from './EventSubjects.ts';
 import { JetStreamEventFeed } from './JetStreamEventFeed.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import { natsToken } from './natsToken.ts';
@@ -91,14 +92,24 @@ export class ClassicCluster {
     private readonly workers: WorkerDirectory,
     private readonly renewMs: number,
     server: HeldServer,
+    assignments: KV,
   ) {
     this.logger = options.logger;
+    const serverToken = natsToken(server.name);
+    const me = options.store.owner;
     this.serverOptions = {
       url: server.url,
       username: server.username,
       password: server.password,
       name: server.name,
       eventTransport: feed,
+      // Channels this worker makes (dial legs) are its own: their StasisStart comes here.
+      restTransport: new AssigningRestTransport(
+        new UndiciTransport({ url: server.url, username: server.username, password: server.password }),
+        async (channelIds) => {
+          for (const id of channelIds) await assignments.put(assignmentKey(serverToken, id), me);
+        },
+      ),
     };
     this.acceptCall = (start) => feed.accepts(start);
   }
@@ -178,7 +189,7 @@ export class ClassicCluster {
       ttlMs,
       logger: options.logger,
     });
-    cluster = new ClassicCluster(options, feed, holder, workers, renewMs, server);
+    cluster = new ClassicCluster(options, feed, holder, workers, renewMs, server, assignments);
     return cluster;
   }
 
@@ -205,7 +216,10 @@ export class ClassicCluster {
 
   private async tick(): Promise<void> {
     const margin = this.renewMs * 1.5;
-    await this.holder.tick(margin);
+    // The roles renew independently: a holder's trouble must not let the worker lease lapse.
+    await this.holder
+      .tick(margin)
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'event connection lease: turn failed'));
     const before = this.live;
     this.live = await this.workers.tick(margin);
     const someoneLeft = [...before].some((w) => !this.live.has(w));

@@ -16,7 +16,7 @@ import type { KV } from '@nats-io/kv';
 import { headers } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
-import { EVENT_GAP, WORKER_HEADER, eventSubject } from './EventSubjects.ts';
+import { assignmentKey, EVENT_GAP, eventSubject, WORKER_HEADER } from './EventSubjects.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import { KvLease } from './KvLease.ts';
 import { natsToken } from './natsToken.ts';
@@ -98,7 +98,8 @@ export class EventConnectionHolder {
         await this.lease.release();
         return;
       }
-      await this.connect();
+      // Not awaited: a server slow to answer must not hold the next renewals back.
+      void this.connect();
     }
   }
 
@@ -246,7 +247,7 @@ export class EventConnectionHolder {
   }
 
   private assignmentKey(channelId: string): string {
-    return `${this.serverToken}.${natsToken(channelId)}`;
+    return assignmentKey(this.serverToken, channelId);
   }
 
   private lost(why: string): void {

@@ -26,3 +26,8 @@ export function eventSubject(serverToken: string, channelId: string | undefined,
 export function serverSubjects(serverToken: string): string {
   return `ringflow.events.${serverToken}.>`;
 }
+
+/** The key of a channel's assignment (the worker driving its call) in the assignment bucket. */
+export function assignmentKey(serverToken: string, channelId: string): string {
+  return `${serverToken}.${natsToken(channelId)}`;
+}
