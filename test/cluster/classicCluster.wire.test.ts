@@ -127,10 +127,9 @@ async function setup(processes: number) {
   cleanups.push(() => observer.close());
   const voicemails = new Map<string, number>();
   sim.driver.onEvent((e) => {
-    if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft') {
-      const id = String((e.channel as { id?: string } | undefined)?.id);
-      voicemails.set(id, (voicemails.get(id) ?? 0) + 1);
-    }
+    const channel = String((e.channel as { id?: string } | undefined)?.id);
+    if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft')
+      voicemails.set(channel, (voicemails.get(channel) ?? 0) + 1);
   });
   return { nats, sim, procs, observer, voicemails };
 }

@@ -193,6 +193,11 @@ export class ClassicCluster {
     return cluster;
   }
 
+  /** The workers whose lease this process saw at its last turn (itself included). */
+  get liveWorkers(): ReadonlySet<string> {
+    return this.live;
+  }
+
   /** True while this process holds the server's event connection. */
   get holding(): boolean {
     return this.holder.holding;
