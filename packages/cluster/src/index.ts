@@ -14,3 +14,4 @@ export type { KvLeaseOptions } from './KvLease.ts';
 export { WorkerDirectory } from './WorkerDirectory.ts';
 export { EVENTS_STREAM, eventSubject } from './EventSubjects.ts';
 export { natsToken } from './natsToken.ts';
+export { AssigningRestTransport } from './AssigningRestTransport.ts';
