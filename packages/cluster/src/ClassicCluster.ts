@@ -1,5 +1,5 @@
 import { ErrorCode, RingflowError, type StasisStart, UndiciTransport } from '@ringflow/client';
-import type { Application, ServerOptions } from '@ringflow/runtime';
+import type { Application, CallRecord, ServerOptions } from '@ringflow/runtime';
 import {
   jetstream,
   jetstreamManager,
@@ -236,19 +236,39 @@ export class ClassicCluster {
     const app = this.app;
     if (!app) return;
     const me = this.options.store.owner;
-    const orphaned = new Map<string, string>();
+    const orphaned = new Map<string, { owner: string; record: CallRecord }>();
     for (const { record, owner } of await this.options.store.listOwners()) {
       if (owner !== me && !this.live.has(owner) && record.app === this.options.app)
-        orphaned.set(record.callId, owner);
+        orphaned.set(record.callId, { owner, record });
     }
     if (orphaned.size === 0) return;
     const startedAt = Date.now();
     const taken = await app.takeOverCalls((record) => orphaned.has(record.callId));
-    if (taken > 0)
-      this.logger.info(
-        { calls: taken, from: [...new Set(orphaned.values())], ms: Date.now() - startedAt },
-        'took over the calls of workers whose lease lapsed',
-      );
+    if (taken === 0) return;
+    // The keys pressed since the record was written reached no one: handed to the calls again.
+    const counts = await Promise.all(
+      [...orphaned.values()]
+        .filter(({ record }) => app.call(record.channelId) !== undefined)
+        .map(({ record }) =>
+          this.feed.replayDigits(record.channelId, record.writtenAt).catch((error: unknown) => {
+            this.logger.warn(
+              { err: error, call: record.callId },
+              'could not replay the keys pressed meanwhile',
+            );
+            return 0;
+          }),
+        ),
+    );
+    const replayed = counts.reduce((a, b) => a + b, 0);
+    this.logger.info(
+      {
+        calls: taken,
+        from: [...new Set([...orphaned.values()].map((o) => o.owner))],
+        replayedDigits: replayed,
+        ms: Date.now() - startedAt,
+      },
+      'took over the calls of workers whose lease lapsed',
+    );
   }
 
   /** Lets the event connection go (another process takes it at its next turn). */

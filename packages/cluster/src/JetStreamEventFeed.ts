@@ -6,10 +6,12 @@ import type {
 } from '@ringflow/client';
 import { type ConsumerMessages, DeliverPolicy, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
-import { EVENT_GAP, EVENTS_STREAM, serverSubjects, WORKER_HEADER } from './EventSubjects.ts';
+import { EVENT_GAP, EVENTS_STREAM, eventSubject, serverSubjects, WORKER_HEADER } from './EventSubjects.ts';
 
 /** Events kept while the runtime's event stream reconnects after a gap marker; older ones are dropped. */
 const MAX_BUFFERED = 10_000;
+/** How long a replay waits for a message it knows is there before giving up. */
+const REPLAY_WAIT_MS = 5_000;
 
 /**
  * A worker's event feed: an {@link EventTransport} whose "connection" is a JetStream ordered
@@ -36,6 +38,8 @@ export class JetStreamEventFeed implements EventTransport {
 
   private constructor(
     private readonly messages: ConsumerMessages,
+    private readonly js: JetStreamClient,
+    private readonly serverToken: string,
     private readonly me: string,
     private readonly logger: Logger,
   ) {}
@@ -52,7 +56,13 @@ export class JetStreamEventFeed implements EventTransport {
       deliver_policy: DeliverPolicy.New,
     });
     const messages = await consumer.consume();
-    const feed = new JetStreamEventFeed(messages, options.me, options.logger);
+    const feed = new JetStreamEventFeed(
+      messages,
+      options.js,
+      options.serverToken,
+      options.me,
+      options.logger,
+    );
     void feed.run();
     return feed;
   }
@@ -127,6 +137,48 @@ export class JetStreamEventFeed implements EventTransport {
       close: () => end(1000),
       terminate: () => end(1006),
     };
+  }
+
+  /**
+   * Hands the application again the keys pressed on a call's channel since `sinceMs` (stream
+   * time), read from the stream: a call taken over from a dead worker missed them (the survivors
+   * dropped its events until they claimed it), and a server does not keep them. Other events need
+   * no replay: a restored call checks its playbacks, recordings and channels on the server.
+   * Resolves with how many were replayed.
+   */
+  async replayDigits(channelId: string, sinceMs: number): Promise<number> {
+    const subject = eventSubject(this.serverToken, channelId);
+    // The subject's last message now: read up to it, so the read never waits for more.
+    let last: { seq: number; time: Date } | undefined;
+    try {
+      const jsm = await this.js.jetstreamManager();
+      last = (await jsm.streams.getMessage(EVENTS_STREAM, { last_by_subj: subject })) ?? undefined;
+    } catch {
+      return 0; // nothing on that subject
+    }
+    if (!last || last.time.getTime() < sinceMs) return 0;
+    const consumer = await this.js.consumers.get(EVENTS_STREAM, {
+      filter_subjects: subject,
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: new Date(sinceMs).toISOString(),
+    });
+    const digits: object[] = [];
+    try {
+      for (let seq = 0; seq < last.seq; ) {
+        const msg = await consumer.next({ expires: REPLAY_WAIT_MS });
+        if (!msg) break;
+        seq = msg.seq;
+        const event = msg.json<{ type?: unknown }>();
+        if (event.type === 'ChannelDtmfReceived') digits.push(event);
+      }
+    } finally {
+      await consumer.delete().catch(() => {});
+    }
+    for (const event of digits) {
+      if (this.handlers) this.handlers.message(event);
+      else this.buffered.push(event);
+    }
+    return digits.length;
   }
 
   /** Stops consuming. */
