@@ -228,6 +228,7 @@ export class ClassicCluster {
     const before = this.live;
     this.live = await this.workers.tick(margin);
     const someoneLeft = [...before].some((w) => !this.live.has(w));
+    if (someoneLeft) this.holder.workersLeft(this.live);
     if (someoneLeft || this.turn++ % FULL_SCAN_TURNS === 0) await this.takeOverOrphans();
   }
 

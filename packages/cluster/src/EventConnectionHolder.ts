@@ -157,16 +157,26 @@ export class EventConnectionHolder {
       .catch((error: unknown) => this.logger.error({ err: error }, 'gap handling failed'));
   }
 
-  private async assignOrphans(stream: EventStream | undefined): Promise<void> {
+  /**
+   * Assigns the calls in the application that no live worker drives: channels with no record
+   * (neither a call's own channel nor one a call owns, such as a dial leg) and no assignment
+   * (their StasisStart was lost while nobody held the connection), or assigned to a worker that
+   * is not in `live` (it died before writing the call's first record). Each gets a StasisStart
+   * made from the listing, sent to the worker it is assigned to now.
+   */
+  private async assignOrphans(stream: EventStream | undefined, live?: ReadonlySet<string>): Promise<void> {
     const client = this.client;
     if (!client || this.stream !== stream) return;
     const channels = await client.channels.list();
+    let recorded: Set<string> | undefined;
     for (const channel of channels) {
       const stasis = parseStasisAppData(channel.dialplan ?? {});
       if (stasis?.app !== this.options.app) continue;
-      if (await this.assignmentOf(channel.id)) continue;
-      if (await this.options.store.has(channel.id)) continue;
-      if (this.stream !== stream) return;
+      const assigned = await this.options.assignments.get(this.assignmentKey(channel.id));
+      const worker = assigned?.operation === 'PUT' ? assigned.string() : undefined;
+      if (worker !== undefined && (live === undefined || live.has(worker))) continue;
+      recorded ??= await this.recordedChannels();
+      if (recorded.has(channel.id) || this.stream !== stream) continue;
       const start: StasisStart = {
         type: 'StasisStart',
         application: stasis.app,
@@ -174,18 +184,57 @@ export class EventConnectionHolder {
         channel,
         timestamp: formatTimestamp(Date.now()),
       };
-      const worker = await this.assign(channel.id);
+      const to =
+        worker === undefined
+          ? await this.assign(channel.id)
+          : await this.reassign(channel.id, assigned!.revision);
+      if (to === undefined) continue;
       this.logger.warn(
-        { call: channel.id, worker },
-        'a call in the application that no worker was told about (its StasisStart was lost while nobody held the connection): assigned',
+        { call: channel.id, worker: to, ...(worker === undefined ? {} : { from: worker }) },
+        worker === undefined
+          ? 'a call in the application that no worker was told about (its StasisStart was lost while nobody held the connection): assigned'
+          : 'a call assigned to a worker that is gone, before it wrote any record of it: assigned again',
       );
       const h = headers();
-      h.set(WORKER_HEADER, worker);
+      h.set(WORKER_HEADER, to);
       await this.options.js.publish(eventSubject(this.serverToken, channel.id), JSON.stringify(start), {
-        msgID: `adopt:${this.serverToken}:${natsToken(channel.id)}`,
+        msgID: `adopt:${this.serverToken}:${natsToken(channel.id)}:${assigned?.revision ?? 0}`,
         headers: h,
       });
     }
+  }
+
+  /** The channels the store's records hold: the calls' own, and the ones they own (dial legs). */
+  private async recordedChannels(): Promise<Set<string>> {
+    const channels = new Set<string>();
+    for (const { record } of await this.options.store.listOwners()) {
+      channels.add(record.channelId);
+      for (const owned of record.owned) if (owned.kind === 'channel') channels.add(owned.id);
+    }
+    return channels;
+  }
+
+  /** Moves a call's assignment from a gone worker to the least loaded one (undefined: another holder did). */
+  private async reassign(channelId: string, revision: number): Promise<string | undefined> {
+    const worker = this.options.workers.leastLoaded();
+    try {
+      await this.options.assignments.update(this.assignmentKey(channelId), worker, revision);
+    } catch {
+      return undefined;
+    }
+    this.options.workers.assigned(worker);
+    return worker;
+  }
+
+  /** Some workers' leases lapsed: the calls assigned to them that have no record are assigned again. */
+  workersLeft(live: ReadonlySet<string>): void {
+    const stream = this.stream;
+    if (!stream) return;
+    this.chain = this.chain
+      .then(() => this.assignOrphans(stream, live))
+      .catch((error: unknown) =>
+        this.logger.error({ err: error }, 'assigning the calls of gone workers failed'),
+      );
   }
 
   /** Publishes one event, in order; a StasisStart is assigned to a worker first. */
