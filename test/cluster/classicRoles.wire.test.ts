@@ -1,5 +1,7 @@
 import { systemClock } from '@ringflow/client';
-import { ClassicCluster, JetStreamCallStore } from '@ringflow/cluster';
+import { ClassicCluster, JetStreamCallStore, natsToken } from '@ringflow/cluster';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
 import {
   type Application,
   type CallHandle,
@@ -14,13 +16,15 @@ import { setup } from 'xstate';
 import { startNatsServer } from './startNatsServer.ts';
 
 /**
- * Classic cluster mode, how calls are assigned to workers. Two workers in this process (each with
+ * Classic cluster mode, its roles in process. Two workers in this process (each with
  * its own NATS connection, store owner and cluster roles), on a simulator over the wire.
  * - A `dial` leg enters the application with a StasisStart of its own: the holder must hand it to
  *   the worker whose call dialled it (that call waits for it), not to the least loaded worker,
  *   which would start a call of its own for it.
  * - A worker gone after its calls were assigned and before it wrote their first record: nothing
  *   is in the store to claim, so the holder assigns those calls again.
+ * - A holder whose lease another process took (it was paused longer than the lease) closes its
+ *   event connection at its next renewal; the roles settle again and calls go on.
  */
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -109,7 +113,7 @@ async function environment() {
     });
     return { app, cluster };
   };
-  return { sim, worker };
+  return { sim, worker, natsUrl: nats.url, serverName: `127.0.0.1:${wire.port}` };
 }
 
 const state = (app: Application, call: string) =>
@@ -151,5 +155,29 @@ describe('classic cluster mode: a worker gone before its call’s first record',
     await w2.cluster.stop();
     await until('every call connected on w1', () => calls.every((c) => state(w1.app, c) === 'connected'));
     expect(w2.app.activeCalls()).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('classic cluster mode: a holder that lost its lease', () => {
+  it('closes its event connection at its next renewal; another holder takes over and calls go on', async () => {
+    const { sim, worker, natsUrl, serverName } = await environment();
+    const w1 = await worker('w1');
+    await until('w1 to hold the event connection', () => w1.cluster.holding);
+    const w2 = await worker('w2');
+    // Another process takes the lease from under w1 (as if w1 had been paused past the TTL).
+    const nc = await connect({ servers: natsUrl });
+    cleanups.push(() => nc.close());
+    const leases = await new Kvm(nc).open('ringflow-leases');
+    const key = `events.${natsToken(serverName)}.${natsToken('ivr')}`;
+    await leases.delete(key);
+    await leases.create(key, 'intruder');
+    await until('w1 to close its event connection', () => !w1.cluster.holding);
+    // The intruder never renews: its lease lapses and one of the workers holds the connection again.
+    await until(
+      'a worker to hold the event connection again',
+      () => w1.cluster.holding || w2.cluster.holding,
+    );
+    const call = sim.driver.placeCall({ context: 'pbx', to: '100' });
+    await until('the new call connected', () => [w1, w2].some((w) => state(w.app, call) === 'connected'));
   }, 60_000);
 });
