@@ -51,6 +51,11 @@ const ASSIGNMENTS_BUCKET = 'ringflow-assignments';
 /** Assignments are needed until the call's first record is written; kept an hour (a long ring). */
 const ASSIGNMENT_TTL_MS = 60 * 60 * 1000;
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
+/**
+ * Turns in a row (each with this worker's own lease renewed) a worker must be missing before its
+ * calls are taken: a worker that lost its lease to a NATS restart takes it again within a turn.
+ */
+const GONE_AFTER_TURNS = 2;
 /** Every this many turns, the store is also searched for calls of dead workers (not only on a change). */
 const FULL_SCAN_TURNS = 10;
 
@@ -81,6 +86,12 @@ export class ClassicCluster {
   private timer: NodeJS.Timeout | undefined;
   private turn = 0;
   private live: ReadonlySet<string> = new Set();
+  /** Workers seen live before and missing since, with the trusted turns they have been missing. */
+  private readonly absent = new Map<string, number>();
+  /** Turns in a row in which this worker renewed its own lease. */
+  private healthyTurns = 0;
+  /** Trusted turns after which a worker never seen live counts as gone. */
+  private readonly settleTurns: number;
   private busy = false;
   private app: Application | undefined;
   private readonly logger: Logger;
@@ -93,8 +104,10 @@ export class ClassicCluster {
     private readonly renewMs: number,
     server: HeldServer,
     assignments: KV,
+    ttlMs: number,
   ) {
     this.logger = options.logger;
+    this.settleTurns = Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS;
     const serverToken = natsToken(server.name);
     const me = options.store.owner;
     this.serverOptions = {
@@ -189,7 +202,7 @@ export class ClassicCluster {
       ttlMs,
       logger: options.logger,
     });
-    cluster = new ClassicCluster(options, feed, holder, workers, renewMs, server, assignments);
+    cluster = new ClassicCluster(options, feed, holder, workers, renewMs, server, assignments, ttlMs);
     return cluster;
   }
 
@@ -217,6 +230,19 @@ export class ClassicCluster {
     };
     turn();
     this.timer = setInterval(turn, this.renewMs);
+    void this.watchNats();
+  }
+
+  /** Says when NATS goes and comes back; the holder then tells the workers to reconcile. */
+  private async watchNats(): Promise<void> {
+    for await (const status of this.options.connection.status()) {
+      if (this.timer === undefined) return;
+      if (status.type === 'disconnect') this.logger.warn('NATS connection lost; reconnecting');
+      else if (status.type === 'reconnect') {
+        this.logger.info('NATS connection back');
+        this.holder.natsReconnected();
+      }
+    }
   }
 
   private async tick(): Promise<void> {
@@ -225,11 +251,53 @@ export class ClassicCluster {
     await this.holder
       .tick(margin)
       .catch((error: unknown) => this.logger.warn({ err: error }, 'event connection lease: turn failed'));
+    let listed: { live: ReadonlySet<string>; renewed: boolean };
+    try {
+      listed = await this.workers.tick(margin);
+    } catch (error) {
+      this.distrust();
+      throw error;
+    }
     const before = this.live;
-    this.live = await this.workers.tick(margin);
-    const someoneLeft = [...before].some((w) => !this.live.has(w));
-    if (someoneLeft) this.holder.workersLeft(this.live);
-    if (someoneLeft || this.turn++ % FULL_SCAN_TURNS === 0) await this.takeOverOrphans();
+    this.live = listed.live;
+    if (!listed.renewed) {
+      // This worker's own lease was not renewed (NATS away or restarted: every lease may have
+      // lapsed at once): the others' absence means nothing yet.
+      this.distrust();
+      return;
+    }
+    this.healthyTurns++;
+    for (const worker of before)
+      if (!this.live.has(worker) && !this.absent.has(worker)) this.absent.set(worker, 0);
+    let newlyGone = false;
+    for (const [worker, turns] of this.absent) {
+      if (this.live.has(worker)) this.absent.delete(worker);
+      else {
+        this.absent.set(worker, turns + 1);
+        if (turns + 1 === GONE_AFTER_TURNS) newlyGone = true;
+      }
+    }
+    if (newlyGone) this.holder.workersLeft((worker) => this.isGone(worker));
+    if (newlyGone || this.turn++ % FULL_SCAN_TURNS === 0) await this.takeOverOrphans();
+  }
+
+  /** Forgets who was seen missing: absences count again from the next turn this worker renews. */
+  private distrust(): void {
+    this.healthyTurns = 0;
+    this.absent.clear();
+  }
+
+  /**
+   * Whether a worker is gone: missing from the leases for {@link GONE_AFTER_TURNS} turns in a row
+   * in which this worker renewed its own lease (after a NATS restart every worker takes its lease
+   * again within a turn); one never seen, once this worker has renewed long enough that any live
+   * worker's lease would have been seen.
+   */
+  private isGone(worker: string): boolean {
+    if (worker === this.options.store.owner || this.live.has(worker)) return false;
+    const absent = this.absent.get(worker);
+    if (absent !== undefined) return absent >= GONE_AFTER_TURNS;
+    return this.healthyTurns >= this.settleTurns;
   }
 
   /** Claims and restores the calls whose owner holds no worker lease any more. */
@@ -239,7 +307,7 @@ export class ClassicCluster {
     const me = this.options.store.owner;
     const orphaned = new Map<string, { owner: string; record: CallRecord }>();
     for (const { record, owner } of await this.options.store.listOwners()) {
-      if (owner !== me && !this.live.has(owner) && record.app === this.options.app)
+      if (owner !== me && this.isGone(owner) && record.app === this.options.app)
         orphaned.set(record.callId, { owner, record });
     }
     if (orphaned.size === 0) return;

@@ -161,10 +161,13 @@ export class EventConnectionHolder {
    * Assigns the calls in the application that no live worker drives: channels with no record
    * (neither a call's own channel nor one a call owns, such as a dial leg) and no assignment
    * (their StasisStart was lost while nobody held the connection), or assigned to a worker that
-   * is not in `live` (it died before writing the call's first record). Each gets a StasisStart
+   * is `gone` (it died before writing the call's first record). Each gets a StasisStart
    * made from the listing, sent to the worker it is assigned to now.
    */
-  private async assignOrphans(stream: EventStream | undefined, live?: ReadonlySet<string>): Promise<void> {
+  private async assignOrphans(
+    stream: EventStream | undefined,
+    gone?: (worker: string) => boolean,
+  ): Promise<void> {
     const client = this.client;
     if (!client || this.stream !== stream) return;
     const channels = await client.channels.list();
@@ -174,7 +177,7 @@ export class EventConnectionHolder {
       if (stasis?.app !== this.options.app) continue;
       const assigned = await this.options.assignments.get(this.assignmentKey(channel.id));
       const worker = assigned?.operation === 'PUT' ? assigned.string() : undefined;
-      if (worker !== undefined && (live === undefined || live.has(worker))) continue;
+      if (worker !== undefined && !gone?.(worker)) continue;
       recorded ??= await this.recordedChannels();
       if (recorded.has(channel.id) || this.stream !== stream) continue;
       const start: StasisStart = {
@@ -226,12 +229,20 @@ export class EventConnectionHolder {
     return worker;
   }
 
+  /**
+   * This process's NATS connection came back: the events published while it was away were lost,
+   * so the workers reconcile as after a gap of the event connection.
+   */
+  natsReconnected(): void {
+    if (this.stream) this.afterGap('the holder lost NATS for a while');
+  }
+
   /** Some workers' leases lapsed: the calls assigned to them that have no record are assigned again. */
-  workersLeft(live: ReadonlySet<string>): void {
+  workersLeft(gone: (worker: string) => boolean): void {
     const stream = this.stream;
     if (!stream) return;
     this.chain = this.chain
-      .then(() => this.assignOrphans(stream, live))
+      .then(() => this.assignOrphans(stream, gone))
       .catch((error: unknown) =>
         this.logger.error({ err: error }, 'assigning the calls of gone workers failed'),
       );

@@ -59,10 +59,19 @@ export class WorkerDirectory {
     this.leaseLost = false;
   }
 
-  /** Renews this worker's lease and reads everybody's; resolves with the live workers. */
-  async tick(renewMarginMs: number): Promise<ReadonlySet<string>> {
-    if (this.lease.held) await this.lease.renew(renewMarginMs);
-    else if (this.leaseLost && (await this.lease.acquire())) {
+  /**
+   * Renews this worker's lease and reads everybody's; resolves with the live workers, and whether
+   * this worker's own lease was renewed (else its view of the others is not to be trusted: NATS
+   * restarted or was away, and every lease may have lapsed at once).
+   */
+  async tick(
+    renewMarginMs: number,
+  ): Promise<{ readonly live: ReadonlySet<string>; readonly renewed: boolean }> {
+    let renewed = false;
+    if (this.lease.held) {
+      await this.lease.renew(renewMarginMs);
+      renewed = this.lease.held;
+    } else if (this.leaseLost && (await this.lease.acquire())) {
       this.leaseLost = false;
       this.options.logger.warn('worker lease taken again');
     }
@@ -86,7 +95,7 @@ export class WorkerDirectory {
       this.options.logger.info({ workers: now.sort() }, 'cluster workers changed');
     this.listed = new Set(now);
     this.loads = loads;
-    return this.listed;
+    return { live: this.listed, renewed };
   }
 
   /** The live worker with the fewest calls (this process when none is known yet). */
