@@ -314,29 +314,33 @@ export class ClassicCluster {
     const startedAt = Date.now();
     const taken = await app.takeOverCalls((record) => orphaned.has(record.callId));
     if (taken === 0) return;
+    this.logger.info(
+      {
+        calls: taken,
+        from: [...new Set([...orphaned.values()].map((o) => o.owner))],
+        ms: Date.now() - startedAt,
+      },
+      'took over the calls of workers whose lease lapsed',
+    );
     // The keys pressed since the record was written reached no one: handed to the calls again.
     const counts = await Promise.all(
       [...orphaned.values()]
         .filter(({ record }) => app.call(record.channelId) !== undefined)
         .map(({ record }) =>
-          this.feed.replayDigits(record.channelId, record.writtenAt).catch((error: unknown) => {
-            this.logger.warn(
-              { err: error, call: record.callId },
-              'could not replay the keys pressed meanwhile',
-            );
-            return 0;
-          }),
+          withTimeout(this.feed.replayDigits(record.channelId, record.writtenAt), REPLAY_TIMEOUT_MS).catch(
+            (error: unknown) => {
+              this.logger.warn(
+                { err: error, call: record.callId },
+                'could not replay the keys pressed meanwhile',
+              );
+              return 0;
+            },
+          ),
         ),
     );
-    const replayed = counts.reduce((a, b) => a + b, 0);
     this.logger.info(
-      {
-        calls: taken,
-        from: [...new Set([...orphaned.values()].map((o) => o.owner))],
-        replayedDigits: replayed,
-        ms: Date.now() - startedAt,
-      },
-      'took over the calls of workers whose lease lapsed',
+      { calls: counts.length, replayedDigits: counts.reduce((a, b) => a + b, 0), ms: Date.now() - startedAt },
+      'replayed the keys pressed on the calls taken over',
     );
   }
 
@@ -356,6 +360,17 @@ export class ClassicCluster {
     await this.workers.leave();
     await this.feed.stop();
   }
+}
+
+/** A replay that has not finished by then is given up (its keys are lost, the call goes on). */
+const REPLAY_TIMEOUT_MS = 10_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from JetStream within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** Makes the events stream when missing: limits retention, de-duplication around a holder hand-over. */
