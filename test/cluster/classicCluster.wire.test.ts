@@ -105,14 +105,17 @@ async function setup(processes: number) {
     'json',
   ];
   const procs: Proc[] = [];
-  for (let i = 0; i < processes; i++) {
+  /** Starts one more `ringflow run --server --cluster` process; resolves once its application runs. */
+  const start = async (): Promise<Proc> => {
     const p = ringflow(args);
     procs.push(p);
-    await until(`process ${i + 1} to start`, () => {
+    await until(`process ${procs.length} to start`, () => {
       if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}: ${p.stderr}`);
       return said(p, 'application started').length > 0;
     });
-  }
+    return p;
+  };
+  for (let i = 0; i < processes; i++) await start();
   await until('one process to hold the event connection', () =>
     procs.some((p) => said(p, 'holding the event connection: events go to the JetStream stream').length > 0),
   );
@@ -131,7 +134,7 @@ async function setup(processes: number) {
     if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft')
       voicemails.set(channel, (voicemails.get(channel) ?? 0) + 1);
   });
-  return { nats, sim, procs, observer, voicemails };
+  return { nats, sim, procs, observer, voicemails, start };
 }
 
 const inMenu = (r: CallRecord) =>
@@ -346,4 +349,44 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     for (const call of calls) expect(voicemails.get(call)).toBe(1);
     await until('the bucket empty', async () => (await observer.list()).length === 0);
   }, 120_000);
+
+  it('a rolling restart (each process replaced by SIGTERM, one after the other): every call completes once', async () => {
+    const { sim, procs, observer, voicemails, start } = await setup(3);
+    const calls = Array.from({ length: 6 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const old = [...procs];
+    for (const p of old) {
+      const replacement = await start();
+      await until('the replacement listed as a worker', () =>
+        procs
+          .filter((q) => !q.dead)
+          .every((q) =>
+            (said(q, 'cluster workers changed').at(-1)?.workers as string[] | undefined)?.includes(
+              replacement.owner,
+            ),
+          ),
+      );
+      p.child.kill('SIGTERM');
+      expect(await p.exit).toBe(0);
+      p.dead = true;
+      await until('no call left with the stopped process', async () => {
+        for (const call of calls) if ((await observer.ownerOf(call)) === p.owner) return false;
+        return true;
+      });
+    }
+    const fresh = procs.filter((p) => !old.includes(p));
+    await until('one of the new processes to hold the event connection', () => fresh.some(holds));
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until('every call ended', () => {
+      const all = endings(fresh).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+      return all.length >= calls.length ? all : undefined;
+    });
+    expect(ended).toHaveLength(calls.length);
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    for (const e of endings(old)) expect(e.outcome).toBe('detached');
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 180_000);
 });
