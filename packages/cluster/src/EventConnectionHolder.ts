@@ -67,6 +67,8 @@ export class EventConnectionHolder {
   private readonly serverToken: string;
   private readonly logger: Logger;
   private stopped = false;
+  /** An event (or a gap marker) could not be published since the last gap marker. */
+  private eventsLost = false;
   /** The time the role was taken (for the log). */
   heldSince: number | undefined;
 
@@ -91,6 +93,12 @@ export class EventConnectionHolder {
     if (this.stopped) return;
     if (this.lease.held) {
       await this.lease.renew(renewMarginMs);
+      // Events that could not be published reached no worker: they reconcile once NATS takes
+      // messages again (tried again at each turn until the marker itself goes through).
+      if (this.eventsLost && this.stream) {
+        this.eventsLost = false;
+        this.afterGap('events could not be published');
+      }
       return;
     }
     if (await this.lease.acquire()) {
@@ -154,7 +162,10 @@ export class EventConnectionHolder {
         );
         await this.assignOrphans(stream);
       })
-      .catch((error: unknown) => this.logger.error({ err: error }, 'gap handling failed'));
+      .catch((error: unknown) => {
+        this.eventsLost = true;
+        this.logger.error({ err: error }, 'gap handling failed (tried again at the next turn)');
+      });
   }
 
   /**
@@ -279,11 +290,19 @@ export class EventConnectionHolder {
           .publish(subject, text, { msgID, headers: h })
           .catch((error: unknown) => this.publishFailed(error));
       })
-      .catch((error: unknown) => this.logger.error({ err: error, event: event.type }, 'event not published'));
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, event: event.type }, 'event not published');
+        this.eventsLost = true;
+      });
   }
 
   private publishFailed(error: unknown): void {
-    this.logger.error({ err: error }, 'event not published to JetStream (its call misses it)');
+    if (!this.eventsLost)
+      this.logger.error(
+        { err: error },
+        'event not published to JetStream (its call misses it; the workers reconcile once NATS takes messages again)',
+      );
+    this.eventsLost = true;
   }
 
   /** The worker a call is assigned to: the least loaded one, unless another holder assigned it first. */
