@@ -35,7 +35,7 @@ Several processes sharing calls on a server reached the classic way (one event c
   ringflow run flows/ivr.yaml --server http://pbx:8088 --user u --password p --cluster nats://127.0.0.1:4222
   Run it several times: one process (elected by a lease in NATS) holds the event connection and
   publishes the events into a JetStream stream; every process drives the calls assigned to it.
-  When one dies, another takes its role over within about 5 s. SIGTERM hands the calls over.
+  When one dies, another takes its role over within 4–7 s. SIGTERM hands the calls over.
 
 Without --server or --listen, on the embedded simulator (in process, nothing to install), with simulated
 callers, in virtual time paced on the real clock; it ends by itself with a summary:

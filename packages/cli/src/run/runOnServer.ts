@@ -172,7 +172,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       // sockets close, the server re-dials each call and another process takes it over.
       say(`ringflow run: ${signal}: handing ${active} call${active === 1 ? '' : 's'} over to the cluster`);
       // The event connection first (another process takes it at once), then the calls' last
-      // records, then this worker's lease (the others take its calls at their next turn).
+      // records, then this worker's lease (the others take its calls within 2–3 s).
       await classic?.stopHolding();
       await app.detach();
       await classic?.stop();
