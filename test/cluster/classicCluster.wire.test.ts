@@ -328,6 +328,17 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
       return records.length === calls.length && records.every(inMenu);
     });
     const restartedAt = Date.now();
+    let passed = false;
+    cleanups.push(() => {
+      if (passed) return;
+      for (const p of procs)
+        for (const l of p.lines)
+          if (
+            (l.time as number) > restartedAt &&
+            ((l.level as number) >= 40 || /took over|holding|lost|claimed/.test(String(l.msg)))
+          )
+            console.log('after the restart:', p.owner, JSON.stringify(l).slice(0, 300));
+    });
     await nats.restart();
     // The stream and the buckets are on file storage; the clients reconnect by themselves. Events
     // published while the holder could not reach NATS are lost: once NATS is back, the holder (the
@@ -359,6 +370,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     expect(ended).toHaveLength(calls.length);
     for (const call of calls) expect(voicemails.get(call)).toBe(1);
     await until('the bucket empty', async () => (await observer.list()).length === 0);
+    passed = true;
   }, 120_000);
 
   it('a rolling restart (each process replaced by SIGTERM, one after the other): every call completes once', async () => {

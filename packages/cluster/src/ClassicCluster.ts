@@ -83,7 +83,6 @@ export class ClassicCluster {
   readonly serverOptions: ServerOptions;
   /** For `ApplicationOptions.acceptCall`: only the calls assigned to this worker start here. */
   readonly acceptCall: (start: StasisStart) => boolean;
-  private timer: NodeJS.Timeout | undefined;
   private turn = 0;
   private live: ReadonlySet<string> = new Set();
   /** Workers seen live before and missing since, with the trusted turns they have been missing. */
@@ -92,7 +91,10 @@ export class ClassicCluster {
   private healthyTurns = 0;
   /** Trusted turns after which a worker never seen live counts as gone. */
   private readonly settleTurns: number;
-  private busy = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+  private takingOver = false;
+  private takeOverAgain = false;
   private app: Application | undefined;
   private readonly logger: Logger;
 
@@ -219,24 +221,34 @@ export class ClassicCluster {
   /** Starts the turns: leases renewed, the holder elected, dead workers' calls taken over. */
   run(app: Application): void {
     this.app = app;
+    const margin = this.renewMs * 1.5;
+    // Each role turns on its own: a slow holder (connecting, publishing a gap marker) or a slow
+    // takeover must never hold this worker's lease renewal back and let it lapse.
+    this.timers.push(this.every('event connection lease', () => this.holder.tick(margin)));
+    this.timers.push(this.every('worker lease', () => this.workerTurn(margin)));
+    void this.watchNats();
+  }
+
+  /** Runs `work` now and every turn, skipping a turn while the previous one is still under way. */
+  private every(what: string, work: () => Promise<void>): NodeJS.Timeout {
+    let busy = false;
     const turn = () => {
-      if (this.busy) return;
-      this.busy = true;
-      void this.tick()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'cluster turn failed'))
+      if (busy) return;
+      busy = true;
+      void work()
+        .catch((error: unknown) => this.logger.warn({ err: error }, `${what}: turn failed`))
         .finally(() => {
-          this.busy = false;
+          busy = false;
         });
     };
     turn();
-    this.timer = setInterval(turn, this.renewMs);
-    void this.watchNats();
+    return setInterval(turn, this.renewMs);
   }
 
   /** Says when NATS goes and comes back; the holder then tells the workers to reconcile. */
   private async watchNats(): Promise<void> {
     for await (const status of this.options.connection.status()) {
-      if (this.timer === undefined) return;
+      if (this.stopped) return;
       if (status.type === 'disconnect') this.logger.warn('NATS connection lost; reconnecting');
       else if (status.type === 'reconnect') {
         this.logger.info('NATS connection back');
@@ -245,12 +257,7 @@ export class ClassicCluster {
     }
   }
 
-  private async tick(): Promise<void> {
-    const margin = this.renewMs * 1.5;
-    // The roles renew independently: a holder's trouble must not let the worker lease lapse.
-    await this.holder
-      .tick(margin)
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'event connection lease: turn failed'));
+  private async workerTurn(margin: number): Promise<void> {
     let listed: { live: ReadonlySet<string>; renewed: boolean };
     try {
       listed = await this.workers.tick(margin);
@@ -278,7 +285,27 @@ export class ClassicCluster {
       }
     }
     if (newlyGone) this.holder.workersLeft((worker) => this.isGone(worker));
-    if (newlyGone || this.turn++ % FULL_SCAN_TURNS === 0) await this.takeOverOrphans();
+    if (newlyGone || this.turn++ % FULL_SCAN_TURNS === 0) this.scheduleTakeover();
+  }
+
+  /** Looks for the calls of gone workers, one search at a time (another follows if asked meanwhile). */
+  private scheduleTakeover(): void {
+    if (this.takingOver) {
+      this.takeOverAgain = true;
+      return;
+    }
+    this.takingOver = true;
+    void this.takeOverOrphans()
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'taking over the calls of gone workers failed'),
+      )
+      .finally(() => {
+        this.takingOver = false;
+        if (this.takeOverAgain && !this.stopped) {
+          this.takeOverAgain = false;
+          this.scheduleTakeover();
+        }
+      });
   }
 
   /** Forgets who was seen missing: absences count again from the next turn this worker renews. */
@@ -354,8 +381,8 @@ export class ClassicCluster {
    * its calls at once: call it after `app.detach()` (which writes the calls' last records).
    */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopped = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.holder.stop();
     await this.workers.leave();
     await this.feed.stop();
