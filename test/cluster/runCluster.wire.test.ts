@@ -59,7 +59,7 @@ describe('ringflow run --cluster', () => {
   it('names the bad option', async () => {
     const alone = ringflow(['run', ivr, '--cluster', 'nats://127.0.0.1:4222']);
     expect(await alone.exit).toBe(2);
-    expect(alone.output().stderr).toMatch(/--cluster goes with --listen/);
+    expect(alone.output().stderr).toMatch(/--cluster goes with --server .* or --listen/);
     const listen = ['run', ivr, '--listen', '127.0.0.1:0'];
     const bad = ringflow([...listen, '--cluster', 'http://127.0.0.1:4222']);
     expect(await bad.exit).toBe(2);

@@ -92,6 +92,8 @@ export class JetStreamCallStore implements CallStore {
     private readonly jsm: JetStreamManager,
     private readonly bucket: string,
     owner: string,
+    /** The connection to NATS the store uses (other cluster parts may share it). */
+    readonly connection: NatsConnection,
     /** The connection, when the store made it (see {@link connect}) and closes it. */
     private readonly ownConnection: NatsConnection | undefined,
   ) {
@@ -190,6 +192,7 @@ export class JetStreamCallStore implements CallStore {
       await jetstreamManager(options.connection),
       bucket,
       options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      options.connection,
       ownConnection,
     );
   }
@@ -246,6 +249,24 @@ export class JetStreamCallStore implements CallStore {
 
   list(): Promise<CallRecord[]> {
     return this.listUnder('call.>');
+  }
+
+  /**
+   * Every call of the bucket with the process that owns it now (cluster mode looks for the calls
+   * of processes whose lease lapsed). A later `claim` takes a call from the owner listed here.
+   */
+  async listOwners(): Promise<{ readonly record: CallRecord; readonly owner: string }[]> {
+    const owners: { record: CallRecord; owner: string }[] = [];
+    for (const record of await this.listUnder('call.>')) {
+      const owner = this.listedOwners.get(record.callId);
+      if (owner !== undefined) owners.push({ record, owner });
+    }
+    return owners;
+  }
+
+  /** True when a record of the call is in the bucket (any owner). */
+  async has(callId: string): Promise<boolean> {
+    return (await this.keyOfCall(callId)) !== undefined;
   }
 
   /**

@@ -5,3 +5,13 @@
  */
 export { JetStreamCallStore } from './JetStreamCallStore.ts';
 export type { JetStreamCallStoreOptions } from './JetStreamCallStore.ts';
+export { ClassicCluster } from './ClassicCluster.ts';
+export type { ClassicClusterOptions } from './ClassicCluster.ts';
+export { EventConnectionHolder } from './EventConnectionHolder.ts';
+export { JetStreamEventFeed } from './JetStreamEventFeed.ts';
+export { KvLease } from './KvLease.ts';
+export type { KvLeaseOptions } from './KvLease.ts';
+export { WorkerDirectory } from './WorkerDirectory.ts';
+export { EVENTS_STREAM, eventSubject } from './EventSubjects.ts';
+export { natsToken } from './natsToken.ts';
+export { AssigningRestTransport } from './AssigningRestTransport.ts';

@@ -31,6 +31,12 @@ Several processes sharing calls (cluster mode, NATS JetStream), with per-call co
   the server re-dials its calls' connections; the process they reach (through your load balancer)
   takes each call over where it was. SIGTERM hands the calls over instead of draining them.
 
+Several processes sharing calls on a server reached the classic way (one event connection):
+  ringflow run flows/ivr.yaml --server http://pbx:8088 --user u --password p --cluster nats://127.0.0.1:4222
+  Run it several times: one process (elected by a lease in NATS) holds the event connection and
+  publishes the events into a JetStream stream; every process drives the calls assigned to it.
+  When one dies, another takes its role over within 4–7 s. SIGTERM hands the calls over.
+
 Without --server or --listen, on the embedded simulator (in process, nothing to install), with simulated
 callers, in virtual time paced on the real clock; it ends by itself with a summary:
   ringflow run flows/ivr.yaml            one caller who listens and presses nothing
@@ -44,8 +50,9 @@ Options:
   --listen <host:port[/path]>  wait for servers to dial the application there (outbound WebSockets)
   --listen-user <name>    with --listen: the username servers must send (websocket_client.conf)
   --listen-password <pw>  with --listen: its password
-  --cluster <nats://host:port>  with --listen: keep calls in NATS JetStream (a key-value bucket,
-                          made when missing) so that other processes take them over
+  --cluster <nats://host:port>  with --listen or --server: keep calls in NATS JetStream (a
+                          key-value bucket, made when missing) so that other processes take
+                          them over; with --server alone, share the server's event connection
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
   --input <name=value>    a flow input (input.<name>); repeat for more; the value is converted
                           to the declared type (number, boolean, duration, list: a,b or JSON)
@@ -178,9 +185,9 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     throw new UsageError('--listen-user goes with --listen');
   const onServer = values.server !== undefined || listen !== undefined;
   if (values.cluster !== undefined) {
-    if (listen === undefined)
+    if (listen === undefined && values.server === undefined)
       throw new UsageError(
-        '--cluster goes with --listen: processes share calls that arrive on per-call connections; a classic event connection (--server alone) cannot be shared by several processes yet (see docs/cluster.md)',
+        '--cluster goes with --server (one process at a time holds the event connection, the calls are shared) or --listen (per-call connections); see docs/cluster.md',
       );
     if (!/^(nats|tls):\/\/[^/\s]+:\d+\/?$/.test(values.cluster))
       throw new UsageError(

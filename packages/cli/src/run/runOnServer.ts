@@ -1,6 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
-import type { JetStreamCallStore } from '@ringflow/cluster';
+import type { ClassicCluster, JetStreamCallStore } from '@ringflow/cluster';
 import { type CallSession, createApplication, type ListenOptions, type OpsServer } from '@ringflow/runtime';
 import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
@@ -69,6 +69,28 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       `ringflow run: cluster mode: calls kept in NATS JetStream at ${options.cluster} (process ${store.owner})`,
     );
   }
+  // A server reached the classic way gives the application's events to one connection: one process
+  // at a time holds it (a lease in NATS) and the others get the events from a JetStream stream.
+  let classic: ClassicCluster | undefined;
+  if (store && options.server && !options.listen) {
+    const { ClassicCluster } = await import('@ringflow/cluster');
+    try {
+      classic = await ClassicCluster.start({
+        connection: store.connection,
+        store,
+        server: options.server,
+        app: options.app,
+        logger,
+      });
+    } catch (error) {
+      say(`ringflow run: --cluster: ${(error as Error).message}`);
+      await store.close();
+      return ExitCode.FAILURE;
+    }
+    say(
+      `ringflow run: cluster mode with ${options.server.url}: one process holds its event connection (elected in NATS), every process drives the calls assigned to it`,
+    );
+  }
   // With --http, the console's live view: loaded only then (it adds nothing to a plain run).
   const view = options.http
     ? (await import('../dev/liveView.ts')).createLiveView([
@@ -76,8 +98,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       ])
     : undefined;
   const app = createApplication({
-    servers: options.server ? [options.server] : [],
+    servers: options.server ? [classic ? classic.serverOptions : options.server] : [],
     ...(store ? { store } : {}),
+    ...(classic ? { acceptCall: classic.acceptCall } : {}),
     ...(options.listen
       ? { listen: { ...options.listen, ...(options.server ? { http: options.server } : {}) } }
       : {}),
@@ -111,6 +134,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       const { host, port } = options.http;
       say(`ringflow run: --http: cannot listen on ${host}:${port}: ${(error as Error).message}`);
       await app.stop().catch(() => {});
+      await classic?.stop();
       await store?.close();
       return ExitCode.FAILURE;
     }
@@ -130,9 +154,11 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     await app.stop().catch(() => {});
     view?.close();
     await ops?.close();
+    await classic?.stop();
     await store?.close();
     return ExitCode.FAILURE;
   }
+  classic?.run(app);
   if (text) {
     const where = [
       ...(options.server ? [`on ${options.server.url}`] : []),
@@ -151,7 +177,11 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       // Cluster mode: the calls are handed over, not drained. Their last records are written, the
       // sockets close, the server re-dials each call and another process takes it over.
       say(`ringflow run: ${signal}: handing ${active} call${active === 1 ? '' : 's'} over to the cluster`);
+      // The event connection first (another process takes it at once), then the calls' last
+      // records, then this worker's lease (the others take its calls within 2–3 s).
+      await classic?.stopHolding();
       await app.detach();
+      await classic?.stop();
       await store.close();
       await ops?.close();
       say('ringflow run: stopped');

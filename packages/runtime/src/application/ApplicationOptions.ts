@@ -89,6 +89,12 @@ export interface ApplicationOptions {
    * milliseconds. See `QueueSettings`.
    */
   readonly queues?: Readonly<Record<string, QueueSettings>>;
+  /**
+   * Whether a channel entering the application that no session owns starts a call here (its
+   * StasisStart, or a channel adopted after a gap). Cluster mode with a shared event stream says
+   * no to the calls assigned to other processes. Default: every one.
+   */
+  readonly acceptCall?: (start: StasisStart, server: string) => boolean;
 }
 
 /** Options of {@link Application.originate}. */

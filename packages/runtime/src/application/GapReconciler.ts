@@ -24,6 +24,8 @@ export interface ReconcilerHost {
   /** The call sessions and bridge sessions in progress on a server. */
   sessionsOn(link: ServerLink): CallSession[];
   bridgesOn(link: ServerLink): BridgeSession[];
+  /** Whether a channel no session owns may start a call here (see `ApplicationOptions.acceptCall`). */
+  accepts(link: ServerLink, start: StasisStart): boolean;
   /** Starts the call of a channel whose StasisStart was lost, from a StasisStart made of the listing. */
   adopt(link: ServerLink, start: StasisStart): void;
   /** A time as the server writes event timestamps. */
@@ -151,21 +153,23 @@ export class GapReconciler {
       if (!stasis || !this.app.apps.includes(stasis.app)) continue;
       if (this.app.router.ownersOf(link.server.asteriskId, 'channel', channel.id).length > 0) continue;
       if (link.isBeingRemoved('channel', channel.id) || this.endedWhileListing.has(channel.id)) continue;
+      const start: StasisStart = {
+        type: 'StasisStart',
+        application: stasis.app,
+        args: [...stasis.args],
+        channel,
+        timestamp: this.app.timestamp(),
+        asterisk_id: link.server.asteriskId,
+      };
+      if (!this.app.accepts(link, start)) continue;
       adopted.push(channel.id);
-      this.adopt(link, channel, stasis);
+      this.adopt(link, start, stasis);
     }
     return adopted;
   }
 
-  private adopt(link: ServerLink, channel: Channel, stasis: StasisAppData): void {
-    const start: StasisStart = {
-      type: 'StasisStart',
-      application: stasis.app,
-      args: [...stasis.args],
-      channel,
-      timestamp: this.app.timestamp(),
-      asterisk_id: link.server.asteriskId,
-    };
+  private adopt(link: ServerLink, start: StasisStart, stasis: StasisAppData): void {
+    const channel = start.channel;
     this.app.metrics.callsAdopted.inc({ server: link.name });
     link.logger.warn(
       { call: channel.id, app: stasis.app, args: stasis.args },

@@ -130,6 +130,7 @@ export class Application {
       state: () => this.state,
       sessionsOn: (link) => [...this.sessions].filter((s) => s.server.name === link.name),
       bridgesOn: (link) => [...this.bridges].filter((b) => b.server.name === link.name),
+      accepts: (link, start) => this.options.acceptCall?.(start, link.name) ?? true,
       adopt: (link, start) => {
         if (this.state !== 'running') this.inbound(link, start);
         else this.newSession(link, start.channel.id, 'inbound', start.application).adopt(start);
@@ -394,6 +395,7 @@ export class Application {
       return;
     }
     if (event.type === 'StasisStart' && this.appOf((event as StasisStart).application) !== undefined) {
+      if (this.options.acceptCall?.(event as StasisStart, link.name) === false) return;
       this.inbound(link, event as StasisStart);
       return;
     }
@@ -549,13 +551,16 @@ export class Application {
    * Takes over the calls the store has records of on this server whose channels are still up
    * (see {@link CallSession.restore}); forgets the records of the others.
    */
-  private async restoreCalls(link: ServerLink): Promise<void> {
+  private async restoreCalls(link: ServerLink, accept?: (record: CallRecord) => boolean): Promise<number> {
     const store = this.options.store;
-    if (!store) return;
+    if (!store) return 0;
     const records = (await store.list()).filter(
-      (r) => r.asteriskId === link.server.asteriskId && this.apps.includes(r.app ?? ''),
+      (r) =>
+        r.asteriskId === link.server.asteriskId &&
+        this.apps.includes(r.app ?? '') &&
+        (accept === undefined || accept(r)),
     );
-    if (records.length === 0) return;
+    if (records.length === 0) return 0;
     const live = new Set((await link.client.channels.list()).map((c) => c.id));
     let restored = 0;
     for (const record of records) {
@@ -577,6 +582,22 @@ export class Application {
       restored++;
     }
     link.logger.info({ restored, records: records.length }, 'calls restored from the store');
+    return restored;
+  }
+
+  /**
+   * Takes over, on every server, the calls of the store that `accept` picks and whose channels
+   * are still up, as at start (claimed first, restored from their records): cluster mode calls it
+   * with the calls of a process that stopped renewing its lease. Resolves with how many it took.
+   *
+   * @example
+   * await app.takeOverCalls((record) => deadOwners.has(ownerOf(record)));
+   */
+  async takeOverCalls(accept: (record: CallRecord) => boolean): Promise<number> {
+    if (this.state !== 'running') return 0;
+    let restored = 0;
+    for (const link of this.links) restored += await this.restoreCalls(link, accept);
+    return restored;
   }
 
   /**

@@ -1,0 +1,417 @@
+import { ErrorCode, RingflowError, type StasisStart, UndiciTransport } from '@ringflow/client';
+import type { Application, CallRecord, ServerOptions } from '@ringflow/runtime';
+import {
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { EventConnectionHolder, type HeldServer } from './EventConnectionHolder.ts';
+import { AssigningRestTransport } from './AssigningRestTransport.ts';
+import { assignmentKey, EVENTS_STREAM, EVENTS_SUBJECTS } from './EventSubjects.ts';
+import { JetStreamEventFeed } from './JetStreamEventFeed.ts';
+import type { JetStreamCallStore } from './JetStreamCallStore.ts';
+import { natsToken } from './natsToken.ts';
+import { WorkerDirectory } from './WorkerDirectory.ts';
+
+/** Options of {@link ClassicCluster.start}. */
+export interface ClassicClusterOptions {
+  /** A connection to NATS with JetStream (the store's); never closed here. */
+  readonly connection: NatsConnection;
+  /** The cluster's call store: its owner is this process's name. */
+  readonly store: JetStreamCallStore;
+  /** The server, reached the classic way (REST and one event connection per application). */
+  readonly server: {
+    readonly url: string;
+    readonly username: string;
+    readonly password: string;
+    /** The server's name in subjects and keys, the same in every process. Default: the URL's host. */
+    readonly name?: string;
+  };
+  readonly app: string;
+  readonly logger: Logger;
+  /**
+   * How long a lease lives without a renewal (the lease bucket's TTL): a dead holder's or worker's
+   * role is taken over within about this. Default 5000 ms; at least 3 renewals.
+   */
+  readonly leaseTtlMs?: number;
+  /** How often leases are renewed and the workers listed. Default 1000 ms. */
+  readonly renewMs?: number;
+  /** How long events stay in the stream. Default 10 minutes. */
+  readonly eventsMaxAgeMs?: number;
+}
+
+const LEASES_BUCKET = 'ringflow-leases';
+const ASSIGNMENTS_BUCKET = 'ringflow-assignments';
+/** Assignments are needed until the call's first record is written; kept an hour (a long ring). */
+const ASSIGNMENT_TTL_MS = 60 * 60 * 1000;
+const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
+/**
+ * Turns in a row (each with this worker's own lease renewed) a worker must be missing before its
+ * calls are taken: a worker that lost its lease to a NATS restart takes it again within a turn.
+ */
+const GONE_AFTER_TURNS = 2;
+/** Every this many turns, the store is also searched for calls of dead workers (not only on a change). */
+const FULL_SCAN_TURNS = 10;
+
+/**
+ * Cluster mode for a server reached the classic way, which gives an application's events to one
+ * connection only. Every process plays two roles (docs/cluster.md):
+ * - **event connection holder**, for one process at a time, elected by a KV lease: it holds the
+ *   server's event connection and publishes the events into a JetStream stream, assigning each
+ *   new call to the least loaded worker ({@link EventConnectionHolder});
+ * - **worker**: its application is fed from that stream ({@link JetStreamEventFeed}), starts the
+ *   calls assigned to it, sends REST straight to the server, writes records to the store, and
+ *   keeps a lease of its own; when another worker's lease lapses, it claims that worker's calls
+ *   from the store and restores them (the store's claim by revision decides between rivals).
+ *
+ * @example
+ * const cluster = await ClassicCluster.start({ connection, store, server, app: 'ivr', logger });
+ * const app = createApplication({ servers: [cluster.serverOptions], apps: ['ivr'], store,
+ *   acceptCall: cluster.acceptCall, call: machine });
+ * await app.start();
+ * cluster.run(app);
+ * // on SIGTERM: await cluster.stopHolding(); await app.detach(); await cluster.stop();
+ */
+export class ClassicCluster {
+  /** The server as the application should use it: its events come from the JetStream feed. */
+  readonly serverOptions: ServerOptions;
+  /** For `ApplicationOptions.acceptCall`: only the calls assigned to this worker start here. */
+  readonly acceptCall: (start: StasisStart) => boolean;
+  private turn = 0;
+  private live: ReadonlySet<string> = new Set();
+  /** Workers seen live before and missing since, with the trusted turns they have been missing. */
+  private readonly absent = new Map<string, number>();
+  /** Turns in a row in which this worker renewed its own lease. */
+  private healthyTurns = 0;
+  /** Trusted turns after which a worker never seen live counts as gone. */
+  private readonly settleTurns: number;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+  private takingOver = false;
+  private takeOverAgain = false;
+  private app: Application | undefined;
+  private readonly logger: Logger;
+
+  private constructor(
+    private readonly options: ClassicClusterOptions,
+    private readonly feed: JetStreamEventFeed,
+    private readonly holder: EventConnectionHolder,
+    private readonly workers: WorkerDirectory,
+    private readonly renewMs: number,
+    server: HeldServer,
+    assignments: KV,
+    ttlMs: number,
+  ) {
+    this.logger = options.logger;
+    this.settleTurns = Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS;
+    const serverToken = natsToken(server.name);
+    const me = options.store.owner;
+    this.serverOptions = {
+      url: server.url,
+      username: server.username,
+      password: server.password,
+      name: server.name,
+      eventTransport: feed,
+      // Channels this worker makes (dial legs) are its own: their StasisStart comes here.
+      restTransport: new AssigningRestTransport(
+        new UndiciTransport({ url: server.url, username: server.username, password: server.password }),
+        async (channelIds) => {
+          for (const id of channelIds) await assignments.put(assignmentKey(serverToken, id), me);
+        },
+      ),
+    };
+    this.acceptCall = (start) => feed.accepts(start);
+  }
+
+  /**
+   * Opens the lease and assignment buckets and the events stream (made when missing), takes this
+   * worker's lease and starts consuming the server's events. Then create the application with
+   * {@link serverOptions} and {@link acceptCall}, start it, and call {@link run}.
+   */
+  static async start(options: ClassicClusterOptions): Promise<ClassicCluster> {
+    const ttlMs = options.leaseTtlMs ?? 5_000;
+    const renewMs = options.renewMs ?? 1_000;
+    if (!Number.isFinite(ttlMs) || !Number.isFinite(renewMs) || renewMs < 50 || ttlMs < 3 * renewMs)
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `ClassicCluster: leaseTtlMs ${String(ttlMs)} and renewMs ${String(renewMs)}: give renewMs of at least 50 ms and a lease TTL of at least 3 renewals (default 5000 and 1000).`,
+      );
+    let name = options.server.name;
+    if (name === undefined) {
+      try {
+        name = new URL(options.server.url).host;
+      } catch {
+        throw new RingflowError(ErrorCode.CONFIG, `ClassicCluster: "${options.server.url}" is not a URL.`);
+      }
+    }
+    const server: HeldServer = { ...options.server, name };
+    const connection = options.connection;
+    let leases: KV;
+    let assignments: KV;
+    let js: JetStreamClient;
+    let jsm: JetStreamManager;
+    try {
+      const kvm = new Kvm(connection);
+      leases = await kvm.create(LEASES_BUCKET, { history: 1, ttl: ttlMs, storage: StorageType.File });
+      assignments = await kvm.create(ASSIGNMENTS_BUCKET, {
+        history: 1,
+        ttl: ASSIGNMENT_TTL_MS,
+        storage: StorageType.File,
+      });
+      jsm = await jetstreamManager(connection);
+      await ensureEventsStream(jsm, options.eventsMaxAgeMs ?? 10 * 60 * 1000);
+      js = jetstream(connection);
+    } catch (error) {
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `ClassicCluster: cannot open the lease bucket, the assignment bucket or the ${EVENTS_STREAM} stream: ${(error as Error).message} (a lease bucket made with another TTL must be removed first: nats kv del ${LEASES_BUCKET})`,
+        { cause: error },
+      );
+    }
+    const me = options.store.owner;
+    let cluster: ClassicCluster | undefined;
+    const workers = new WorkerDirectory({
+      leases,
+      leasesBucket: LEASES_BUCKET,
+      jsm,
+      me,
+      load: () => cluster?.app?.activeCalls().length ?? 0,
+      ttlMs,
+      logger: options.logger,
+    });
+    await workers.join();
+    const feed = await JetStreamEventFeed.start({
+      js,
+      serverToken: natsToken(name),
+      me,
+      logger: options.logger.child({ server: name, role: 'worker' }),
+    });
+    const holder = new EventConnectionHolder({
+      js,
+      leases,
+      assignments,
+      store: options.store,
+      workers,
+      server,
+      app: options.app,
+      me,
+      ttlMs,
+      logger: options.logger,
+    });
+    cluster = new ClassicCluster(options, feed, holder, workers, renewMs, server, assignments, ttlMs);
+    return cluster;
+  }
+
+  /** The workers whose lease this process saw at its last turn (itself included). */
+  get liveWorkers(): ReadonlySet<string> {
+    return this.live;
+  }
+
+  /** True while this process holds the server's event connection. */
+  get holding(): boolean {
+    return this.holder.holding;
+  }
+
+  /** Starts the turns: leases renewed, the holder elected, dead workers' calls taken over. */
+  run(app: Application): void {
+    this.app = app;
+    const margin = this.renewMs * 1.5;
+    // Each role turns on its own: a slow holder (connecting, publishing a gap marker) or a slow
+    // takeover must never hold this worker's lease renewal back and let it lapse.
+    this.timers.push(this.every('event connection lease', () => this.holder.tick(margin)));
+    this.timers.push(this.every('worker lease', () => this.workerTurn(margin)));
+    void this.watchNats();
+  }
+
+  /** Runs `work` now and every turn, skipping a turn while the previous one is still under way. */
+  private every(what: string, work: () => Promise<void>): NodeJS.Timeout {
+    let busy = false;
+    const turn = () => {
+      if (busy) return;
+      busy = true;
+      void work()
+        .catch((error: unknown) => this.logger.warn({ err: error }, `${what}: turn failed`))
+        .finally(() => {
+          busy = false;
+        });
+    };
+    turn();
+    return setInterval(turn, this.renewMs);
+  }
+
+  /** Says when NATS goes and comes back; the holder then tells the workers to reconcile. */
+  private async watchNats(): Promise<void> {
+    for await (const status of this.options.connection.status()) {
+      if (this.stopped) return;
+      if (status.type === 'disconnect') this.logger.warn('NATS connection lost; reconnecting');
+      else if (status.type === 'reconnect') {
+        this.logger.info('NATS connection back');
+        this.holder.natsReconnected();
+      }
+    }
+  }
+
+  private async workerTurn(margin: number): Promise<void> {
+    let listed: { live: ReadonlySet<string>; renewed: boolean };
+    try {
+      listed = await this.workers.tick(margin);
+    } catch (error) {
+      this.distrust();
+      throw error;
+    }
+    const before = this.live;
+    this.live = listed.live;
+    if (!listed.renewed) {
+      // This worker's own lease was not renewed (NATS away or restarted: every lease may have
+      // lapsed at once): the others' absence means nothing yet.
+      this.distrust();
+      return;
+    }
+    this.healthyTurns++;
+    for (const worker of before)
+      if (!this.live.has(worker) && !this.absent.has(worker)) this.absent.set(worker, 0);
+    let newlyGone = false;
+    for (const [worker, turns] of this.absent) {
+      if (this.live.has(worker)) this.absent.delete(worker);
+      else {
+        this.absent.set(worker, turns + 1);
+        if (turns + 1 === GONE_AFTER_TURNS) newlyGone = true;
+      }
+    }
+    if (newlyGone) this.holder.workersLeft((worker) => this.isGone(worker));
+    if (newlyGone || this.turn++ % FULL_SCAN_TURNS === 0) this.scheduleTakeover();
+  }
+
+  /** Looks for the calls of gone workers, one search at a time (another follows if asked meanwhile). */
+  private scheduleTakeover(): void {
+    if (this.takingOver) {
+      this.takeOverAgain = true;
+      return;
+    }
+    this.takingOver = true;
+    void this.takeOverOrphans()
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'taking over the calls of gone workers failed'),
+      )
+      .finally(() => {
+        this.takingOver = false;
+        if (this.takeOverAgain && !this.stopped) {
+          this.takeOverAgain = false;
+          this.scheduleTakeover();
+        }
+      });
+  }
+
+  /** Forgets who was seen missing: absences count again from the next turn this worker renews. */
+  private distrust(): void {
+    this.healthyTurns = 0;
+    this.absent.clear();
+  }
+
+  /**
+   * Whether a worker is gone: missing from the leases for {@link GONE_AFTER_TURNS} turns in a row
+   * in which this worker renewed its own lease (after a NATS restart every worker takes its lease
+   * again within a turn); one never seen, once this worker has renewed long enough that any live
+   * worker's lease would have been seen.
+   */
+  private isGone(worker: string): boolean {
+    if (worker === this.options.store.owner || this.live.has(worker)) return false;
+    const absent = this.absent.get(worker);
+    if (absent !== undefined) return absent >= GONE_AFTER_TURNS;
+    return this.healthyTurns >= this.settleTurns;
+  }
+
+  /** Claims and restores the calls whose owner holds no worker lease any more. */
+  private async takeOverOrphans(): Promise<void> {
+    const app = this.app;
+    if (!app) return;
+    const me = this.options.store.owner;
+    const orphaned = new Map<string, { owner: string; record: CallRecord }>();
+    for (const { record, owner } of await this.options.store.listOwners()) {
+      if (owner !== me && this.isGone(owner) && record.app === this.options.app)
+        orphaned.set(record.callId, { owner, record });
+    }
+    if (orphaned.size === 0) return;
+    const startedAt = Date.now();
+    const taken = await app.takeOverCalls((record) => orphaned.has(record.callId));
+    if (taken === 0) return;
+    this.logger.info(
+      {
+        calls: taken,
+        from: [...new Set([...orphaned.values()].map((o) => o.owner))],
+        ms: Date.now() - startedAt,
+      },
+      'took over the calls of workers whose lease lapsed',
+    );
+    // The keys pressed since the record was written reached no one: handed to the calls again.
+    const counts = await Promise.all(
+      [...orphaned.values()]
+        .filter(({ record }) => app.call(record.channelId) !== undefined)
+        .map(({ record }) =>
+          withTimeout(this.feed.replayDigits(record.channelId, record.writtenAt), REPLAY_TIMEOUT_MS).catch(
+            (error: unknown) => {
+              this.logger.warn(
+                { err: error, call: record.callId },
+                'could not replay the keys pressed meanwhile',
+              );
+              return 0;
+            },
+          ),
+        ),
+    );
+    this.logger.info(
+      { calls: counts.length, replayedDigits: counts.reduce((a, b) => a + b, 0), ms: Date.now() - startedAt },
+      'replayed the keys pressed on the calls taken over',
+    );
+  }
+
+  /** Lets the event connection go (another process takes it at its next turn). */
+  async stopHolding(): Promise<void> {
+    await this.holder.stop();
+  }
+
+  /**
+   * Stops the turns, the holder and the feed, and deletes this worker's lease so the others take
+   * its calls at once: call it after `app.detach()` (which writes the calls' last records).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await this.holder.stop();
+    await this.workers.leave();
+    await this.feed.stop();
+  }
+}
+
+/** A replay that has not finished by then is given up (its keys are lost, the call goes on). */
+const REPLAY_TIMEOUT_MS = 10_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from JetStream within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** Makes the events stream when missing: limits retention, de-duplication around a holder hand-over. */
+async function ensureEventsStream(jsm: JetStreamManager, maxAgeMs: number): Promise<void> {
+  try {
+    await jsm.streams.info(EVENTS_STREAM);
+    return;
+  } catch {}
+  await jsm.streams.add({
+    name: EVENTS_STREAM,
+    subjects: [EVENTS_SUBJECTS],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: maxAgeMs * 1_000_000,
+    duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
+  });
+}

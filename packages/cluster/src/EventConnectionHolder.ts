@@ -1,0 +1,365 @@
+import { createHash } from 'node:crypto';
+import {
+  createEventStream,
+  createRestClient,
+  type EventStream,
+  eventResources,
+  formatTimestamp,
+  isEventType,
+  parseStasisAppData,
+  type RestClient,
+  type StasisStart,
+  type StreamEvent,
+} from '@ringflow/client';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import { headers } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import type { Subscription } from 'rxjs';
+import { assignmentKey, EVENT_GAP, eventSubject, WORKER_HEADER } from './EventSubjects.ts';
+import type { JetStreamCallStore } from './JetStreamCallStore.ts';
+import { KvLease } from './KvLease.ts';
+import { natsToken } from './natsToken.ts';
+import type { WorkerDirectory } from './WorkerDirectory.ts';
+
+/** The server as the holder connects to it. */
+export interface HeldServer {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  /** The server's name in subjects and keys; every process must give the same one. */
+  readonly name: string;
+}
+
+export interface EventConnectionHolderOptions {
+  readonly js: JetStreamClient;
+  readonly leases: KV;
+  readonly assignments: KV;
+  readonly store: JetStreamCallStore;
+  readonly workers: WorkerDirectory;
+  readonly server: HeldServer;
+  readonly app: string;
+  /** This process's name (the lease's value, the store's owner). */
+  readonly me: string;
+  readonly ttlMs: number;
+  readonly logger: Logger;
+}
+
+/**
+ * The event connection holder of one server and application: of all the processes of a cluster,
+ * the one holding the KV lease `events.<server>.<app>` opens the application's one event
+ * connection to the server and publishes every event into the JetStream stream, under
+ * `ringflow.events.<server>.<channel>`, de-duplicated by `Nats-Msg-Id` (a hash of the event).
+ * Each new call (StasisStart) is first assigned to the least loaded worker: the assignment key
+ * is written with `create`, so whichever holder writes first decides, and the StasisStart carries
+ * the worker's name in a header. On taking the role (and after each gap of its own connection),
+ * the holder tells the workers to reconcile (a gap marker on the stream), and assigns the calls in
+ * the application that have neither an assignment nor a record (their StasisStart was lost while
+ * nobody held the connection). A holder that loses its lease closes its connection at once.
+ */
+export class EventConnectionHolder {
+  private readonly lease: KvLease;
+  private stream: EventStream | undefined;
+  private client: RestClient | undefined;
+  private subscriptions: Subscription[] = [];
+  /** Publishes in the order events arrived: each waits for the one before (an assignment is async). */
+  private chain: Promise<void> = Promise.resolve();
+  private readonly serverToken: string;
+  private readonly logger: Logger;
+  private stopped = false;
+  /** An event (or a gap marker) could not be published since the last gap marker. */
+  private eventsLost = false;
+  /** The time the role was taken (for the log). */
+  heldSince: number | undefined;
+
+  constructor(private readonly options: EventConnectionHolderOptions) {
+    this.serverToken = natsToken(options.server.name);
+    this.logger = options.logger.child({ server: options.server.name, role: 'event connection holder' });
+    this.lease = new KvLease({
+      kv: options.leases,
+      key: `events.${this.serverToken}.${natsToken(options.app)}`,
+      value: () => options.me,
+      ttlMs: options.ttlMs,
+      lost: (why) => this.lost(why),
+    });
+  }
+
+  get holding(): boolean {
+    return this.stream !== undefined;
+  }
+
+  /** One turn of the election: renew the lease when held, else try to take it (and connect). */
+  async tick(renewMarginMs: number): Promise<void> {
+    if (this.stopped) return;
+    if (this.lease.held) {
+      await this.lease.renew(renewMarginMs);
+      // Events that could not be published reached no worker: they reconcile once NATS takes
+      // messages again (tried again at each turn until the marker itself goes through).
+      if (this.eventsLost && this.stream) {
+        this.eventsLost = false;
+        this.afterGap('events could not be published');
+      }
+      return;
+    }
+    if (await this.lease.acquire()) {
+      if (this.stopped) {
+        await this.lease.release();
+        return;
+      }
+      // Not awaited: a server slow to answer must not hold the next renewals back.
+      void this.connect();
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const { server, app } = this.options;
+    this.heldSince = Date.now();
+    this.logger.info({ app }, 'took the event connection lease; connecting to the server');
+    const stream = createEventStream({
+      url: server.url,
+      apps: [app],
+      username: server.username,
+      password: server.password,
+      lazy: true,
+      backoff: { initialDelayMs: 100, maxDelayMs: 2_000 },
+    });
+    this.stream = stream;
+    this.client = createRestClient({ url: server.url, username: server.username, password: server.password });
+    this.subscriptions.push(
+      stream.events$.subscribe((event) => this.relay(event)),
+      stream.gaps$.subscribe((gap) => {
+        this.logger.warn({ gapMs: gap.durationMs }, 'event connection came back after a gap');
+        this.afterGap('the holder reconnected');
+      }),
+      stream.problems$.subscribe((problem) =>
+        this.logger.warn({ problem: problem.kind, err: problem.error }, 'event connection problem'),
+      ),
+    );
+    stream.open();
+    try {
+      await stream.whenOpen();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'event connection did not open');
+      return;
+    }
+    if (this.stream !== stream) return;
+    this.logger.info(
+      { app, ms: Date.now() - this.heldSince },
+      'holding the event connection: events go to the JetStream stream',
+    );
+    this.afterGap('a new holder took the event connection');
+  }
+
+  /** Workers reconcile their calls with the server; the calls nobody was told about are assigned. */
+  private afterGap(reason: string): void {
+    const stream = this.stream;
+    this.chain = this.chain
+      .then(async () => {
+        if (this.stream !== stream) return;
+        await this.options.js.publish(
+          eventSubject(this.serverToken, undefined, EVENT_GAP),
+          JSON.stringify({ type: 'RingflowEventGap', holder: this.options.me, reason }),
+        );
+        await this.assignOrphans(stream);
+      })
+      .catch((error: unknown) => {
+        this.eventsLost = true;
+        this.logger.error({ err: error }, 'gap handling failed (tried again at the next turn)');
+      });
+  }
+
+  /**
+   * Assigns the calls in the application that no live worker drives: channels with no record
+   * (neither a call's own channel nor one a call owns, such as a dial leg) and no assignment
+   * (their StasisStart was lost while nobody held the connection), or assigned to a worker that
+   * is `gone` (it died before writing the call's first record). Each gets a StasisStart
+   * made from the listing, sent to the worker it is assigned to now.
+   */
+  private async assignOrphans(
+    stream: EventStream | undefined,
+    gone?: (worker: string) => boolean,
+  ): Promise<void> {
+    const client = this.client;
+    if (!client || this.stream !== stream) return;
+    const channels = await client.channels.list();
+    let recorded: Set<string> | undefined;
+    for (const channel of channels) {
+      const stasis = parseStasisAppData(channel.dialplan ?? {});
+      if (stasis?.app !== this.options.app) continue;
+      const assigned = await this.options.assignments.get(this.assignmentKey(channel.id));
+      const worker = assigned?.operation === 'PUT' ? assigned.string() : undefined;
+      if (worker !== undefined && !gone?.(worker)) continue;
+      recorded ??= await this.recordedChannels();
+      if (recorded.has(channel.id) || this.stream !== stream) continue;
+      const start: StasisStart = {
+        type: 'StasisStart',
+        application: stasis.app,
+        args: [...stasis.args],
+        channel,
+        timestamp: formatTimestamp(Date.now()),
+      };
+      const to =
+        worker === undefined
+          ? await this.assign(channel.id)
+          : await this.reassign(channel.id, assigned!.revision);
+      if (to === undefined) continue;
+      this.logger.warn(
+        { call: channel.id, worker: to, ...(worker === undefined ? {} : { from: worker }) },
+        worker === undefined
+          ? 'a call in the application that no worker was told about (its StasisStart was lost while nobody held the connection): assigned'
+          : 'a call assigned to a worker that is gone, before it wrote any record of it: assigned again',
+      );
+      const h = headers();
+      h.set(WORKER_HEADER, to);
+      await this.options.js.publish(eventSubject(this.serverToken, channel.id), JSON.stringify(start), {
+        msgID: `adopt:${this.serverToken}:${natsToken(channel.id)}:${assigned?.revision ?? 0}`,
+        headers: h,
+      });
+    }
+  }
+
+  /** The channels the store's records hold: the calls' own, and the ones they own (dial legs). */
+  private async recordedChannels(): Promise<Set<string>> {
+    const channels = new Set<string>();
+    for (const { record } of await this.options.store.listOwners()) {
+      channels.add(record.channelId);
+      for (const owned of record.owned) if (owned.kind === 'channel') channels.add(owned.id);
+    }
+    return channels;
+  }
+
+  /** Moves a call's assignment from a gone worker to the least loaded one (undefined: another holder did). */
+  private async reassign(channelId: string, revision: number): Promise<string | undefined> {
+    const worker = this.options.workers.leastLoaded();
+    try {
+      await this.options.assignments.update(this.assignmentKey(channelId), worker, revision);
+    } catch {
+      return undefined;
+    }
+    this.options.workers.assigned(worker);
+    return worker;
+  }
+
+  /**
+   * This process's NATS connection came back: the events published while it was away were lost,
+   * so the workers reconcile as after a gap of the event connection.
+   */
+  natsReconnected(): void {
+    if (this.stream) this.afterGap('the holder lost NATS for a while');
+  }
+
+  /** Some workers' leases lapsed: the calls assigned to them that have no record are assigned again. */
+  workersLeft(gone: (worker: string) => boolean): void {
+    const stream = this.stream;
+    if (!stream) return;
+    this.chain = this.chain
+      .then(() => this.assignOrphans(stream, gone))
+      .catch((error: unknown) =>
+        this.logger.error({ err: error }, 'assigning the calls of gone workers failed'),
+      );
+  }
+
+  /** Publishes one event, in order; a StasisStart is assigned to a worker first. */
+  private relay(event: StreamEvent): void {
+    if (isEventType(event, 'ApplicationReplaced') && event.application === this.options.app) {
+      this.logger.error(
+        'another connection registered the application on the server: closing this one (another holder, or a process outside the cluster)',
+      );
+      void this.giveUp();
+      return;
+    }
+    const stream = this.stream;
+    const text = JSON.stringify(event);
+    const channelId = callOf(event);
+    const subject = eventSubject(this.serverToken, channelId);
+    const msgID = `${this.serverToken}:${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    const isStart = event.type === 'StasisStart' && channelId !== undefined;
+    this.chain = this.chain
+      .then(async () => {
+        if (this.stream !== stream) return;
+        if (!isStart) {
+          this.options.js
+            .publish(subject, text, { msgID })
+            .catch((error: unknown) => this.publishFailed(error));
+          return;
+        }
+        const h = headers();
+        h.set(WORKER_HEADER, await this.assign(channelId));
+        if (this.stream !== stream) return;
+        this.options.js
+          .publish(subject, text, { msgID, headers: h })
+          .catch((error: unknown) => this.publishFailed(error));
+      })
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, event: event.type }, 'event not published');
+        this.eventsLost = true;
+      });
+  }
+
+  private publishFailed(error: unknown): void {
+    if (!this.eventsLost)
+      this.logger.error(
+        { err: error },
+        'event not published to JetStream (its call misses it; the workers reconcile once NATS takes messages again)',
+      );
+    this.eventsLost = true;
+  }
+
+  /** The worker a call is assigned to: the least loaded one, unless another holder assigned it first. */
+  private async assign(channelId: string): Promise<string> {
+    const key = this.assignmentKey(channelId);
+    const worker = this.options.workers.leastLoaded();
+    try {
+      await this.options.assignments.create(key, worker);
+      this.options.workers.assigned(worker);
+      return worker;
+    } catch (error) {
+      const existing = await this.assignmentOf(channelId);
+      if (existing !== undefined) return existing;
+      throw error;
+    }
+  }
+
+  private async assignmentOf(channelId: string): Promise<string | undefined> {
+    const entry = await this.options.assignments.get(this.assignmentKey(channelId));
+    return entry?.operation === 'PUT' ? entry.string() : undefined;
+  }
+
+  private assignmentKey(channelId: string): string {
+    return assignmentKey(this.serverToken, channelId);
+  }
+
+  private lost(why: string): void {
+    this.logger.error({ why }, 'lost the event connection lease: closing the event connection now');
+    this.disconnect();
+  }
+
+  private disconnect(): void {
+    const stream = this.stream;
+    const client = this.client;
+    this.stream = undefined;
+    this.client = undefined;
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.subscriptions = [];
+    void stream?.close();
+    void client?.close();
+  }
+
+  private async giveUp(): Promise<void> {
+    this.disconnect();
+    await this.lease.release();
+  }
+
+  /** Closes the connection and releases the lease (another process takes it at its next turn). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.giveUp();
+    await this.chain.catch(() => {});
+  }
+}
+
+/** The channel an event is about: the first channel it names (`target_uri` included). */
+function callOf(event: StreamEvent): string | undefined {
+  for (const ref of eventResources(event)) if (ref.kind === 'channel') return ref.id;
+  return undefined;
+}

@@ -1,0 +1,112 @@
+import type { KV } from '@nats-io/kv';
+
+/** Options of a {@link KvLease}. */
+export interface KvLeaseOptions {
+  /** The lease bucket: made with a bucket TTL, so an entry nobody rewrites disappears. */
+  readonly kv: KV;
+  readonly key: string;
+  /** What the holder writes (its name, its load): read by the others. */
+  readonly value: () => string;
+  /** The bucket's TTL (how long an entry lives without a rewrite), milliseconds. */
+  readonly ttlMs: number;
+  /**
+   * Called when the lease is lost: a renewal refused (another process holds it now), or no
+   * renewal accepted for longer than is safe (NATS unreachable: the entry may have expired and
+   * been taken). The holder must stop acting as one at once.
+   */
+  readonly lost: (why: string) => void;
+}
+
+/** JetStream's "wrong last sequence": the entry changed since the revision named. */
+const WRONG_LAST_SEQUENCE = 10071;
+
+/**
+ * A lease on one key of a key-value bucket with a bucket TTL (NATS 2.9 has no per-key TTL): the
+ * holder made the entry with `create` (refused while it exists) and rewrites it with `update`
+ * naming the revision it wrote last. If the holder dies, the entry expires after the TTL and the
+ * next `create` wins. A holder that cannot renew for a TTL less one renewal gives it up on its
+ * own side, before another process can have it.
+ *
+ * @example
+ * const lease = new KvLease({ kv, key: 'events.pbx1.ivr', value: () => me, ttlMs: 5000, lost: stop });
+ * if (await lease.acquire()) startHolding();
+ * setInterval(() => void lease.renew(), 1000);
+ */
+export class KvLease {
+  private revision: number | undefined;
+  private renewedAt = 0;
+
+  constructor(private readonly options: KvLeaseOptions) {}
+
+  /** True while this process holds the lease (as far as it knows). */
+  get held(): boolean {
+    return this.revision !== undefined;
+  }
+
+  /** Tries to take the lease; true when this process holds it now. */
+  async acquire(): Promise<boolean> {
+    if (this.revision !== undefined) return true;
+    const startedAt = Date.now();
+    try {
+      this.revision = await this.options.kv.create(this.options.key, this.options.value());
+      this.renewedAt = startedAt;
+      return true;
+    } catch (error) {
+      if (isWrongRevision(error) || isExists(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Rewrites the entry, naming the revision written last. A refusal means another process holds
+   * the lease: `lost` is called. A failure (NATS unreachable) is thrown; once no renewal has
+   * succeeded for the TTL less `marginMs`, the lease is given up (`lost`).
+   */
+  async renew(marginMs: number): Promise<void> {
+    const revision = this.revision;
+    if (revision === undefined) return;
+    const startedAt = Date.now();
+    try {
+      const next = await this.options.kv.update(this.options.key, this.options.value(), revision);
+      if (this.revision !== revision) return;
+      this.revision = next;
+      this.renewedAt = startedAt;
+    } catch (error) {
+      if (this.revision !== revision) return;
+      if (isWrongRevision(error)) {
+        this.drop('another process holds the lease now (the renewal was refused)');
+        return;
+      }
+      if (Date.now() - this.renewedAt > this.options.ttlMs - marginMs)
+        this.drop(`no renewal accepted for ${Date.now() - this.renewedAt} ms (${(error as Error).message})`);
+      else throw error;
+    }
+  }
+
+  /** Gives the lease up: the entry is deleted (if it is still this process's), so the next `create` wins at once. */
+  async release(): Promise<void> {
+    const revision = this.revision;
+    if (revision === undefined) return;
+    this.revision = undefined;
+    try {
+      await this.options.kv.delete(this.options.key, { previousSeq: revision });
+    } catch {
+      // Another process's entry now, or NATS unreachable: it expires by itself.
+    }
+  }
+
+  private drop(why: string): void {
+    this.revision = undefined;
+    this.options.lost(why);
+  }
+}
+
+export function isWrongRevision(error: unknown): boolean {
+  const e = error as { code?: unknown; api_error?: { err_code?: unknown } } | null;
+  return e?.code === WRONG_LAST_SEQUENCE || e?.api_error?.err_code === WRONG_LAST_SEQUENCE;
+}
+
+/** nats.js reports a `create` on an existing key this way on some paths. */
+function isExists(error: unknown): boolean {
+  return /wrong last sequence|key exists/i.test((error as Error | null)?.message ?? '');
+}

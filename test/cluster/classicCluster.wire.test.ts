@@ -1,0 +1,415 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { systemClock } from '@ringflow/client';
+import { JetStreamCallStore } from '@ringflow/cluster';
+import type { CallRecord } from '@ringflow/runtime';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startNatsServer } from './startNatsServer.ts';
+
+/**
+ * Cluster mode with a server reached the classic way (one event connection per application):
+ * several real `ringflow run --server ... --cluster nats://...` processes on one simulator over
+ * the wire. One holds the event connection (KV lease) and publishes the events into JetStream;
+ * each call is assigned to one process, which drives it. A process killed with SIGKILL loses its
+ * roles to the others within the lease TTL (5 s): its calls are claimed from the store and go on.
+ */
+
+const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
+const DIALPLAN = '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n';
+const users = [{ username: 'ringflow', password: 'secret' }];
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+interface Proc {
+  readonly child: ChildProcess;
+  /** The runtime's JSON log lines (stdout). */
+  readonly lines: Record<string, unknown>[];
+  stderr: string;
+  /** Its name in the cluster (the store's owner), from its first line on stderr. */
+  owner: string;
+  dead: boolean;
+  readonly exit: Promise<number | null>;
+}
+
+function ringflow(args: string[]): Proc {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p: Proc = {
+    child,
+    lines: [],
+    stderr: '',
+    owner: '',
+    dead: false,
+    exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+  child.stderr!.setEncoding('utf8').on('data', (t: string) => {
+    p.stderr += t;
+    const owner = /\(process ([^)]+)\)/.exec(p.stderr);
+    if (owner) p.owner = owner[1]!;
+  });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      p.lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {}
+  });
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return p;
+}
+
+const said = (p: Proc, msg: string) => p.lines.filter((l) => l.msg === msg);
+
+async function setup(processes: number) {
+  const nats = await startNatsServer();
+  cleanups.push(() => nats.stop());
+  const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
+  cleanups.push(() => sim.close());
+  const wire = await startWireServer(sim, { users, clock: systemClock });
+  cleanups.push(() => wire.close());
+  const args = [
+    'run',
+    ivr,
+    '--server',
+    `http://127.0.0.1:${wire.port}`,
+    '--user',
+    'ringflow',
+    '--password',
+    'secret',
+    '--app',
+    'ivr',
+    '--cluster',
+    nats.url,
+    '--input',
+    'openingHours=Daily 24h',
+    '--format',
+    'json',
+  ];
+  const procs: Proc[] = [];
+  /** Starts one more `ringflow run --server --cluster` process; resolves once its application runs. */
+  const start = async (): Promise<Proc> => {
+    const p = ringflow(args);
+    procs.push(p);
+    await until(`process ${procs.length} to start`, () => {
+      if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}: ${p.stderr}`);
+      return said(p, 'application started').length > 0;
+    });
+    return p;
+  };
+  for (let i = 0; i < processes; i++) await start();
+  await until('one process to hold the event connection', () =>
+    procs.some((p) => said(p, 'holding the event connection: events go to the JetStream stream').length > 0),
+  );
+  // Every process sees all the workers (the holder assigns calls among those it listed).
+  await until('every process to list every worker', () =>
+    procs.every((p) => {
+      const changes = said(p, 'cluster workers changed');
+      return (changes.at(-1)?.workers as unknown[] | undefined)?.length === processes;
+    }),
+  );
+  const observer = await JetStreamCallStore.connect(nats.url, { owner: 'observer' });
+  cleanups.push(() => observer.close());
+  const voicemails = new Map<string, number>();
+  sim.driver.onEvent((e) => {
+    const channel = String((e.channel as { id?: string } | undefined)?.id);
+    if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft')
+      voicemails.set(channel, (voicemails.get(channel) ?? 0) + 1);
+  });
+  return { nats, sim, procs, observer, voicemails, start };
+}
+
+const inMenu = (r: CallRecord) =>
+  JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
+
+/** The calls that ended on each process (`call ended` log lines), by call id. */
+function endings(procs: readonly Proc[]): { call: string; outcome: unknown; by: Proc }[] {
+  return procs.flatMap((p) =>
+    said(p, 'call ended').map((l) => ({ call: String(l.call), outcome: l.outcome, by: p })),
+  );
+}
+
+const holds = (p: Proc) =>
+  said(p, 'holding the event connection: events go to the JetStream stream').length > 0;
+
+describe('cluster mode, classic event connection (ringflow run --server --cluster)', () => {
+  it('spreads the calls over the processes; every call completes once', async () => {
+    const { sim, procs, observer, voicemails } = await setup(2);
+    expect(procs.filter(holds)).toHaveLength(1);
+    const calls = Array.from({ length: 6 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const owners = new Set<string | undefined>();
+    for (const call of calls) owners.add(await observer.ownerOf(call));
+    expect(owners).toEqual(new Set(procs.map((p) => p.owner)));
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until('every call ended', () => {
+      const all = endings(procs).filter((e) => calls.includes(e.call));
+      return all.length >= calls.length ? all : undefined;
+    });
+    expect(ended).toHaveLength(calls.length);
+    for (const e of ended) expect(e.outcome).toBe('completed');
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 120_000);
+
+  it('a worker killed with SIGKILL mid-call: its calls are taken over and complete once', async () => {
+    const { sim, procs, observer, voicemails } = await setup(3);
+    const calls = Array.from({ length: 9 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const owners = new Map<string, string | undefined>();
+    for (const call of calls) owners.set(call, await observer.ownerOf(call));
+    // The victim: a process that drives calls and does not hold the event connection.
+    const victim = procs.find((p) => !holds(p) && [...owners.values()].includes(p.owner))!;
+    expect(victim).toBeDefined();
+    const victimCalls = calls.filter((c) => owners.get(c) === victim.owner);
+    victim.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    victim.dead = true;
+    const survivors = procs.filter((p) => p !== victim);
+    // The victim's callers choose voicemail (3) before anyone took their calls over: the survivors
+    // replay those keys from the stream once they have claimed the calls.
+    for (const call of victimCalls) sim.driver.pressDigits(call, '3');
+
+    const takenAt = await until('the victim calls claimed by survivors', async () => {
+      for (const call of victimCalls) {
+        const owner = await observer.ownerOf(call);
+        if (owner === victim.owner || owner === undefined) return undefined;
+      }
+      return Date.now();
+    });
+    const tookOver = () =>
+      survivors.flatMap((p) => said(p, 'took over the calls of workers whose lease lapsed'));
+    await until(
+      'the survivors to log the takeover',
+      () => tookOver().reduce((n, l) => n + (l.calls as number), 0) >= victimCalls.length,
+    ).catch((error) => {
+      for (const p of survivors)
+        for (const l of p.lines)
+          if ((l.time as number) >= killedAt && (l.level as number) >= 30 && l.msg !== 'call started')
+            console.log('after the kill:', p.owner, JSON.stringify(l).slice(0, 400));
+      throw error;
+    });
+    const logged = tookOver();
+    console.log(
+      `classic cluster: worker SIGKILL -> its ${victimCalls.length} calls claimed in ${takenAt - killedAt} ms (seen by polling the bucket); survivors' log: ${logged.map((l) => `${(l.time as number) - killedAt} ms`).join(', ')}`,
+    );
+    const replays = () =>
+      survivors.flatMap((p) => said(p, 'replayed the keys pressed on the calls taken over'));
+    await until(
+      'the survivors to replay the keys',
+      () => replays().reduce((n, l) => n + (l.calls as number), 0) >= victimCalls.length,
+    );
+    expect(replays().reduce((n, l) => n + (l.replayedDigits as number), 0)).toBe(victimCalls.length);
+
+    for (const call of calls) if (!victimCalls.includes(call)) sim.driver.pressDigits(call, '3');
+    const ended = await until(
+      'every call ended',
+      () => {
+        const all = endings(survivors).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+        return all.length >= calls.length ? all : undefined;
+      },
+      90_000,
+    );
+    expect(ended).toHaveLength(calls.length);
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 150_000);
+
+  it('the event connection holder killed with SIGKILL: another takes the connection and the calls go on', async () => {
+    const { sim, procs, observer, voicemails } = await setup(3);
+    const calls = Array.from({ length: 9 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const holder = procs.find(holds)!;
+    const holderCalls: string[] = [];
+    const owners = new Map<string, string | undefined>();
+    for (const call of calls) owners.set(call, await observer.ownerOf(call));
+    for (const call of calls) if (owners.get(call) === holder.owner) holderCalls.push(call);
+    holder.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    holder.dead = true;
+    const survivors = procs.filter((p) => p !== holder);
+    // While nobody holds the event connection, a caller of a survivor hangs up: the StasisEnd is
+    // lost, and the survivor learns it from the gap marker's reconciliation.
+    const hungUp = calls.find((c) => owners.get(c) !== holder.owner)!;
+    sim.driver.hangup(hungUp);
+    const next = await until('another process to hold the event connection', () => survivors.find(holds));
+    const heldAt = said(next, 'holding the event connection: events go to the JetStream stream')[0]!
+      .time as number;
+    await until('the dead holder calls claimed', async () => {
+      for (const call of holderCalls) {
+        const owner = await observer.ownerOf(call);
+        if (owner === holder.owner || owner === undefined) return false;
+      }
+      return true;
+    });
+    console.log(
+      `classic cluster: holder SIGKILL -> event connection held again after ${heldAt - killedAt} ms; its ${holderCalls.length} calls claimed too`,
+    );
+    const reconciled = await until('the hung-up call ended by the reconciliation', () =>
+      endings(survivors).find((e) => e.call === hungUp),
+    );
+    expect(reconciled.outcome).toBe('reconciled');
+    // The events reach the workers through the new holder: the other callers choose voicemail.
+    const going = calls.filter((c) => c !== hungUp);
+    for (const call of going) sim.driver.pressDigits(call, '3');
+    const ended = await until(
+      'every call ended',
+      () => {
+        const all = endings(survivors).filter((e) => going.includes(e.call) && e.outcome === 'completed');
+        return all.length >= going.length ? all : undefined;
+      },
+      90_000,
+    );
+    expect(ended).toHaveLength(going.length);
+    for (const call of going) expect(voicemails.get(call)).toBe(1);
+    expect(endings(survivors).filter((e) => e.call === hungUp)).toHaveLength(1);
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 150_000);
+
+  it('SIGTERM hands the roles over: the event connection and the calls move, and complete', async () => {
+    const { sim, procs, observer, voicemails } = await setup(2);
+    const calls = Array.from({ length: 4 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const holder = procs.find(holds)!;
+    const other = procs.find((p) => p !== holder)!;
+    holder.child.kill('SIGTERM');
+    expect(await holder.exit).toBe(0);
+    expect(holder.stderr).toMatch(/handing \d+ calls? over to the cluster/);
+    await until('the other process to hold the event connection', () => holds(other));
+    await until('every call owned by the other process', async () => {
+      for (const call of calls) if ((await observer.ownerOf(call)) !== other.owner) return false;
+      return true;
+    });
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until('every call ended', () => {
+      const all = endings([other]).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+      return all.length >= calls.length ? all : undefined;
+    });
+    expect(ended).toHaveLength(calls.length);
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    for (const e of endings([holder])) expect(e.outcome).toBe('detached');
+  }, 120_000);
+
+  it('NATS restarted under calls: the roles and the calls go on', async () => {
+    const { nats, sim, procs, observer, voicemails } = await setup(2);
+    const calls = Array.from({ length: 4 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const restartedAt = Date.now();
+    let passed = false;
+    cleanups.push(() => {
+      if (passed) return;
+      for (const p of procs)
+        for (const l of p.lines)
+          if (
+            (l.time as number) > restartedAt &&
+            ((l.level as number) >= 40 || /took over|holding|lost|claimed/.test(String(l.msg)))
+          )
+            console.log('after the restart:', p.owner, JSON.stringify(l).slice(0, 300));
+    });
+    await nats.restart();
+    // The stream and the buckets are on file storage; the clients reconnect by themselves. Events
+    // published while the holder could not reach NATS are lost: once NATS is back, the holder (the
+    // same, or another if the restart outlasted its lease) has every worker reconcile.
+    await until(
+      'every process to reconcile after the restart',
+      () =>
+        procs.every((p) =>
+          said(p, 'event stream gap: sessions reconciled').some((l) => (l.time as number) > restartedAt),
+        ),
+      60_000,
+    );
+    // The callers choose voicemail. A key pressed while the holder changes hands (the restart can
+    // outlast its lease: a new holder is elected a few seconds later) is lost, as on a real server
+    // with nobody connected: a caller still in the main menu presses it again, as people do.
+    let pressedAt = 0;
+    await until('every caller out of the main menu', async () => {
+      const waiting = (await observer.list().catch(() => [])).filter(inMenu).map((r) => r.callId);
+      if (waiting.length === 0) return true;
+      if (Date.now() - pressedAt < 2_000) return false;
+      pressedAt = Date.now();
+      for (const call of waiting) sim.driver.pressDigits(call, '3');
+      return false;
+    });
+    const ended = await until('every call ended', () => {
+      const all = endings(procs).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+      return all.length >= calls.length ? all : undefined;
+    });
+    expect(ended).toHaveLength(calls.length);
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+    passed = true;
+  }, 120_000);
+
+  it('a rolling restart (each process replaced by SIGTERM, one after the other): every call completes once', async () => {
+    const { sim, procs, observer, voicemails, start } = await setup(3);
+    const calls = Array.from({ length: 6 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every call in the main menu', async () => {
+      const records = await observer.list();
+      return records.length === calls.length && records.every(inMenu);
+    });
+    const old = [...procs];
+    for (const p of old) {
+      const replacement = await start();
+      await until('the replacement listed as a worker', () =>
+        procs
+          .filter((q) => !q.dead)
+          .every((q) =>
+            (said(q, 'cluster workers changed').at(-1)?.workers as string[] | undefined)?.includes(
+              replacement.owner,
+            ),
+          ),
+      );
+      p.child.kill('SIGTERM');
+      expect(await p.exit).toBe(0);
+      p.dead = true;
+      await until('no call left with the stopped process', async () => {
+        for (const call of calls) if ((await observer.ownerOf(call)) === p.owner) return false;
+        return true;
+      });
+    }
+    const fresh = procs.filter((p) => !old.includes(p));
+    await until('one of the new processes to hold the event connection', () => fresh.some(holds));
+    for (const call of calls) sim.driver.pressDigits(call, '3');
+    const ended = await until('every call ended', () => {
+      const all = endings(fresh).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
+      return all.length >= calls.length ? all : undefined;
+    });
+    expect(ended).toHaveLength(calls.length);
+    for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    for (const e of endings(old)) expect(e.outcome).toBe('detached');
+    await until('the bucket empty', async () => (await observer.list()).length === 0);
+  }, 180_000);
+});

@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TransportRequest } from '@ringflow/client';
+import { AssigningRestTransport, ClassicCluster, JetStreamCallStore, KvLease } from '@ringflow/cluster';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startNatsServer } from './startNatsServer.ts';
+
+/** The parts of classic cluster mode on their own: the KV lease, the assigning transport, bad input. */
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('KvLease (bucket TTL)', () => {
+  it('one holder at a time; a dead holder’s lease expires; a holder that was replaced learns it at its next renewal', async () => {
+    const nats = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const nc = await connect({ servers: nats.url });
+    cleanups.push(() => nc.close());
+    const kv = await new Kvm(nc).create('test-leases', { history: 1, ttl: 1_500 });
+    const lost: string[] = [];
+    const lease = (name: string) =>
+      new KvLease({
+        kv,
+        key: 'events.x',
+        value: () => name,
+        ttlMs: 1_500,
+        lost: (why) => lost.push(`${name}: ${why}`),
+      });
+    const a = lease('a');
+    const b = lease('b');
+    expect(await a.acquire()).toBe(true);
+    expect(await b.acquire()).toBe(false);
+    await a.renew(300);
+    expect(await b.acquire()).toBe(false);
+    // a stops renewing (as if killed): the entry expires with the bucket's TTL, b takes it.
+    await until('b to take the lapsed lease', () => b.acquire());
+    // a comes back (it was paused, not dead): its renewal is refused and it gives up at once.
+    await a.renew(300);
+    expect(a.held).toBe(false);
+    expect(lost).toEqual(['a: another process holds the lease now (the renewal was refused)']);
+    // Released on purpose: the next acquire wins at once.
+    await b.release();
+    expect(await a.acquire()).toBe(true);
+    expect((await kv.get('events.x'))?.string()).toBe('a');
+  }, 30_000);
+});
+
+describe('AssigningRestTransport', () => {
+  it('assigns the channels a request makes before sending it, and leaves every other request alone', async () => {
+    const assigned: string[][] = [];
+    const sent: string[] = [];
+    const transport = new AssigningRestTransport(
+      {
+        send: async (request) => {
+          sent.push(`${request.method} ${request.path}`);
+          return { status: 200, headers: {} };
+        },
+      },
+      async (ids) => {
+        assigned.push([...ids]);
+      },
+    );
+    const request = (
+      method: 'GET' | 'POST',
+      path: string,
+      query: [string, string][] = [],
+    ): TransportRequest => ({
+      method,
+      path,
+      query,
+    });
+    await transport.send(request('POST', '/channels/leg-1'));
+    await transport.send(
+      request('POST', '/channels', [
+        ['endpoint', 'PJSIP/a'],
+        ['channelId', 'leg-2'],
+        ['otherChannelId', 'leg-3'],
+      ]),
+    );
+    await transport.send(request('POST', '/channels/c1/snoop/snoop-1'));
+    await transport.send(request('POST', '/channels/c1/snoop', [['snoopId', 'snoop-2']]));
+    await transport.send(request('POST', '/channels/c1/answer'));
+    await transport.send(request('POST', '/channels/create', [['endpoint', 'PJSIP/a']]));
+    await transport.send(request('GET', '/channels/leg-9'));
+    expect(assigned).toEqual([['leg-1'], ['leg-2', 'leg-3'], ['snoop-1'], ['snoop-2']]);
+    expect(sent).toHaveLength(7);
+  });
+});
+
+describe('classic cluster mode: bad input', () => {
+  it('ClassicCluster refuses lease settings that cannot work', async () => {
+    const nats = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const store = await JetStreamCallStore.connect(nats.url);
+    cleanups.push(() => store.close());
+    const options = {
+      connection: store.connection,
+      store,
+      server: { url: 'http://127.0.0.1:1/ari', username: 'u', password: 'p' },
+      app: 'ivr',
+      logger: pino({ level: 'silent' }),
+    };
+    await expect(ClassicCluster.start({ ...options, leaseTtlMs: 1_000, renewMs: 500 })).rejects.toThrow(
+      /a lease TTL of at least 3 renewals/,
+    );
+    await expect(
+      ClassicCluster.start({ ...options, server: { ...options.server, url: 'not a url' } }),
+    ).rejects.toThrow(/"not a url" is not a URL/);
+  }, 30_000);
+
+  it('ringflow run --server --cluster: an unreachable NATS exits 1 with the reason', async () => {
+    const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+    const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'run',
+        ivr,
+        '--server',
+        'http://127.0.0.1:1',
+        '--user',
+        'u',
+        '--password',
+        'p',
+        '--cluster',
+        'nats://127.0.0.1:1',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (t: string) => {
+      stderr += t;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/--cluster: JetStreamCallStore: cannot connect to NATS at nats:\/\/127.0.0.1:1/);
+  }, 30_000);
+});
