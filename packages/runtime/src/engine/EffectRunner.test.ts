@@ -1,4 +1,6 @@
-import { VirtualClock } from '@ringflow/client';
+import { systemClock, VirtualClock } from '@ringflow/client';
+import { createActor, createMachine } from 'xstate';
+import { toPlainData } from '../snapshot/liveValues.ts';
 import { describe, expect, it } from 'vitest';
 import { EffectRunner, type EffectTarget, effectSite } from './EffectRunner.ts';
 
@@ -15,6 +17,22 @@ function target(status = 'active') {
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('EffectRunner', () => {
+  it("in a machine's context with a timer running on the real clock, the machine's snapshot can be persisted", () => {
+    // XState walks the context property by property; Node's timer handles are linked lists. A
+    // runner that let it reach them made every record of a call waiting on a timer (a dial
+    // ringing) overflow the stack, and crashed the process.
+    const runner = new EffectRunner(systemClock);
+    const actor = createActor(createMachine({ context: { effects: runner } })).start();
+    runner.startTimer(effectSite(3), 60_000, target().t);
+    try {
+      const persisted = toPlainData(actor.getPersistedSnapshot()) as { context: { effects: unknown } };
+      expect(persisted.context.effects).toMatchObject({ $ringflow: 'effects' });
+    } finally {
+      runner.cancelTimer(effectSite(3));
+      actor.stop();
+    }
+  });
+
   it('reports a result as flow.effect.done.<site> and a failure as flow.effect.error.<site>', async () => {
     const runner = new EffectRunner(new VirtualClock());
     const { t, sent } = target();

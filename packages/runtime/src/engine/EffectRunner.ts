@@ -80,16 +80,24 @@ export interface ResumeSites {
  * runner.cancel(site); // on exit: a result still on its way is dropped
  */
 export class EffectRunner {
-  private tickets = 0;
+  // Every field is private to the class (#): XState's getPersistedSnapshot walks a machine's
+  // context property by property, and a runner in a context must not lead it into the clock's
+  // timer handles (Node's are linked lists: an endless walk, a stack overflow). The runner's
+  // persisted form is its PERSIST method's.
+  #tickets = 0;
   /** The ticket of the effect running in each slot; a result whose ticket is not current is dropped. */
-  private readonly running: (number | undefined)[] = [];
+  readonly #running: (number | undefined)[] = [];
   /** Timers running, by slot (see {@link startTimer}); made with the first timer. */
-  private timers: ({ handle: TimerHandle; deadline: number } | undefined)[] | undefined;
+  #timers: ({ handle: TimerHandle; deadline: number } | undefined)[] | undefined;
   /** What a restored runner must take up again once its machine runs (see {@link resume}). */
-  private toResume: PersistedEffects | undefined;
+  #toResume: PersistedEffects | undefined;
+
+  readonly #clock: Clock;
 
   /** @param clock the clock of the runner's timers (the call's). */
-  constructor(readonly clock: Clock) {}
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
 
   /**
    * A runner for a restored machine: nothing runs until {@link resume} takes up what `persisted`
@@ -97,7 +105,7 @@ export class EffectRunner {
    */
   static restored(clock: Clock, persisted: PersistedEffects): EffectRunner {
     const runner = new EffectRunner(clock);
-    runner.toResume = persisted;
+    runner.#toResume = persisted;
     return runner;
   }
 
@@ -113,11 +121,11 @@ export class EffectRunner {
     reportDone: (output: unknown) => boolean = () => true,
   ): void {
     const { slot } = site;
-    const ticket = ++this.tickets;
-    this.running[slot] = ticket;
+    const ticket = ++this.#tickets;
+    this.#running[slot] = ticket;
     const report = (event: { type: string; output?: unknown; error?: unknown }): void => {
-      if (this.running[slot] !== ticket) return;
-      this.running[slot] = undefined;
+      if (this.#running[slot] !== ticket) return;
+      this.#running[slot] = undefined;
       // A machine that finished or was stopped meanwhile takes no more events.
       if (target.getSnapshot().status === 'active') target.send(event);
     };
@@ -125,12 +133,12 @@ export class EffectRunner {
     // work may itself send events to the machine); a state left in that same transition (an
     // eventless exit) never starts its effect, as XState never starts such an invoked actor.
     Promise.resolve()
-      .then(() => (this.running[slot] === ticket ? work() : CANCELLED))
+      .then(() => (this.#running[slot] === ticket ? work() : CANCELLED))
       .then(
         (output) => {
           if (output === CANCELLED) return;
           if (reportDone(output)) report({ type: site.done, output });
-          else if (this.running[slot] === ticket) this.running[slot] = undefined;
+          else if (this.#running[slot] === ticket) this.#running[slot] = undefined;
         },
         (error: unknown) => report({ type: site.error, error }),
       );
@@ -142,7 +150,7 @@ export class EffectRunner {
    * up an effect that must not be repeated.
    */
   awaitEvents(site: EffectSite): void {
-    this.running[site.slot] = ++this.tickets;
+    this.#running[site.slot] = ++this.#tickets;
   }
 
   /**
@@ -152,48 +160,48 @@ export class EffectRunner {
    */
   startTimer(site: EffectSite, delayMs: number, target: EffectTarget): void {
     this.cancelTimer(site);
-    this.timers ??= [];
-    const timers = this.timers;
+    this.#timers ??= [];
+    const timers = this.#timers;
     const { slot } = site;
-    const handle = this.clock.setTimeout(
+    const handle = this.#clock.setTimeout(
       () => {
         timers[slot] = undefined;
         if (target.getSnapshot().status === 'active') target.send({ type: site.timer });
       },
       Math.max(0, delayMs),
     );
-    timers[slot] = { handle, deadline: this.clock.now() + delayMs };
+    timers[slot] = { handle, deadline: this.#clock.now() + delayMs };
   }
 
   cancelTimer(site: EffectSite): void {
-    const timer = this.timers?.[site.slot];
+    const timer = this.#timers?.[site.slot];
     if (!timer) return;
-    this.timers![site.slot] = undefined;
-    this.clock.clearTimeout(timer.handle);
+    this.#timers![site.slot] = undefined;
+    this.#clock.clearTimeout(timer.handle);
   }
 
   /** The state that started the effect at `site` was left: its result, if it comes, is dropped. */
   cancel(site: EffectSite): void {
-    this.running[site.slot] = undefined;
+    this.#running[site.slot] = undefined;
   }
 
   /** Effects and timers still running (for leak checks and tests). */
   get pending(): number {
     let count = 0;
-    for (const ticket of this.running) if (ticket !== undefined) count++;
-    for (const timer of this.timers ?? []) if (timer !== undefined) count++;
+    for (const ticket of this.#running) if (ticket !== undefined) count++;
+    for (const timer of this.#timers ?? []) if (timer !== undefined) count++;
     return count;
   }
 
   /** What is under way, as plain data (written with the machine's persisted snapshot). */
   persist(): PersistedEffects {
-    if (this.toResume) return this.toResume;
+    if (this.#toResume) return this.#toResume;
     const effects: number[] = [];
-    this.running.forEach((ticket, slot) => {
+    this.#running.forEach((ticket, slot) => {
       if (ticket !== undefined) effects.push(slot);
     });
     const timers: { slot: number; deadline: number }[] = [];
-    this.timers?.forEach((timer, slot) => {
+    this.#timers?.forEach((timer, slot) => {
       if (timer) timers.push({ slot, deadline: timer.deadline });
     });
     return { $ringflow: 'effects', effects, timers };
@@ -210,10 +218,10 @@ export class EffectRunner {
    * or twice.
    */
   resume(sites: ResumeSites, target: EffectTarget): void {
-    const persisted = this.toResume;
+    const persisted = this.#toResume;
     if (!persisted) return;
-    this.toResume = undefined;
-    const now = this.clock.now();
+    this.#toResume = undefined;
+    const now = this.#clock.now();
     for (const { slot, deadline } of persisted.timers)
       this.startTimer(sites.timer(slot), deadline - now, target);
     for (const slot of persisted.effects) sites.effect(slot);

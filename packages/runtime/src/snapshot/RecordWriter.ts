@@ -29,8 +29,7 @@ export class RecordWriter {
     queueMicrotask(() => {
       this.due = false;
       if (this.closed) return;
-      const record = this.build();
-      if (record) this.attempt('save', () => this.store.save(record));
+      this.write();
     });
   }
 
@@ -41,8 +40,15 @@ export class RecordWriter {
    */
   flush(): void {
     if (this.closed || !this.due) return;
-    const record = this.build();
-    if (record) this.attempt('save', () => this.store.save(record));
+    this.write();
+  }
+
+  /** Builds the record and saves it; a record that cannot be built is a failure like the store's. */
+  private write(): void {
+    this.attempt('save', () => {
+      const record = this.build();
+      return record ? this.store.save(record) : undefined;
+    });
   }
 
   /** No more writes; with `remove`, the record is deleted (the call ended here). */
@@ -63,7 +69,7 @@ export class RecordWriter {
       this.warned = true;
       this.logger().warn(
         { err: error, what },
-        'call record store failed; the call goes on, but another process could not take it over',
+        'could not write the call record (building it, or the store); the call goes on, but another process could not take it over',
       );
     };
     try {
