@@ -26,6 +26,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/**
+ * Calls in flight when a worker or the event connection holder is killed: the issue's load (3
+ * processes, 200 calls of the shipped IVR). Each kill test takes ~30-40 s of real time.
+ */
+const LOAD_CALLS = 200;
+
 async function until<T>(
   what: string,
   check: () => T | undefined | false | Promise<T | undefined | false>,
@@ -173,9 +179,11 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     await until('the bucket empty', async () => (await observer.list()).length === 0);
   }, 120_000);
 
-  it('a worker killed with SIGKILL mid-call: its calls are taken over and complete once', async () => {
+  it('200 calls, a worker killed with SIGKILL mid-call: its calls are taken over and every call completes once', async () => {
     const { sim, procs, observer, voicemails } = await setup(3);
-    const calls = Array.from({ length: 9 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    const calls = Array.from({ length: LOAD_CALLS }, () =>
+      sim.driver.placeCall({ context: 'pbx', to: '100' }),
+    );
     await until('every call in the main menu', async () => {
       const records = await observer.list();
       return records.length === calls.length && records.every(inMenu);
@@ -239,9 +247,11 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     await until('the bucket empty', async () => (await observer.list()).length === 0);
   }, 150_000);
 
-  it('the event connection holder killed with SIGKILL: another takes the connection and the calls go on', async () => {
+  it('200 calls, the event connection holder killed with SIGKILL: another takes the connection and the calls go on', async () => {
     const { sim, procs, observer, voicemails } = await setup(3);
-    const calls = Array.from({ length: 9 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    const calls = Array.from({ length: LOAD_CALLS }, () =>
+      sim.driver.placeCall({ context: 'pbx', to: '100' }),
+    );
     await until('every call in the main menu', async () => {
       const records = await observer.list();
       return records.length === calls.length && records.every(inMenu);
