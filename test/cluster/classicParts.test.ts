@@ -153,4 +153,27 @@ describe('classic cluster mode: bad input', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/--cluster: JetStreamCallStore: cannot connect to NATS at nats:\/\/127.0.0.1:1/);
   }, 30_000);
+
+  it('ringflow run --cluster-lease: too short, or without --cluster and --server, is a usage error (exit 2)', async () => {
+    const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+    const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
+    const run = async (extra: string[]) => {
+      const child = spawn(process.execPath, [bin, 'run', ivr, ...extra], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (t: string) => {
+        stderr += t;
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { code, stderr };
+    };
+    const server = ['--server', 'http://127.0.0.1:1', '--user', 'u', '--password', 'p'];
+    const short = await run([...server, '--cluster', 'nats://127.0.0.1:1', '--cluster-lease', '1s']);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/--cluster-lease: at least 3s/);
+    const alone = await run([...server, '--cluster-lease', '20s']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--cluster-lease goes with --cluster and --server/);
+  }, 30_000);
 });

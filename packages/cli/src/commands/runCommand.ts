@@ -53,6 +53,9 @@ Options:
   --cluster <nats://host:port>  with --listen or --server: keep calls in NATS JetStream (a
                           key-value bucket, made when missing) so that other processes take
                           them over; with --server alone, share the server's event connection
+  --cluster-lease <duration>  with --cluster and --server: how long a process's leases outlive
+                          its last renewal (default 5s): longer than a NATS restart takes, or a
+                          restart makes the processes take each other's calls over
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
   --input <name=value>    a flow input (input.<name>); repeat for more; the value is converted
                           to the declared type (number, boolean, duration, list: a,b or JSON)
@@ -105,6 +108,7 @@ function parse(args: readonly string[]) {
       server: { type: 'string' },
       listen: { type: 'string' },
       cluster: { type: 'string' },
+      'cluster-lease': { type: 'string' },
       http: { type: 'string' },
       'http-user': { type: 'string' },
       'http-password': { type: 'string' },
@@ -223,6 +227,19 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
   if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0 or max, got '${values.speed}'`);
   const limitMs = duration(values.limit, 300_000, '--limit', parseDuration);
   const drainMs = duration(values.drain, 30_000, '--drain', parseDuration);
+  const clusterLeaseMs =
+    values['cluster-lease'] === undefined
+      ? undefined
+      : duration(values['cluster-lease'], 5_000, '--cluster-lease', parseDuration);
+  if (
+    clusterLeaseMs !== undefined &&
+    (values.cluster === undefined || values.server === undefined || values.listen !== undefined)
+  )
+    throw new UsageError('--cluster-lease goes with --cluster and --server (the classic event connection)');
+  if (clusterLeaseMs !== undefined && clusterLeaseMs < 3_000)
+    throw new UsageError(
+      `--cluster-lease: at least 3s (three renewals of 1 s), got '${values['cluster-lease']}'`,
+    );
   const server = values.server !== undefined ? serverUrl(values.server) : undefined;
 
   let flow: Flow;
@@ -265,6 +282,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
         : {}),
       ...(listen ? { listen: { ...listen, accounts: account } } : {}),
       ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
+      ...(clusterLeaseMs !== undefined ? { clusterLeaseMs } : {}),
       app: values.app ?? flow.document.name,
       ...(http
         ? {

@@ -20,6 +20,12 @@ export interface ServerRunOptions {
   readonly app: string;
   /** A NATS address: calls are kept in JetStream, and SIGTERM hands them over to other processes. */
   readonly cluster?: string;
+  /**
+   * Classic cluster mode: how long a process's leases (the event connection, its worker lease)
+   * outlive its last renewal. Longer than a NATS restart takes, so a restart costs no takeover;
+   * shorter makes takeovers after a crash faster. Default 5 s.
+   */
+  readonly clusterLeaseMs?: number;
   /** Serve /metrics, /healthz and /readyz there (see startOpsServer). */
   readonly http?: {
     readonly host: string;
@@ -81,6 +87,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         server: options.server,
         app: options.app,
         logger,
+        ...(options.clusterLeaseMs !== undefined ? { leaseTtlMs: options.clusterLeaseMs } : {}),
       });
     } catch (error) {
       say(`ringflow run: --cluster: ${(error as Error).message}`);
