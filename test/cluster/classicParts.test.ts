@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TransportRequest } from '@ringflow/client';
 import { AssigningRestTransport, ClassicCluster, JetStreamCallStore, KvLease } from '@ringflow/cluster';
-import { Kvm } from '@nats-io/kv';
+import { type KV, Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startNatsServer } from './startNatsServer.ts';
 
 /** The parts of classic cluster mode on their own: the KV lease, the assigning transport, bad input. */
@@ -28,7 +28,7 @@ async function until(
 }
 
 describe('KvLease (bucket TTL)', () => {
-  it('one holder at a time; a dead holder’s lease expires; a holder that was replaced learns it at its next renewal', async () => {
+  it('one holder at a time; a holder that stops renewing gives the lease up on its own side before another can take it; a refused renewal is a loss', async () => {
     const nats = await startNatsServer();
     cleanups.push(() => nats.stop());
     const nc = await connect({ servers: nats.url });
@@ -41,25 +41,69 @@ describe('KvLease (bucket TTL)', () => {
         key: 'events.x',
         value: () => name,
         ttlMs: 1_500,
+        marginMs: 300,
         lost: (why) => lost.push(`${name}: ${why}`),
       });
     const a = lease('a');
     const b = lease('b');
     expect(await a.acquire()).toBe(true);
     expect(await b.acquire()).toBe(false);
-    await a.renew(300);
+    await a.renew();
     expect(await b.acquire()).toBe(false);
-    // a stops renewing (as if killed): the entry expires with the bucket's TTL, b takes it.
-    await until('b to take the lapsed lease', () => b.acquire());
-    // a comes back (it was paused, not dead): its renewal is refused and it gives up at once.
-    await a.renew(300);
-    expect(a.held).toBe(false);
-    expect(lost).toEqual(['a: another process holds the lease now (the renewal was refused)']);
+    // a stops renewing (its renewals hang, or it is cut from NATS): the entry expires with the
+    // bucket's TTL and b takes it — but a had given it up by its own timer first.
+    let aHeldWhenBTookIt: boolean | undefined;
+    await until('b to take the lapsed lease', async () => {
+      const held = a.held;
+      if (!(await b.acquire())) return false;
+      aHeldWhenBTookIt = held;
+      return true;
+    });
+    expect(aHeldWhenBTookIt).toBe(false);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatch(/^a: no renewal accepted for \d+ ms \(the lease lives 1500 ms\)$/);
     // Released on purpose: the next acquire wins at once.
     await b.release();
     expect(await a.acquire()).toBe(true);
     expect((await kv.get('events.x'))?.string()).toBe('a');
+    // Another process wrote the entry (a's lease had lapsed unseen): a's next renewal is refused.
+    await kv.put('events.x', 'c');
+    await a.renew();
+    expect(a.held).toBe(false);
+    expect(lost[1]).toBe('a: another process holds the lease now (the renewal was refused)');
+    await a.release();
   }, 30_000);
+
+  it('gives the lease up at TTL less margin after the last renewal accepted, even while a renewal hangs', async () => {
+    vi.useFakeTimers();
+    cleanups.push(() => vi.useRealTimers());
+    let revision = 0;
+    const kv = {
+      create: async () => ++revision,
+      // The first renewal is accepted; the next ones never answer (NATS away).
+      update: (_key: string, _value: string, _rev: number) =>
+        revision < 2 ? Promise.resolve(++revision) : new Promise<number>(() => {}),
+    } as unknown as KV; // Only create and update are used by acquire and renew.
+    const lost: string[] = [];
+    const lease = new KvLease({
+      kv,
+      key: 'k',
+      value: () => 'me',
+      ttlMs: 5_000,
+      marginMs: 1_500,
+      lost: (why) => lost.push(why),
+    });
+    expect(await lease.acquire()).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await lease.renew(); // accepted at t = 1000: the lease is safe until 1000 + 5000 − 1500 = 4500
+    void lease.renew(); // hangs
+    await vi.advanceTimersByTimeAsync(3_499);
+    expect(lease.held).toBe(true);
+    expect(lost).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(lease.held).toBe(false);
+    expect(lost).toEqual(['no renewal accepted for 3500 ms (the lease lives 5000 ms)']);
+  });
 });
 
 describe('AssigningRestTransport', () => {

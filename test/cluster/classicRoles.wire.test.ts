@@ -169,8 +169,8 @@ describe('classic cluster mode: a holder that lost its lease', () => {
     cleanups.push(() => nc.close());
     const leases = await new Kvm(nc).open('ringflow-leases');
     const key = `events.${natsToken(serverName)}.${natsToken('ivr')}`;
-    await leases.delete(key);
-    await leases.create(key, 'intruder');
+    // One write (not delete then create: the other worker could take the key in between).
+    await leases.put(key, 'intruder');
     await until('w1 to close its event connection', () => !w1.cluster.holding);
     // The intruder never renews: its lease lapses and one of the workers holds the connection again.
     await until(

@@ -95,6 +95,13 @@ export class ClassicCluster {
   private stopped = false;
   private takingOver = false;
   private takeOverAgain = false;
+  /**
+   * This worker lost its lease and let its calls go: it starts no call until it holds its lease
+   * again, and then takes back those of its calls nobody claimed meanwhile.
+   */
+  private fenced = false;
+  /** The lease was taken again after a fence: the next search also takes this worker's own orphans. */
+  private reclaimOwn = false;
   private app: Application | undefined;
   private readonly logger: Logger;
 
@@ -103,10 +110,10 @@ export class ClassicCluster {
     private readonly feed: JetStreamEventFeed,
     private readonly holder: EventConnectionHolder,
     private readonly workers: WorkerDirectory,
-    private readonly renewMs: number,
     server: HeldServer,
     assignments: KV,
     ttlMs: number,
+    private readonly renewMs: number,
   ) {
     this.logger = options.logger;
     this.settleTurns = Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS;
@@ -126,7 +133,8 @@ export class ClassicCluster {
         },
       ),
     };
-    this.acceptCall = (start) => feed.accepts(start);
+    // A fenced worker starts no call: its lease lapsed, so the holder may give the call to another.
+    this.acceptCall = (start) => !this.fenced && feed.accepts(start);
   }
 
   /**
@@ -175,6 +183,8 @@ export class ClassicCluster {
       );
     }
     const me = options.store.owner;
+    // A lease is given up locally this long before it can expire on the server (see KvLease).
+    const marginMs = renewMs * 1.5;
     let cluster: ClassicCluster | undefined;
     const workers = new WorkerDirectory({
       leases,
@@ -183,6 +193,8 @@ export class ClassicCluster {
       me,
       load: () => cluster?.app?.activeCalls().length ?? 0,
       ttlMs,
+      marginMs,
+      lost: () => cluster?.fence(),
       logger: options.logger,
     });
     await workers.join();
@@ -202,9 +214,10 @@ export class ClassicCluster {
       app: options.app,
       me,
       ttlMs,
+      marginMs,
       logger: options.logger,
     });
-    cluster = new ClassicCluster(options, feed, holder, workers, renewMs, server, assignments, ttlMs);
+    cluster = new ClassicCluster(options, feed, holder, workers, server, assignments, ttlMs, renewMs);
     return cluster;
   }
 
@@ -221,11 +234,10 @@ export class ClassicCluster {
   /** Starts the turns: leases renewed, the holder elected, dead workers' calls taken over. */
   run(app: Application): void {
     this.app = app;
-    const margin = this.renewMs * 1.5;
     // Each role turns on its own: a slow holder (connecting, publishing a gap marker) or a slow
     // takeover must never hold this worker's lease renewal back and let it lapse.
-    this.timers.push(this.every('event connection lease', () => this.holder.tick(margin)));
-    this.timers.push(this.every('worker lease', () => this.workerTurn(margin)));
+    this.timers.push(this.every('event connection lease', () => this.holder.tick()));
+    this.timers.push(this.every('worker lease', () => this.workerTurn()));
     void this.watchNats();
   }
 
@@ -257,16 +269,37 @@ export class ClassicCluster {
     }
   }
 
-  private async workerTurn(margin: number): Promise<void> {
-    let listed: { live: ReadonlySet<string>; renewed: boolean };
+  /**
+   * This worker lost its lease (see {@link KvLease}: before it can lapse on the server): the
+   * others may claim its calls from now on, so every call is let go untouched at once (its last
+   * record written if the store still takes it). Two processes never act for one call.
+   */
+  private fence(): void {
+    if (this.stopped || this.fenced) return;
+    this.fenced = true;
+    this.distrust();
+    const calls = this.app?.detachCalls() ?? 0;
+    this.logger.warn(
+      { calls },
+      'worker lease lost: let every call go untouched; those nobody claims are taken back when the lease is',
+    );
+  }
+
+  private async workerTurn(): Promise<void> {
+    let listed: { live: ReadonlySet<string>; renewed: boolean; rejoined: boolean };
     try {
-      listed = await this.workers.tick(margin);
+      listed = await this.workers.tick();
     } catch (error) {
       this.distrust();
       throw error;
     }
     const before = this.live;
     this.live = listed.live;
+    if (listed.rejoined) {
+      this.fenced = false;
+      this.reclaimOwn = true;
+      this.scheduleTakeover();
+    }
     if (!listed.renewed) {
       // This worker's own lease was not renewed (NATS away or restarted: every lease may have
       // lapsed at once): the others' absence means nothing yet.
@@ -327,16 +360,23 @@ export class ClassicCluster {
     return this.healthyTurns >= this.settleTurns;
   }
 
-  /** Claims and restores the calls whose owner holds no worker lease any more. */
+  /**
+   * Claims and restores the calls whose owner holds no worker lease any more, and, after this
+   * worker was fenced, its own calls that nobody claimed meanwhile (records of its own with no
+   * call here).
+   */
   private async takeOverOrphans(): Promise<void> {
     const app = this.app;
-    if (!app) return;
+    if (!app || this.fenced) return;
     const me = this.options.store.owner;
+    const reclaimOwn = this.reclaimOwn;
     const orphaned = new Map<string, { owner: string; record: CallRecord }>();
     for (const { record, owner } of await this.options.store.listOwners()) {
-      if (owner !== me && this.isGone(owner) && record.app === this.options.app)
-        orphaned.set(record.callId, { owner, record });
+      if (record.app !== this.options.app) continue;
+      const own = owner === me && reclaimOwn && app.call(record.channelId) === undefined;
+      if (own || (owner !== me && this.isGone(owner))) orphaned.set(record.callId, { owner, record });
     }
+    if (reclaimOwn) this.reclaimOwn = false;
     if (orphaned.size === 0) return;
     const startedAt = Date.now();
     const taken = await app.takeOverCalls((record) => orphaned.has(record.callId));
@@ -344,6 +384,7 @@ export class ClassicCluster {
     this.logger.info(
       {
         calls: taken,
+        // Records of this worker's own (after a fence) count among them.
         from: [...new Set([...orphaned.values()].map((o) => o.owner))],
         ms: Date.now() - startedAt,
       },

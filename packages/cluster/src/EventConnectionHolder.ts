@@ -42,6 +42,8 @@ export interface EventConnectionHolderOptions {
   /** This process's name (the lease's value, the store's owner). */
   readonly me: string;
   readonly ttlMs: number;
+  /** How long before the TTL runs out the holder gives its lease up when renewals fail (see {@link KvLease}). */
+  readonly marginMs: number;
   readonly logger: Logger;
 }
 
@@ -80,6 +82,7 @@ export class EventConnectionHolder {
       key: `events.${this.serverToken}.${natsToken(options.app)}`,
       value: () => options.me,
       ttlMs: options.ttlMs,
+      marginMs: options.marginMs,
       lost: (why) => this.lost(why),
     });
   }
@@ -89,10 +92,10 @@ export class EventConnectionHolder {
   }
 
   /** One turn of the election: renew the lease when held, else try to take it (and connect). */
-  async tick(renewMarginMs: number): Promise<void> {
+  async tick(): Promise<void> {
     if (this.stopped) return;
     if (this.lease.held) {
-      await this.lease.renew(renewMarginMs);
+      await this.lease.renew();
       // Events that could not be published reached no worker: they reconcile once NATS takes
       // messages again (tried again at each turn until the marker itself goes through).
       if (this.eventsLost && this.stream) {

@@ -129,7 +129,9 @@ export class JetStreamCallStore implements CallStore {
     }
     let connection: NatsConnection;
     try {
-      connection = await connect({ servers: list, name: 'ringflow' });
+      // Reconnects for as long as the process lives: a worker cut from NATS lets its calls go
+      // (its lease lapses) and takes its place again once NATS answers (docs/cluster.md).
+      connection = await connect({ servers: list, name: 'ringflow', maxReconnectAttempts: -1 });
     } catch (error) {
       throw new RingflowError(
         ErrorCode.NETWORK,

@@ -10,9 +10,15 @@ export interface KvLeaseOptions {
   /** The bucket's TTL (how long an entry lives without a rewrite), milliseconds. */
   readonly ttlMs: number;
   /**
+   * How long before the TTL runs out, counted from the start of the last renewal accepted, the
+   * holder gives the lease up on its own side (at least one renewal interval, so that the entry
+   * cannot have expired on the server yet: another process may take it only after).
+   */
+  readonly marginMs: number;
+  /**
    * Called when the lease is lost: a renewal refused (another process holds it now), or no
-   * renewal accepted for longer than is safe (NATS unreachable: the entry may have expired and
-   * been taken). The holder must stop acting as one at once.
+   * renewal accepted for the TTL less the margin (NATS unreachable or not answering: the entry
+   * may expire and be taken). The holder must stop acting as one at once.
    */
   readonly lost: (why: string) => void;
 }
@@ -24,17 +30,23 @@ const WRONG_LAST_SEQUENCE = 10071;
  * A lease on one key of a key-value bucket with a bucket TTL (NATS 2.9 has no per-key TTL): the
  * holder made the entry with `create` (refused while it exists) and rewrites it with `update`
  * naming the revision it wrote last. If the holder dies, the entry expires after the TTL and the
- * next `create` wins. A holder that cannot renew for a TTL less one renewal gives it up on its
- * own side, before another process can have it.
+ * next `create` wins.
+ *
+ * **Self-fencing.** A holder that has had no renewal accepted for the TTL less the margin gives
+ * the lease up on its own side, by a local timer (a renewal that hangs while NATS is away would
+ * never tell it), before the entry can expire on the server and another process take it: the
+ * lease's two holders never overlap as long as the processes' clocks run at the same rate.
  *
  * @example
- * const lease = new KvLease({ kv, key: 'events.pbx1.ivr', value: () => me, ttlMs: 5000, lost: stop });
+ * const lease = new KvLease({ kv, key: 'events.pbx1.ivr', value: () => me, ttlMs: 5000, marginMs: 1500, lost: stop });
  * if (await lease.acquire()) startHolding();
  * setInterval(() => void lease.renew(), 1000);
  */
 export class KvLease {
   private revision: number | undefined;
   private renewedAt = 0;
+  /** Gives the lease up when no renewal was accepted in time (re-armed at each one). */
+  private deadline: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: KvLeaseOptions) {}
 
@@ -49,7 +61,7 @@ export class KvLease {
     const startedAt = Date.now();
     try {
       this.revision = await this.options.kv.create(this.options.key, this.options.value());
-      this.renewedAt = startedAt;
+      this.accepted(startedAt);
       return true;
     } catch (error) {
       if (isWrongRevision(error) || isExists(error)) return false;
@@ -59,26 +71,23 @@ export class KvLease {
 
   /**
    * Rewrites the entry, naming the revision written last. A refusal means another process holds
-   * the lease: `lost` is called. A failure (NATS unreachable) is thrown; once no renewal has
-   * succeeded for the TTL less `marginMs`, the lease is given up (`lost`).
+   * the lease: `lost` is called. A failure (NATS unreachable) is thrown; the lease is kept until
+   * the local deadline (TTL less margin after the last renewal accepted) gives it up.
    */
-  async renew(marginMs: number): Promise<void> {
+  async renew(): Promise<void> {
     const revision = this.revision;
     if (revision === undefined) return;
     const startedAt = Date.now();
     try {
       const next = await this.options.kv.update(this.options.key, this.options.value(), revision);
+      // Given up meanwhile (the deadline passed while this renewal travelled): it stays given up,
+      // and the entry expires on the server by itself.
       if (this.revision !== revision) return;
       this.revision = next;
-      this.renewedAt = startedAt;
+      this.accepted(startedAt);
     } catch (error) {
       if (this.revision !== revision) return;
-      if (isWrongRevision(error)) {
-        this.drop('another process holds the lease now (the renewal was refused)');
-        return;
-      }
-      if (Date.now() - this.renewedAt > this.options.ttlMs - marginMs)
-        this.drop(`no renewal accepted for ${Date.now() - this.renewedAt} ms (${(error as Error).message})`);
+      if (isWrongRevision(error)) this.drop('another process holds the lease now (the renewal was refused)');
       else throw error;
     }
   }
@@ -88,6 +97,7 @@ export class KvLease {
     const revision = this.revision;
     if (revision === undefined) return;
     this.revision = undefined;
+    this.disarm();
     try {
       await this.options.kv.delete(this.options.key, { previousSeq: revision });
     } catch {
@@ -95,8 +105,32 @@ export class KvLease {
     }
   }
 
+  /** A write of the entry sent at `startedAt` was accepted: the lease is safe until TTL − margin after it. */
+  private accepted(startedAt: number): void {
+    this.renewedAt = startedAt;
+    this.disarm();
+    const { ttlMs, marginMs } = this.options;
+    this.deadline = setTimeout(
+      () => {
+        this.deadline = undefined;
+        if (this.revision !== undefined)
+          this.drop(
+            `no renewal accepted for ${Date.now() - this.renewedAt} ms (the lease lives ${ttlMs} ms)`,
+          );
+      },
+      Math.max(0, startedAt + ttlMs - marginMs - Date.now()),
+    );
+    this.deadline.unref();
+  }
+
+  private disarm(): void {
+    if (this.deadline !== undefined) clearTimeout(this.deadline);
+    this.deadline = undefined;
+  }
+
   private drop(why: string): void {
     this.revision = undefined;
+    this.disarm();
     this.options.lost(why);
   }
 }

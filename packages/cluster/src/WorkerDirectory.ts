@@ -13,6 +13,13 @@ export interface WorkerDirectoryOptions {
   /** Calls this process drives now (its load, published in its lease). */
   readonly load: () => number;
   readonly ttlMs: number;
+  /** How long before the TTL runs out this worker gives its lease up when renewals fail (see {@link KvLease}). */
+  readonly marginMs: number;
+  /**
+   * This worker lost its lease (renewals failed until the margin, or one was refused): the
+   * others may take its calls over from now on, so it must stop acting for them at once.
+   */
+  readonly lost: () => void;
   readonly logger: Logger;
 }
 
@@ -42,12 +49,14 @@ export class WorkerDirectory {
       key: `worker.${natsToken(options.me)}`,
       value: () => JSON.stringify({ worker: options.me, load: options.load() } satisfies WorkerLease),
       ttlMs: options.ttlMs,
+      marginMs: options.marginMs,
       lost: (why) => {
         this.leaseLost = true;
         options.logger.error(
           { why },
-          'lost this worker lease: the other processes may take its calls over (their next record writes here are refused)',
+          'lost this worker lease: the other processes may take its calls over; letting them go',
         );
+        options.lost();
       },
     });
   }
@@ -60,19 +69,24 @@ export class WorkerDirectory {
   }
 
   /**
-   * Renews this worker's lease and reads everybody's; resolves with the live workers, and whether
-   * this worker's own lease was renewed (else its view of the others is not to be trusted: NATS
-   * restarted or was away, and every lease may have lapsed at once).
+   * Renews this worker's lease (or takes it again after losing it) and reads everybody's;
+   * resolves with the live workers, whether this worker's own lease was renewed (else its view of
+   * the others is not to be trusted: NATS restarted or was away, and every lease may have lapsed
+   * at once), and whether it was taken again in this turn after being lost.
    */
-  async tick(
-    renewMarginMs: number,
-  ): Promise<{ readonly live: ReadonlySet<string>; readonly renewed: boolean }> {
+  async tick(): Promise<{
+    readonly live: ReadonlySet<string>;
+    readonly renewed: boolean;
+    readonly rejoined: boolean;
+  }> {
     let renewed = false;
+    let rejoined = false;
     if (this.lease.held) {
-      await this.lease.renew(renewMarginMs);
+      await this.lease.renew();
       renewed = this.lease.held;
     } else if (this.leaseLost && (await this.lease.acquire())) {
       this.leaseLost = false;
+      rejoined = true;
       this.options.logger.warn('worker lease taken again');
     }
     const prefix = `$KV.${this.options.leasesBucket}.`;
@@ -95,7 +109,7 @@ export class WorkerDirectory {
       this.options.logger.info({ workers: now.sort() }, 'cluster workers changed');
     this.listed = new Set(now);
     this.loads = loads;
-    return { live: this.listed, renewed };
+    return { live: this.listed, renewed, rejoined };
   }
 
   /** The live worker with the fewest calls (this process when none is known yet). */

@@ -54,8 +54,8 @@ Options:
                           key-value bucket, made when missing) so that other processes take
                           them over; with --server alone, share the server's event connection
   --cluster-lease <duration>  with --cluster and --server: how long a process's leases outlive
-                          its last renewal (default 5s): longer than a NATS restart takes, or a
-                          restart makes the processes take each other's calls over
+                          its last renewal (default 5s): a dead process's calls move after about
+                          this; a process cut from NATS this long lets its calls go
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
   --input <name=value>    a flow input (input.<name>); repeat for more; the value is converted
                           to the declared type (number, boolean, duration, list: a,b or JSON)

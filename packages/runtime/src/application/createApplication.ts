@@ -543,8 +543,19 @@ export class Application {
         { activeCalls: this.sessions.size },
         'detach without a store: the calls stay on the server, but no process can take them over',
       );
-    for (const s of [...this.sessions]) s.end('detached');
+    this.detachCalls();
     await this.stop();
+  }
+
+  /**
+   * Lets every call in progress go untouched, as {@link detach} does, but goes on running: new
+   * calls start as before. Cluster mode calls it when this process lost its lease (another process
+   * may be taking its calls over). Returns how many calls were let go.
+   */
+  detachCalls(): number {
+    const sessions = [...this.sessions];
+    for (const s of sessions) s.end('detached');
+    return sessions.length;
   }
 
   /**
