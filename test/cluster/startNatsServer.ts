@@ -8,6 +8,8 @@ export interface TestNatsServer {
   /** `nats://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
+  /** The server process's pid (a new one after {@link restart}); for CPU figures. */
+  readonly pid: number;
   /** Stops the server and starts it again on the same port with the same store directory. */
   restart(): Promise<void>;
   /** Stops the server (SIGTERM, then SIGKILL) and removes its store directory. */
@@ -39,6 +41,9 @@ export async function startNatsServer(): Promise<TestNatsServer> {
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return running.child.pid!;
+    },
     restart: async () => {
       await stopChild(running.child);
       running = await spawnNats(dir, port);

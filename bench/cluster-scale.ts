@@ -1,0 +1,261 @@
+/**
+ * Cluster mode's throughput and CPU per call against single-process mode: real `ringflow run
+ * --server` processes on the simulator over the wire (in this process, real time), the shipped IVR
+ * (flows/ivr.yaml, open every day; each caller presses 3 when the main menu starts and leaves a
+ * voicemail, which the flow ends). Modes, side by side in one run (the order rotates each run):
+ * `single` (one process, no cluster) and `cluster N` (N processes with `--cluster` on a real
+ * `nats-server -js` from Debian's package: one holds the event connection, every one drives calls).
+ * Each mode gets a fresh simulator and NATS server; the callers arrive at `--rate` per second for
+ * `--seconds`.
+ *
+ *   npx tsx bench/cluster-scale.ts [--rate 20] [--seconds 20] [--runs 3] [--workers 1,2,4]
+ *
+ * Reports per mode: the calls that ended per second (from the first call gone to the last; the
+ * offered rate as long as the processes keep up), the median call length (it grows when they fall
+ * behind), the voicemails left (every call should leave one), and CPU per completed call of the ringflow
+ * processes together, of NATS, and of the simulator (this process), from /proc (user + system).
+ * Not part of `npm test`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { systemClock } from '@ringflow/client';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { startNatsServer } from '../test/cluster/startNatsServer.ts';
+import { fmt, median, spread } from './apps/stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '20' },
+    seconds: { type: 'string', default: '20' },
+    runs: { type: 'string', default: '3' },
+    workers: { type: 'string', default: '1,2,4' },
+  },
+});
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const RUNS = Number(values.runs);
+const WORKERS = values.workers.split(',').map(Number);
+if (
+  !(RATE > 0) ||
+  !(SECONDS > 0) ||
+  !Number.isInteger(RUNS) ||
+  RUNS < 1 ||
+  WORKERS.some((n) => !Number.isInteger(n) || n < 1)
+) {
+  process.stderr.write(
+    'usage: npx tsx bench/cluster-scale.ts [--rate calls/s > 0] [--seconds > 0] [--runs N > 0] [--workers 1,2,4]\n',
+  );
+  process.exit(2);
+}
+
+const bin = fileURLToPath(new URL('../packages/cli/bin/ringflow.js', import.meta.url));
+const ivr = fileURLToPath(new URL('../flows/ivr.yaml', import.meta.url));
+const DIALPLAN = '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n';
+const MAIN_MENU_PROMPT = 'sound:demo-instruct';
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+/** The last call must be gone this long after the last one was placed, or the run fails. */
+const DRAIN_LIMIT_MS = 120_000;
+
+/** CPU time (user + system) a process has used, in milliseconds. */
+function cpuMsOf(pid: number): number {
+  // Fields after the command name (which may hold spaces) start at ") ".
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+}
+
+function selfCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+interface Proc {
+  readonly child: ChildProcess;
+  readonly messages: string[];
+  stderr: string;
+}
+
+function ringflow(args: readonly string[]): Proc {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p: Proc = { child, messages: [], stderr: '' };
+  child.stderr!.setEncoding('utf8').on('data', (t: string) => {
+    p.stderr += t;
+  });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      const msg = (JSON.parse(line) as { msg?: unknown }).msg;
+      // Only the role messages are kept (the per-call lines would grow with the load).
+      if (typeof msg === 'string' && !msg.startsWith('call ')) p.messages.push(msg);
+    } catch {}
+  });
+  return p;
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+type Mode = { readonly name: string; readonly processes: number; readonly cluster: boolean };
+
+interface RunResult {
+  readonly completed: number;
+  readonly placed: number;
+  readonly callsPerSecond: number;
+  readonly medianCallMs: number;
+  readonly ringflowCpuMsPerCall: number;
+  readonly natsCpuMsPerCall: number;
+  readonly simulatorCpuMsPerCall: number;
+}
+
+async function runOnce(mode: Mode): Promise<RunResult> {
+  const nats = mode.cluster ? await startNatsServer() : undefined;
+  const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
+  const wire = await startWireServer(sim, {
+    users: [{ username: 'ringflow', password: 'secret' }],
+    clock: systemClock,
+  });
+  const procs: Proc[] = [];
+  try {
+    const args = [
+      'run',
+      ivr,
+      '--server',
+      `http://127.0.0.1:${wire.port}`,
+      '--user',
+      'ringflow',
+      '--password',
+      'secret',
+      '--app',
+      'ivr',
+      '--input',
+      'openingHours=Daily 24h',
+      '--format',
+      'json',
+      ...(nats ? ['--cluster', nats.url] : []),
+    ];
+    for (let i = 0; i < mode.processes; i++) {
+      const p = ringflow(args);
+      procs.push(p);
+      await until(`process ${i + 1} to start`, () => {
+        if (p.child.exitCode !== null) throw new Error(`ringflow exited ${p.child.exitCode}: ${p.stderr}`);
+        return p.messages.includes('application started');
+      });
+    }
+    if (mode.cluster) {
+      await until('a process to hold the event connection', () =>
+        procs.some((p) =>
+          p.messages.includes('holding the event connection: events go to the JetStream stream'),
+        ),
+      );
+      // Every process lists every worker (calls are assigned among those listed).
+      await new Promise((r) => setTimeout(r, 3_000));
+    }
+
+    const placedAt = new Map<string, number>();
+    const lengths: number[] = [];
+    let completed = 0;
+    let firstGone = 0;
+    let lastGone = 0;
+    sim.driver.onEvent((e) => {
+      const channelId = (e.channel as { id?: string } | undefined)?.id;
+      const playback = e.playback as { target_uri?: string; media_uri?: string } | undefined;
+      if (e.type === 'PlaybackStarted' && playback?.media_uri === MAIN_MENU_PROMPT) {
+        const target = playback.target_uri?.slice('channel:'.length);
+        if (target && placedAt.has(target)) sim.driver.pressDigits(target, '3');
+      } else if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft') completed++;
+      else if (e.type === 'ChannelDestroyed' && channelId && placedAt.has(channelId)) {
+        lengths.push(Date.now() - placedAt.get(channelId)!);
+        if (firstGone === 0) firstGone = Date.now();
+        lastGone = Date.now();
+      }
+    });
+
+    const pids = procs.map((p) => p.child.pid!);
+    const natsPid = nats?.pid;
+    const cpuBefore = pids.map(cpuMsOf);
+    const natsBefore = natsPid ? cpuMsOf(natsPid) : 0;
+    const selfBefore = selfCpuMs();
+    const start = Date.now();
+    const total = Math.round(RATE * SECONDS);
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / RATE;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      const id = sim.driver.placeCall({ context: 'pbx', to: '100' });
+      placedAt.set(id, Date.now());
+    }
+    await until('every call gone', () => lengths.length >= total, DRAIN_LIMIT_MS);
+    const ringflowCpu = pids.map(cpuMsOf).reduce((sum, ms, i) => sum + ms - cpuBefore[i]!, 0);
+    const natsCpu = natsPid ? cpuMsOf(natsPid) - natsBefore : 0;
+    const selfCpu = selfCpuMs() - selfBefore;
+    return {
+      completed,
+      placed: total,
+      // Calls end at the rate they end, from the first to the last: the offered rate, as long as
+      // the processes keep up (then the call length stays flat).
+      callsPerSecond: ((lengths.length - 1) * 1000) / (lastGone - firstGone),
+      medianCallMs: median(lengths),
+      ringflowCpuMsPerCall: ringflowCpu / completed,
+      natsCpuMsPerCall: natsCpu / completed,
+      simulatorCpuMsPerCall: selfCpu / completed,
+    };
+  } finally {
+    for (const p of procs) p.child.kill('SIGKILL');
+    await Promise.all(
+      procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(0) : p.child.on('exit', r)))),
+    );
+    await wire.close();
+    sim.close();
+    await nats?.stop();
+  }
+}
+
+const modes: Mode[] = [
+  { name: 'single', processes: 1, cluster: false },
+  ...WORKERS.map((n) => ({ name: `cluster ${n}`, processes: n, cluster: true })),
+];
+const results = new Map<string, RunResult[]>(modes.map((m) => [m.name, []]));
+for (let run = 0; run < RUNS; run++)
+  for (let k = 0; k < modes.length; k++) {
+    const mode = modes[(k + run) % modes.length]!;
+    const r = await runOnce(mode);
+    results.get(mode.name)!.push(r);
+    process.stdout.write(
+      `run ${run + 1} ${mode.name.padEnd(10)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms, NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms\n`,
+    );
+  }
+
+const single = median(results.get('single')!.map((r) => r.ringflowCpuMsPerCall));
+process.stdout.write(
+  `\n${Math.round(RATE * SECONDS)} IVR calls per run (${RATE}/s for ${SECONDS} s), medians of ${RUNS} runs (min–max):\n\n`,
+);
+process.stdout.write(
+  '| mode | processes | calls/s | median call ms | ringflow CPU ms/call | vs single | NATS CPU ms/call | simulator CPU ms/call |\n|---|---:|---:|---:|---:|---:|---:|---:|\n',
+);
+for (const mode of modes) {
+  const rs = results.get(mode.name)!;
+  const ringflowCpu = rs.map((r) => r.ringflowCpuMsPerCall);
+  process.stdout.write(
+    `| ${mode.name} | ${mode.processes} | ${spread(
+      rs.map((r) => r.callsPerSecond),
+      1,
+    )} | ${fmt(median(rs.map((r) => r.medianCallMs)))} | ${spread(ringflowCpu, 2)} | ${fmt(median(ringflowCpu) / single, 2)}x | ${
+      mode.cluster
+        ? spread(
+            rs.map((r) => r.natsCpuMsPerCall),
+            2,
+          )
+        : '-'
+    } | ${spread(
+      rs.map((r) => r.simulatorCpuMsPerCall),
+      2,
+    )} |\n`,
+  );
+}
