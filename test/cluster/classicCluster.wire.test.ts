@@ -451,8 +451,10 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     // The default lease (5 s): a restart can outlast it (JetStream answers again only seconds
     // after the server is back). A worker whose renewals fail lets its calls go before its lease
     // can lapse, and takes back, once it holds its lease again, those nobody claimed meanwhile.
-    const { nats, sim, procs, observer, voicemails } = await setup(2);
-    const calls = Array.from({ length: 4 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    const { nats, sim, procs, observer, voicemails } = await setup(3);
+    const calls = Array.from({ length: LOAD_CALLS }, () =>
+      sim.driver.placeCall({ context: 'pbx', to: '100' }),
+    );
     await until('every call in the main menu', async () => {
       const records = await observer.list();
       return records.length === calls.length && records.every(inMenu);
@@ -505,7 +507,9 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
 
   it('a rolling restart (each process replaced by SIGTERM, one after the other): every call completes once', async () => {
     const { sim, procs, observer, voicemails, start } = await setup(3);
-    const calls = Array.from({ length: 6 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    const calls = Array.from({ length: LOAD_CALLS }, () =>
+      sim.driver.placeCall({ context: 'pbx', to: '100' }),
+    );
     await until('every call in the main menu', async () => {
       const records = await observer.list();
       return records.length === calls.length && records.every(inMenu);
