@@ -21,7 +21,7 @@ import type { CallEnded } from '../session/CallEnded.ts';
 import { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
-import type { CallRecord, CallStore } from '../snapshot/CallRecord.ts';
+import type { CallRecord } from '../snapshot/CallRecord.ts';
 import { AcceptedServers } from './AcceptedServers.ts';
 import { BroadcastClaims } from './BroadcastClaims.ts';
 import { CleanupRetry } from './CleanupRetry.ts';
@@ -36,6 +36,7 @@ import type {
 import { GapReconciler } from './GapReconciler.ts';
 import { MachinePicker } from './MachinePicker.ts';
 import { ServerLink, type ServerLinkContext } from './ServerLink.ts';
+import { StoredCalls } from './StoredCalls.ts';
 import { QueueDirectory } from '../queue/QueueDirectory.ts';
 
 /**
@@ -77,6 +78,8 @@ export class Application {
   /** The servers that dial the application (with `listen`). */
   private readonly accepted: AcceptedServers | undefined;
   private readonly machines: MachinePicker;
+  /** The calls taken over from the store (at start, and by `takeOverCalls`). */
+  private readonly stored: StoredCalls;
   /** What the application follows of each link: its events, gaps and leftovers. */
   private readonly followed = new Map<ServerLink, Subscription>();
 
@@ -170,6 +173,13 @@ export class Application {
       return link;
     });
     this.machines = new MachinePicker(options.call, (name) => this.appOf(name));
+    this.stored = new StoredCalls({
+      store: options.store,
+      apps: this.apps,
+      router: this.router,
+      restore: (link, record) =>
+        this.newSession(link, record.channelId, record.direction, record.app).restore(record),
+    });
     this.accepted = options.listen
       ? new AcceptedServers(
           {
@@ -184,7 +194,7 @@ export class Application {
             call: (channelId) => this.call(channelId),
             restoreOn: (link, record) =>
               this.newSession(link, record.channelId, record.direction, record.app).restore(record),
-            claim: (store, listed, link) => this.claim(store, listed, link),
+            claim: (store, listed, link) => this.stored.claim(store, listed, link),
           },
           options.listen,
           this.clock,
@@ -199,7 +209,7 @@ export class Application {
     this.state = 'starting';
     for (const link of this.links) this.follow(link);
     await Promise.all(this.links.map((link) => link.start()));
-    await Promise.all(this.links.map((link) => this.restoreCalls(link)));
+    await Promise.all(this.links.map((link) => this.stored.restoreOn(link)));
     await this.accepted?.listen();
     const ids = new Set(this.links.map((l) => l.server.asteriskId));
     if (ids.size !== this.links.length) {
@@ -559,44 +569,6 @@ export class Application {
   }
 
   /**
-   * Takes over the calls the store has records of on this server whose channels are still up
-   * (see {@link CallSession.restore}); forgets the records of the others.
-   */
-  private async restoreCalls(link: ServerLink, accept?: (record: CallRecord) => boolean): Promise<number> {
-    const store = this.options.store;
-    if (!store) return 0;
-    const records = (await store.list()).filter(
-      (r) =>
-        r.asteriskId === link.server.asteriskId &&
-        this.apps.includes(r.app ?? '') &&
-        (accept === undefined || accept(r)),
-    );
-    if (records.length === 0) return 0;
-    const live = new Set((await link.client.channels.list()).map((c) => c.id));
-    let restored = 0;
-    for (const record of records) {
-      if (record.version !== 1) {
-        link.logger.warn(
-          { call: record.callId, version: record.version },
-          'call record of an unknown version; left alone',
-        );
-        continue;
-      }
-      if (!live.has(record.channelId)) {
-        await store.remove(record.callId);
-        continue;
-      }
-      if (this.router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
-      const claimed = await this.claim(store, record, link);
-      if (!claimed) continue;
-      this.newSession(link, claimed.channelId, claimed.direction, claimed.app).restore(claimed);
-      restored++;
-    }
-    link.logger.info({ restored, records: records.length }, 'calls restored from the store');
-    return restored;
-  }
-
-  /**
    * Takes over, on every server, the calls of the store that `accept` picks and whose channels
    * are still up, as at start (claimed first, restored from their records): cluster mode calls it
    * with the calls of a process that stopped renewing its lease. Resolves with how many it took.
@@ -607,31 +579,8 @@ export class Application {
   async takeOverCalls(accept: (record: CallRecord) => boolean): Promise<number> {
     if (this.state !== 'running') return 0;
     let restored = 0;
-    for (const link of this.links) restored += await this.restoreCalls(link, accept);
+    for (const link of this.links) restored += await this.stored.restoreOn(link, accept);
     return restored;
-  }
-
-  /**
-   * The record to restore a call from: with a store that has `claim`, only once this process owns
-   * the call (undefined when another process claimed it first or it ended); otherwise as listed.
-   */
-  private async claim(
-    store: CallStore,
-    listed: CallRecord,
-    link: ServerLink,
-  ): Promise<CallRecord | undefined> {
-    if (!store.claim) return listed;
-    try {
-      const claimed = await store.claim(listed.callId);
-      if (!claimed) link.logger.info({ call: listed.callId }, 'call claimed by another process; left to it');
-      return claimed;
-    } catch (error) {
-      link.logger.warn(
-        { err: error, call: listed.callId },
-        'could not claim the call in the store; left alone',
-      );
-      return undefined;
-    }
   }
 
   /**

@@ -1,0 +1,87 @@
+import type { Logger } from 'pino';
+import type { SessionRouter } from '../session/SessionRouter.ts';
+import type { CallRecord, CallStore } from '../snapshot/CallRecord.ts';
+import type { ServerLink } from './ServerLink.ts';
+
+/** What {@link StoredCalls} needs of the application. */
+export interface StoredCallsHost {
+  /** The application's store, if it has one (`ApplicationOptions.store`). */
+  readonly store: CallStore | undefined;
+  /** The application names it serves: records of other applications are left alone. */
+  readonly apps: readonly string[];
+  readonly router: SessionRouter;
+  /** Starts a session for the call of `record` on `link`, restored from the record. */
+  restore(link: ServerLink, record: CallRecord): void;
+}
+
+/**
+ * The calls an application takes over from its store: at start, every call the store has a
+ * record of on a server whose channel is still up; later, those cluster mode picks
+ * (`Application.takeOverCalls`). A call is claimed first when the store is shared by several
+ * processes (`CallStore.claim`: the first claimer wins), then restored from its record; the
+ * records of calls whose channels are gone are dropped.
+ */
+export class StoredCalls {
+  constructor(private readonly host: StoredCallsHost) {}
+
+  /**
+   * Restores the calls of the store on `link`'s server (those `accept` picks, when given) whose
+   * channels are still up and that no session here follows; resolves with how many.
+   */
+  async restoreOn(link: ServerLink, accept?: (record: CallRecord) => boolean): Promise<number> {
+    const { store, apps, router } = this.host;
+    if (!store) return 0;
+    const records = (await store.list()).filter(
+      (r) =>
+        r.asteriskId === link.server.asteriskId &&
+        apps.includes(r.app ?? '') &&
+        (accept === undefined || accept(r)),
+    );
+    if (records.length === 0) return 0;
+    const live = new Set((await link.client.channels.list()).map((c) => c.id));
+    let restored = 0;
+    for (const record of records) {
+      if (record.version !== 1) {
+        link.logger.warn(
+          { call: record.callId, version: record.version },
+          'call record of an unknown version; left alone',
+        );
+        continue;
+      }
+      if (!live.has(record.channelId)) {
+        await store.remove(record.callId);
+        continue;
+      }
+      if (router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
+      const claimed = await this.claim(store, record, link);
+      if (!claimed) continue;
+      this.host.restore(link, claimed);
+      restored++;
+    }
+    link.logger.info({ restored, records: records.length }, 'calls restored from the store');
+    return restored;
+  }
+
+  /**
+   * The record to restore a call from: with a store that has `claim`, only once this process owns
+   * the call (undefined when another process claimed it first or it ended); otherwise as listed.
+   */
+  async claim(
+    store: CallStore,
+    listed: CallRecord,
+    link: { readonly logger: Logger },
+  ): Promise<CallRecord | undefined> {
+    if (!store.claim) return listed;
+    try {
+      const claimed = await store.claim(listed.callId);
+      if (!claimed) link.logger.info({ call: listed.callId }, 'call claimed by another process; left to it');
+      return claimed;
+    } catch (error) {
+      link.logger.warn(
+        { err: error, call: listed.callId },
+        'could not claim the call in the store; left alone',
+      );
+      return undefined;
+    }
+  }
+}
