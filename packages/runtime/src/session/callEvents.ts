@@ -13,6 +13,7 @@ import type { SessionState } from './SessionState.ts';
 import { finishSession } from './sessionEnd.ts';
 import { startOnStasisStart } from './sessionStart.ts';
 
+/** The id of the channel an event is about, if it names one. */
 function eventChannelId(event: StreamEvent): string | undefined {
   const channel = (event as { channel?: { id?: unknown } }).channel;
   return typeof channel?.id === 'string' ? channel.id : undefined;
