@@ -1,4 +1,4 @@
-import type { ResourceKind } from '@ringflow/client';
+import { isEventType, type ResourceKind, type StreamEvent } from '@ringflow/client';
 import type { ResourceCleanup } from '../call/CallHandle.ts';
 import type { SessionRouter } from './SessionRouter.ts';
 
@@ -79,6 +79,30 @@ export class OwnedResources<Owner = unknown> {
   noteStarted(kind: ResourceKind, id: string): void {
     const owned = this.byKey.get(keyOf(kind, id));
     if (owned) owned.started = true;
+  }
+
+  /**
+   * Follows the life of the owned resources in an event of the call about anything but its own
+   * channel: a dialled channel that entered the application, or a recording that started, is
+   * noted as started; a dialled channel destroyed, a playback or recording that finished, a
+   * bridge destroyed, is no longer owned. True when one was let go.
+   * @param channelId the event's channel, if it has one
+   */
+  follow(event: StreamEvent, channelId: string | undefined): boolean {
+    if (isEventType(event, 'StasisStart')) {
+      if (channelId) this.noteStarted('channel', channelId);
+    } else if (isEventType(event, 'ChannelDestroyed')) {
+      if (channelId) return this.disown('channel', channelId);
+    } else if (isEventType(event, 'PlaybackFinished')) {
+      return this.disown('playback', event.playback?.id);
+    } else if (isEventType(event, 'RecordingStarted')) {
+      this.noteStarted('recording', event.recording?.name);
+    } else if (isEventType(event, 'RecordingFinished', 'RecordingFailed')) {
+      return this.disown('recording', event.recording?.name);
+    } else if (isEventType(event, 'BridgeDestroyed')) {
+      return this.disown('bridge', event.bridge?.id);
+    }
+    return false;
   }
 
   /** Ids of the owned resources of one kind. */

@@ -1,6 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import type { EventConnection, EventConnectionRequest, SimResponse } from '../transport.ts';
-import { Application, type EventSink } from './Application.ts';
+import { type EventSink, StasisApp } from './StasisApp.ts';
 import type { EventScope, ScopeChannel } from './EventScope.ts';
 import { formatTimestamp } from '@ringflow/client';
 
@@ -11,7 +11,7 @@ export type PublishedEvent = Readonly<Record<string, unknown>> & { readonly type
 export type EventListener = (event: PublishedEvent, scope: EventScope) => void;
 
 class Connection implements EventSink, EventConnection {
-  readonly apps: Application[] = [];
+  readonly apps: StasisApp[] = [];
   closed = false;
   constructor(
     private readonly bus: EventBus,
@@ -35,7 +35,7 @@ class Connection implements EventSink, EventConnection {
  * queue, so a consumer that calls back into the server while handling an event cannot reorder them.
  */
 export class EventBus {
-  private readonly apps = new Map<string, Application>();
+  private readonly apps = new Map<string, StasisApp>();
   private readonly queue: { sink: Connection; event: Record<string, unknown> }[] = [];
   private draining = false;
   private readonly listeners = new Set<EventListener>();
@@ -66,7 +66,7 @@ export class EventBus {
     for (const name of new Set(names)) {
       let app = this.apps.get(name);
       if (!app) {
-        app = new Application(name);
+        app = new StasisApp(name);
         this.apps.set(name, app);
       } else if (app.sink) {
         // The old socket is told once and then hears nothing more for this app.
@@ -84,7 +84,7 @@ export class EventBus {
    * subscriptions (and its channels stay in it), so a reconnecting client finds them again; it is
    * no longer listed and receives nothing meanwhile.
    */
-  deactivate(app: Application): void {
+  deactivate(app: StasisApp): void {
     app.sink = undefined;
   }
 
@@ -99,13 +99,13 @@ export class EventBus {
   }
 
   /** An application with a live connection, or undefined. */
-  app(name: string): Application | undefined {
+  app(name: string): StasisApp | undefined {
     const app = this.apps.get(name);
     return app?.sink ? app : undefined;
   }
 
   /** Every application with a live connection, in registration order. */
-  activeApps(): Application[] {
+  activeApps(): StasisApp[] {
     return [...this.apps.values()].filter((a) => a.sink);
   }
 
@@ -156,7 +156,7 @@ export class EventBus {
   }
 
   /** How many copies of an event an application gets (0 when it is not concerned). */
-  private deliveries(app: Application, scope: EventScope): number {
+  private deliveries(app: StasisApp, scope: EventScope): number {
     if (scope.app !== undefined) return scope.app === app.name ? 1 : 0;
     if (scope.alsoApps?.includes(app.name)) return scope.twiceToAll && app.subscribedToAll ? 2 : 1;
     if (scope.serverWide) return app.allChannels ? 1 : 0;
@@ -180,7 +180,7 @@ export class EventBus {
 }
 
 /** A channel's events reach subscribers of the channel, of its endpoint and of its technology. */
-function channelConcerns(app: Application, ch: ScopeChannel): boolean {
+function channelConcerns(app: StasisApp, ch: ScopeChannel): boolean {
   if (app.allChannels || app.channelIds.has(ch.id)) return true;
   if (ch.endpointKey === undefined) return false;
   return app.allEndpoints || app.endpointIds.has(ch.endpointKey) || app.endpointIds.has(ch.technology);

@@ -1,17 +1,17 @@
-import type { Application, EventFilterEntry } from '../events/Application.ts';
+import type { EventFilterEntry, StasisApp } from '../events/StasisApp.ts';
 import { SimError } from '../SimError.ts';
 import { type EventSource, eventSourceExists, parseEventSource } from '../world/eventSource.ts';
 import { type HandlerContext, type HandlerTable, list, ok, str } from './HandlerContext.ts';
 
 const KINDS = ['channel', 'bridge', 'endpoint', 'deviceState'] as const;
 
-function findApp({ bus, params }: HandlerContext): Application {
+function findApp({ bus, params }: HandlerContext): StasisApp {
   const app = bus.app(str(params, 'applicationName'));
   if (!app) throw new SimError(404, 'Application not found');
   return app;
 }
 
-function idsOf(app: Application, kind: EventSource['kind']): Set<string> {
+function idsOf(app: StasisApp, kind: EventSource['kind']): Set<string> {
   switch (kind) {
     case 'channel':
       return app.channelIds;
@@ -24,7 +24,7 @@ function idsOf(app: Application, kind: EventSource['kind']): Set<string> {
   }
 }
 
-function setAll(app: Application, kind: EventSource['kind'], value: boolean): void {
+function setAll(app: StasisApp, kind: EventSource['kind'], value: boolean): void {
   if (kind === 'channel') app.allChannels = value;
   else if (kind === 'bridge') app.allBridges = value;
   else if (kind === 'endpoint') app.allEndpoints = value;

@@ -17,11 +17,12 @@ export interface EventSink {
 }
 
 /**
- * A Stasis application: its name, its subscriptions and the connection it is bound to.
+ * A Stasis application as the server keeps it (ARI's `Application` resource): its name, its
+ * subscriptions and the connection it is bound to.
  * Subscriptions outlive a connection: a second connection that takes the app over keeps them
  * (the real server keeps `subscribeAll` even when the new socket did not ask for it).
  */
-export class Application {
+export class StasisApp {
   readonly name: string;
   readonly channelIds = new Set<string>();
   readonly bridgeIds = new Set<string>();

@@ -1,0 +1,71 @@
+/**
+ * Sends one call's REST requests (through its {@link CallRequests}: counted while pending,
+ * cancelled when the call ends) and keeps up with what their results say about the call: a
+ * request that took the call's channel out of the application (hang up, continue...), a live
+ * recording started, a channel of the call found gone (404: the machine is told `call.gone`,
+ * once per channel). A closing session ends once its last request has settled.
+ */
+
+import { ErrorCode, HttpError, isResourceGone, markCallGone, RingflowError } from '@ringflow/client';
+import type { CallRequestOptions } from '../call/CallHandle.ts';
+import { recordingStartedBy, takesChannelOut } from './requestEffects.ts';
+import type { SessionState } from './SessionState.ts';
+import { settleClosing } from './sessionEnd.ts';
+
+/** Sends one request for the call; rejects at once once the call has ended. */
+export async function sendRequest(
+  state: SessionState,
+  operation: string,
+  params: Readonly<Record<string, unknown>>,
+  options?: CallRequestOptions,
+): Promise<unknown> {
+  const mainChannelId = state.session.channelId;
+  if (state.ended) {
+    throw new RingflowError(
+      ErrorCode.CLOSED,
+      `call ${mainChannelId} has ended; ${operation} was not sent. Check call.ended before sending.`,
+    );
+  }
+  // A request that takes the call's channel out of the application (hang up, continue...) is
+  // not cancelled when the call ends: the end is its expected effect, and its StasisEnd usually
+  // arrives before its reply. Cancelling an HTTP/1.1 request in flight closes its pooled
+  // connection, so every call would open a new one. Its timeout still bounds it.
+  const leavesCall = takesChannelOut(operation, params, mainChannelId);
+  try {
+    const result = await state.requests.send(
+      operation,
+      params,
+      leavesCall ? undefined : options?.signal,
+      options?.timeoutMs,
+    );
+    if (leavesCall) state.leaving = true;
+    const recording = recordingStartedBy(operation, params);
+    if (recording !== undefined) state.owned.noteStarted('recording', recording);
+    return result;
+  } catch (error) {
+    const channelId = typeof params.channelId === 'string' ? params.channelId : undefined;
+    if (channelId && isResourceGone(error) && state.owned.has('channel', channelId)) {
+      markCallGone(error);
+      channelGone(state, channelId, operation);
+    } else if (state.phase.name === 'closing' && error instanceof HttpError && error.status < 500) {
+      // The call's channel has left the application: a refusal now (a user event whose source
+      // channel is gone, 409 "not in Stasis") is a consequence of that, not a machine failure.
+      markCallGone(error);
+    }
+    throw error;
+  } finally {
+    settleClosing(state);
+  }
+}
+
+/**
+ * A channel of the call was found gone (a 404 to a request, or missing after an event stream
+ * gap): the machine is told `call.gone`, once per channel.
+ * @param operation what found it gone (a request's operation, or `reconcile`)
+ */
+export function channelGone(state: SessionState, channelId: string, operation: string): void {
+  if (!state.noteGone(channelId)) return;
+  if (channelId === state.session.channelId) state.leaving = true;
+  state.log('debug', 'channel is gone', { channel: channelId, operation });
+  state.session.tell({ type: 'call.gone', channelId, operation });
+}
