@@ -226,7 +226,7 @@ export class ClassicCluster {
     return this.live;
   }
 
-  /** True while this process holds the server's event connection. */
+  /** True while this process holds the server's event connection and it is open (events flow). */
   get holding(): boolean {
     return this.holder.holding;
   }

@@ -87,8 +87,9 @@ export class EventConnectionHolder {
     });
   }
 
+  /** True while this process holds the lease and its event connection is open (events flow). */
   get holding(): boolean {
-    return this.stream !== undefined;
+    return this.stream?.state.kind === 'open';
   }
 
   /** One turn of the election: renew the lease when held, else try to take it (and connect). */
