@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { startNatsServer } from './startNatsServer.ts';
+import { startStallingProxy } from './stallingProxy.ts';
 
 /**
  * Classic cluster mode, its roles in process. Two workers in this process (each with
@@ -83,8 +84,8 @@ async function environment() {
   });
   cleanups.push(() => wire.close());
   /** A worker in this process: its own NATS connection, store owner, cluster roles and application. */
-  const worker = async (name: string, acceptCall?: () => boolean) => {
-    const store = await JetStreamCallStore.connect(nats.url, { owner: name });
+  const worker = async (name: string, acceptCall?: () => boolean, natsUrl = nats.url) => {
+    const store = await JetStreamCallStore.connect(natsUrl, { owner: name });
     cleanups.push(() => store.close());
     const logger = pino({ level: 'warn', base: { worker: name } });
     const cluster = await ClassicCluster.start({
@@ -113,7 +114,10 @@ async function environment() {
     });
     return { app, cluster };
   };
-  return { sim, worker, natsUrl: nats.url, serverName: `127.0.0.1:${wire.port}` };
+  /** A proxy to NATS whose traffic a test can hold back (a worker cut from NATS). */
+  const proxy = await startStallingProxy(nats.port);
+  cleanups.push(() => proxy.close());
+  return { sim, worker, proxy, natsUrl: nats.url, serverName: `127.0.0.1:${wire.port}` };
 }
 
 const state = (app: Application, call: string) =>
@@ -179,5 +183,36 @@ describe('classic cluster mode: a holder that lost its lease', () => {
     );
     const call = sim.driver.placeCall({ context: 'pbx', to: '100' });
     await until('the new call connected', () => [w1, w2].some((w) => state(w.app, call) === 'connected'));
+  }, 60_000);
+});
+
+describe('classic cluster mode: a new call that reaches a fenced worker', () => {
+  it('is started once the worker holds its lease again, by one worker only', async () => {
+    const { sim, worker, proxy } = await environment();
+    const w1 = await worker('w1');
+    await until('w1 to hold the event connection', () => w1.cluster.holding);
+    // w2 reaches NATS through the proxy.
+    const w2 = await worker('w2', undefined, proxy.url);
+    const workers = [w1, w2];
+    await until('both workers listed by both', () => workers.every((w) => w.cluster.liveWorkers.size === 2));
+    // A first call goes to w1 (the least loaded, by name on a tie): w2 is now the least loaded.
+    const first = sim.driver.placeCall({ context: 'pbx', to: '100' });
+    await until('the first call connected on w1', () => state(w1.app, first) === 'connected');
+    await until('w1 listed with its call', () => w1.cluster.liveWorkers.has('w2'));
+    // w2 is cut from NATS; a new call is assigned to it (still listed), and its StasisStart waits
+    // in the proxy until w2 has let go of its lease (fenced), then reaches it.
+    proxy.stall();
+    const second = sim.driver.placeCall({ context: 'pbx', to: '100' });
+    await until('w2 fenced', () => w2.cluster.fenced);
+    proxy.resume();
+    // Refused while fenced; w2 holds its lease again within a turn or two, before w1 sees it gone,
+    // so nobody else is given the call: w2 must start it itself (or, had w1 seen it gone, w1).
+    await until(
+      'the second call connected',
+      () => workers.some((w) => state(w.app, second) === 'connected'),
+      20_000,
+    );
+    expect(workers.filter((w) => w.app.call(second) !== undefined)).toHaveLength(1);
+    expect(w2.cluster.fenced).toBe(false);
   }, 60_000);
 });

@@ -99,9 +99,16 @@ export class ClassicCluster {
    * This worker lost its lease and let its calls go: it starts no call until it holds its lease
    * again, and then takes back those of its calls nobody claimed meanwhile.
    */
-  private fenced = false;
+  private isFenced = false;
   /** The lease was taken again after a fence: the next search also takes this worker's own orphans. */
   private reclaimOwn = false;
+  /**
+   * New calls assigned to this worker whose StasisStart reached it while it was fenced: offered
+   * to the application again once it holds its lease, if they are still its own (the holder
+   * assigns again the calls of a worker it saw gone).
+   */
+  private readonly refusedWhileFenced: StasisStart[] = [];
+  private readonly serverToken: string;
   private app: Application | undefined;
   private readonly logger: Logger;
 
@@ -111,13 +118,14 @@ export class ClassicCluster {
     private readonly holder: EventConnectionHolder,
     private readonly workers: WorkerDirectory,
     server: HeldServer,
-    assignments: KV,
+    private readonly assignments: KV,
     ttlMs: number,
     private readonly renewMs: number,
   ) {
     this.logger = options.logger;
     this.settleTurns = Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS;
     const serverToken = natsToken(server.name);
+    this.serverToken = serverToken;
     const me = options.store.owner;
     this.serverOptions = {
       url: server.url,
@@ -129,12 +137,18 @@ export class ClassicCluster {
       restTransport: new AssigningRestTransport(
         new UndiciTransport({ url: server.url, username: server.username, password: server.password }),
         async (channelIds) => {
-          for (const id of channelIds) await assignments.put(assignmentKey(serverToken, id), me);
+          for (const id of channelIds) await this.assignments.put(assignmentKey(serverToken, id), me);
         },
       ),
     };
-    // A fenced worker starts no call: its lease lapsed, so the holder may give the call to another.
-    this.acceptCall = (start) => !this.fenced && feed.accepts(start);
+    // A fenced worker starts no call (its lease may lapse, and the holder give the call to
+    // another); one assigned here is kept, to be offered again when the lease is back.
+    this.acceptCall = (start) => {
+      if (!feed.accepts(start)) return false;
+      if (!this.isFenced) return true;
+      this.refusedWhileFenced.push(start);
+      return false;
+    };
   }
 
   /**
@@ -221,6 +235,14 @@ export class ClassicCluster {
     return cluster;
   }
 
+  /**
+   * True while this worker has lost its lease and let its calls go, until it holds its lease
+   * again (see {@link KvLease}: self-fencing).
+   */
+  get fenced(): boolean {
+    return this.isFenced;
+  }
+
   /** The workers whose lease this process saw at its last turn (itself included). */
   get liveWorkers(): ReadonlySet<string> {
     return this.live;
@@ -275,8 +297,8 @@ export class ClassicCluster {
    * record written if the store still takes it). Two processes never act for one call.
    */
   private fence(): void {
-    if (this.stopped || this.fenced) return;
-    this.fenced = true;
+    if (this.stopped || this.isFenced) return;
+    this.isFenced = true;
     this.distrust();
     const calls = this.app?.detachCalls() ?? 0;
     this.logger.warn(
@@ -296,9 +318,12 @@ export class ClassicCluster {
     const before = this.live;
     this.live = listed.live;
     if (listed.rejoined) {
-      this.fenced = false;
+      this.isFenced = false;
       this.reclaimOwn = true;
       this.scheduleTakeover();
+      void this.offerRefusedCalls().catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'could not offer again the calls refused while fenced'),
+      );
     }
     if (!listed.renewed) {
       // This worker's own lease was not renewed (NATS away or restarted: every lease may have
@@ -319,6 +344,23 @@ export class ClassicCluster {
     }
     if (newlyGone) this.holder.workersLeft((worker) => this.isGone(worker));
     if (newlyGone || this.turn++ % FULL_SCAN_TURNS === 0) this.scheduleTakeover();
+  }
+
+  /**
+   * Offers the application again the new calls refused while this worker was fenced that are
+   * still assigned to it and that nobody started (no record): with its lease back within a turn
+   * or two, the holder never saw it gone and will not assign them to another worker.
+   */
+  private async offerRefusedCalls(): Promise<void> {
+    const me = this.options.store.owner;
+    for (const start of this.refusedWhileFenced.splice(0)) {
+      const channelId = start.channel.id;
+      const entry = await this.assignments.get(assignmentKey(this.serverToken, channelId));
+      if (entry?.operation !== 'PUT' || entry.string() !== me) continue;
+      if (await this.options.store.has(channelId)) continue;
+      this.logger.info({ call: channelId }, 'a call refused while this worker was fenced: started now');
+      this.feed.offerAgain(start);
+    }
   }
 
   /** Looks for the calls of gone workers, one search at a time (another follows if asked meanwhile). */
@@ -367,7 +409,7 @@ export class ClassicCluster {
    */
   private async takeOverOrphans(): Promise<void> {
     const app = this.app;
-    if (!app || this.fenced) return;
+    if (!app || this.isFenced) return;
     const me = this.options.store.owner;
     const reclaimOwn = this.reclaimOwn;
     const orphaned = new Map<string, { owner: string; record: CallRecord }>();

@@ -104,6 +104,16 @@ export class JetStreamEventFeed implements EventTransport {
     }
   }
 
+  /**
+   * Hands the application again a StasisStart it refused (this worker was fenced), as assigned
+   * to this worker: the application starts the call now.
+   */
+  offerAgain(start: StasisStart): void {
+    this.assignedHere.add(start.channel.id);
+    if (this.handlers) this.handlers.message(start);
+    else this.buffered.push(start);
+  }
+
   /** Whether the call of this StasisStart is assigned to this worker (once per call). */
   accepts(start: StasisStart): boolean {
     return this.assignedHere.delete(start.channel.id);
