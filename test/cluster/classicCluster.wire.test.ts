@@ -121,7 +121,12 @@ async function setup(processes: number, extraArgs: readonly string[] = [], stall
   const procs: Proc[] = [];
   /** Starts one more `ringflow run --server --cluster` process; resolves once its application runs. */
   const start = async (): Promise<Proc> => {
-    const p = ringflow(procs.length === stallable ? args.map((a) => (a === nats.url ? proxy.url : a)) : args);
+    // The stallable process reaches NATS through the proxy and serves its probes (--http).
+    const p = ringflow(
+      procs.length === stallable
+        ? [...args.map((a) => (a === nats.url ? proxy.url : a)), '--http', '127.0.0.1:0']
+        : args,
+    );
     procs.push(p);
     await until(`process ${procs.length} to start`, () => {
       if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}: ${p.stderr}`);
@@ -377,6 +382,12 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
         )[0],
     );
     expect(fence.calls).toBe(victimCalls.length);
+    // Its /readyz says why it takes no call.
+    const probes = /probes on (http:\/\/[^ ]+)\/healthz/.exec(victim.stderr)?.[1];
+    expect(probes).toBeDefined();
+    const notReady = await fetch(`${probes}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.text()).toContain('lost its worker lease');
     await until('the victim calls claimed by the others', async () => {
       for (const call of victimCalls) {
         const owner = await observer.ownerOf(call);
@@ -406,6 +417,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
       'the victim to take its lease again',
       () => said(victim, 'worker lease taken again').length > 0,
     );
+    await until('the victim ready again', async () => (await fetch(`${probes}/readyz`)).status === 200);
     const ended = await until('every call ended', () => {
       const all = endings(procs).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
       return all.length >= calls.length ? all : undefined;

@@ -134,7 +134,18 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       ops = await startOpsServer({
         ...options.http,
         metrics: () => app.metrics.registry.toPrometheus(),
-        readiness: () => applicationReadiness(app),
+        readiness: () => {
+          const readiness = applicationReadiness(app);
+          // A worker that lost its cluster lease drives no call until it holds it again.
+          if (!classic?.fenced) return readiness;
+          return {
+            ready: false,
+            reasons: [
+              ...readiness.reasons,
+              'cluster: this process lost its worker lease (NATS unreachable or not answering) and let its calls go; it takes calls again once it holds the lease',
+            ],
+          };
+        },
         ...(view ? { handlers: [view.handler] } : {}),
       });
     } catch (error) {
