@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '@ringflow/client';
@@ -9,6 +8,7 @@ import { createSimulator, startOutboundWebSockets } from '@ringflow/simulator';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect as connectNats } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startRoundRobin } from './roundRobin.ts';
 import { startNatsServer } from './startNatsServer.ts';
 
 /**
@@ -81,37 +81,6 @@ async function startWorker(natsUrl: string, bucket: string, name: string): Promi
   return Object.assign(w, { port: ready.port as number });
 }
 
-/**
- * A TCP round robin in front of the workers: each new connection goes to the next one; a
- * connection refused (a dead worker) is tried on the next, as a load balancer's retry would.
- */
-async function roundRobin(ports: readonly number[]): Promise<number> {
-  let next = 0;
-  const proxy = createServer((client: Socket) => {
-    client.pause();
-    const attempt = (tries: number) => {
-      const upstream = connect(ports[next++ % ports.length]!, '127.0.0.1');
-      let connected = false;
-      upstream.once('connect', () => {
-        connected = true;
-        client.pipe(upstream).pipe(client);
-        client.resume();
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
-      });
-      upstream.on('error', () => {
-        if (!connected && tries > 1) attempt(tries - 1);
-        else client.destroy();
-      });
-    };
-    client.on('error', () => client.destroy());
-    attempt(ports.length);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
-  return (proxy.address() as AddressInfo).port;
-}
-
 const DIALPLAN = '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n';
 
 describe('cluster mode, per-call connections: a process killed mid-call', () => {
@@ -121,7 +90,9 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
     const bucket = 'failover';
     const workers: Worker[] = [];
     for (const name of ['w1', 'w2', 'w3']) workers.push(await startWorker(nats.url, bucket, name));
-    const port = await roundRobin(workers.map((w) => w.port));
+    const rr = await startRoundRobin(workers.map((w) => w.port));
+    cleanups.push(() => rr.close());
+    const port = rr.port;
     // The test reads the bucket as a fourth process would (it never writes).
     const observer = await JetStreamCallStore.connect(nats.url, { bucket, owner: 'observer' });
     cleanups.push(() => observer.close());
@@ -230,7 +201,9 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
     // The round robin reads this list at each connection: a process leaves it before its SIGTERM,
     // its replacement joins it once listening (a load balancer's deploy would do the same).
     const ports = olds.map((w) => w.port);
-    const port = await roundRobin(ports);
+    const rr = await startRoundRobin(ports);
+    cleanups.push(() => rr.close());
+    const port = rr.port;
     const observer = await JetStreamCallStore.connect(nats.url, { bucket, owner: 'observer' });
     cleanups.push(() => observer.close());
     const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '@ringflow/client';
 import { JetStreamCallStore } from '@ringflow/cluster';
 import { createSimulator, startOutboundWebSockets } from '@ringflow/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startRoundRobin } from './roundRobin.ts';
 import { startNatsServer } from './startNatsServer.ts';
 
 const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
@@ -100,29 +100,8 @@ describe('ringflow run --cluster', () => {
     const second = ringflow(args);
     const ports = [Number((await first.until(listening))[1]), Number((await second.until(listening))[1])];
     // A round robin that tries the next process when one refuses (the first, once stopped).
-    let next = 0;
-    const proxy = createServer((client: Socket) => {
-      client.pause();
-      const attempt = (tries: number) => {
-        const upstream = connect(ports[next++ % ports.length]!, '127.0.0.1');
-        let connected = false;
-        upstream.once('connect', () => {
-          connected = true;
-          client.pipe(upstream).pipe(client);
-          client.resume();
-          client.on('close', () => upstream.destroy());
-          upstream.on('close', () => client.destroy());
-        });
-        upstream.on('error', () => {
-          if (!connected && tries > 1) attempt(tries - 1);
-          else client.destroy();
-        });
-      };
-      client.on('error', () => client.destroy());
-      attempt(ports.length);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+    const proxy = await startRoundRobin(ports);
+    cleanups.push(() => proxy.close());
 
     const sim = createSimulator({
       clock: systemClock,
@@ -133,7 +112,7 @@ describe('ringflow run --cluster', () => {
       connections: [
         {
           connectionType: 'per_call_config',
-          uri: `ws://127.0.0.1:${(proxy.address() as AddressInfo).port}/ari-call`,
+          uri: `ws://127.0.0.1:${proxy.port}/ari-call`,
           apps: ['ivr'],
           username: 'pbx',
           password: 'secret',
