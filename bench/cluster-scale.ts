@@ -1,14 +1,19 @@
 /**
- * Cluster mode's throughput and CPU per call against single-process mode: real `ringflow run
- * --server` processes on the simulator over the wire (in this process, real time), the shipped IVR
- * (flows/ivr.yaml, open every day; each caller presses 3 when the main menu starts and leaves a
- * voicemail, which the flow ends). Modes, side by side in one run (the order rotates each run):
- * `single` (one process, no cluster) and `cluster N` (N processes with `--cluster` on a real
- * `nats-server -js` from Debian's package: one holds the event connection, every one drives calls).
+ * Cluster mode's throughput and CPU per call against single-process mode: real `ringflow run`
+ * processes on the simulator (in this process, real time), the shipped IVR (flows/ivr.yaml, open
+ * every day; each caller presses 3 when the main menu starts and leaves a voicemail, which the
+ * flow ends). Modes, side by side in one run (the order rotates each run), for each way calls
+ * arrive (`--arrival`):
+ * - `classic`: the simulator over the wire (`ringflow run --server`): `single` (one process, no
+ *   cluster) and `cluster N` (N processes with `--cluster` on a real `nats-server -js` from
+ *   Debian's package: one holds the event connection, every one drives calls);
+ * - `per-call`: the simulator dials one WebSocket per call (outbound, `per_call_config`) through a
+ *   TCP round robin (`ringflow run --listen`): `per-call single` (one process, no store) and
+ *   `per-call cluster N` (N processes with `--cluster`: records in NATS, no event stream).
  * Each mode gets a fresh simulator and NATS server; the callers arrive at `--rate` per second for
  * `--seconds`.
  *
- *   npx tsx bench/cluster-scale.ts [--rate 20] [--seconds 20] [--runs 3] [--workers 1,2,4]
+ *   npx tsx bench/cluster-scale.ts [--rate 20] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call]
  *
  * Reports per mode: the calls that ended per second (from the first call gone to the last; the
  * offered rate as long as the processes keep up), the median call length (it grows when they fall
@@ -22,7 +27,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { systemClock } from '@ringflow/client';
-import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { createSimulator, startOutboundWebSockets, startWireServer } from '@ringflow/simulator';
+import { type RoundRobin, startRoundRobin } from '../test/cluster/roundRobin.ts';
 import { startNatsServer } from '../test/cluster/startNatsServer.ts';
 import { fmt, median, spread } from './apps/stats.ts';
 
@@ -32,21 +38,24 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' },
     runs: { type: 'string', default: '3' },
     workers: { type: 'string', default: '1,2,4' },
+    arrival: { type: 'string', default: 'classic,per-call' },
   },
 });
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const WORKERS = values.workers.split(',').map(Number);
+const ARRIVALS = values.arrival.split(',') as Arrival[];
 if (
   !(RATE > 0) ||
   !(SECONDS > 0) ||
   !Number.isInteger(RUNS) ||
   RUNS < 1 ||
-  WORKERS.some((n) => !Number.isInteger(n) || n < 1)
+  WORKERS.some((n) => !Number.isInteger(n) || n < 1) ||
+  ARRIVALS.some((a) => a !== 'classic' && a !== 'per-call')
 ) {
   process.stderr.write(
-    'usage: npx tsx bench/cluster-scale.ts [--rate calls/s > 0] [--seconds > 0] [--runs N > 0] [--workers 1,2,4]\n',
+    'usage: npx tsx bench/cluster-scale.ts [--rate calls/s > 0] [--seconds > 0] [--runs N > 0] [--workers 1,2,4] [--arrival classic,per-call]\n',
   );
   process.exit(2);
 }
@@ -77,6 +86,8 @@ interface Proc {
   readonly child: ChildProcess;
   readonly messages: string[];
   stderr: string;
+  /** With --listen: the port it listens on for the server's connections. */
+  listenPort?: number;
 }
 
 function ringflow(args: readonly string[]): Proc {
@@ -87,7 +98,9 @@ function ringflow(args: readonly string[]): Proc {
   });
   createInterface({ input: child.stdout! }).on('line', (line) => {
     try {
-      const msg = (JSON.parse(line) as { msg?: unknown }).msg;
+      const { msg, url } = JSON.parse(line) as { msg?: unknown; url?: unknown };
+      if (msg === 'listening for servers' && typeof url === 'string')
+        p.listenPort = Number(new URL(url).port);
       // Only the role messages are kept (the per-call lines would grow with the load).
       if (typeof msg === 'string' && !msg.startsWith('call ')) p.messages.push(msg);
     } catch {}
@@ -103,7 +116,13 @@ async function until(what: string, check: () => boolean, timeoutMs = 30_000): Pr
   }
 }
 
-type Mode = { readonly name: string; readonly processes: number; readonly cluster: boolean };
+type Arrival = 'classic' | 'per-call';
+type Mode = {
+  readonly name: string;
+  readonly arrival: Arrival;
+  readonly processes: number;
+  readonly cluster: boolean;
+};
 
 interface RunResult {
   readonly completed: number;
@@ -118,21 +137,23 @@ interface RunResult {
 async function runOnce(mode: Mode): Promise<RunResult> {
   const nats = mode.cluster ? await startNatsServer() : undefined;
   const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
-  const wire = await startWireServer(sim, {
-    users: [{ username: 'ringflow', password: 'secret' }],
-    clock: systemClock,
-  });
+  const wire =
+    mode.arrival === 'classic'
+      ? await startWireServer(sim, {
+          users: [{ username: 'ringflow', password: 'secret' }],
+          clock: systemClock,
+        })
+      : undefined;
+  let balancer: RoundRobin | undefined;
+  let outbound: { close(): unknown } | undefined;
   const procs: Proc[] = [];
   try {
     const args = [
       'run',
       ivr,
-      '--server',
-      `http://127.0.0.1:${wire.port}`,
-      '--user',
-      'ringflow',
-      '--password',
-      'secret',
+      ...(wire
+        ? ['--server', `http://127.0.0.1:${wire.port}`, '--user', 'ringflow', '--password', 'secret']
+        : ['--listen', '127.0.0.1:0']),
       '--app',
       'ivr',
       '--input',
@@ -146,10 +167,29 @@ async function runOnce(mode: Mode): Promise<RunResult> {
       procs.push(p);
       await until(`process ${i + 1} to start`, () => {
         if (p.child.exitCode !== null) throw new Error(`ringflow exited ${p.child.exitCode}: ${p.stderr}`);
-        return p.messages.includes('application started');
+        return (
+          p.messages.includes('application started') && (wire !== undefined || p.listenPort !== undefined)
+        );
       });
     }
-    if (mode.cluster) {
+    if (!wire) {
+      // The server dials one connection per call, spread over the processes by a round robin.
+      balancer = await startRoundRobin(procs.map((p) => p.listenPort!));
+      outbound = startOutboundWebSockets(sim, {
+        connections: [
+          {
+            connectionType: 'per_call_config',
+            uri: `ws://127.0.0.1:${balancer.port}/ari-call`,
+            apps: ['ivr'],
+            username: 'pbx',
+            password: 'secret',
+            reconnectIntervalMs: 100,
+            reconnectAttempts: 20,
+            closeAfterStasisEndMs: 10,
+          },
+        ],
+      });
+    } else if (mode.cluster) {
       await until('a process to hold the event connection', () =>
         procs.some((p) =>
           p.messages.includes('holding the event connection: events go to the JetStream stream'),
@@ -211,16 +251,21 @@ async function runOnce(mode: Mode): Promise<RunResult> {
     await Promise.all(
       procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(0) : p.child.on('exit', r)))),
     );
-    await wire.close();
+    await outbound?.close();
+    await balancer?.close();
+    await wire?.close();
     sim.close();
     await nats?.stop();
   }
 }
 
-const modes: Mode[] = [
-  { name: 'single', processes: 1, cluster: false },
-  ...WORKERS.map((n) => ({ name: `cluster ${n}`, processes: n, cluster: true })),
-];
+const modes: Mode[] = ARRIVALS.flatMap((arrival) => {
+  const prefix = arrival === 'classic' ? '' : 'per-call ';
+  return [
+    { name: `${prefix}single`, arrival, processes: 1, cluster: false },
+    ...WORKERS.map((n) => ({ name: `${prefix}cluster ${n}`, arrival, processes: n, cluster: true })),
+  ];
+});
 const results = new Map<string, RunResult[]>(modes.map((m) => [m.name, []]));
 for (let run = 0; run < RUNS; run++)
   for (let k = 0; k < modes.length; k++) {
@@ -228,11 +273,17 @@ for (let run = 0; run < RUNS; run++)
     const r = await runOnce(mode);
     results.get(mode.name)!.push(r);
     process.stdout.write(
-      `run ${run + 1} ${mode.name.padEnd(10)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms, NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms\n`,
+      `run ${run + 1} ${mode.name.padEnd(19)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms, NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms\n`,
     );
   }
 
-const single = median(results.get('single')!.map((r) => r.ringflowCpuMsPerCall));
+/** The median CPU per call of the single process that receives calls the same way as `mode`. */
+const singleOf = (mode: Mode) =>
+  median(
+    results
+      .get(mode.arrival === 'classic' ? 'single' : 'per-call single')!
+      .map((r) => r.ringflowCpuMsPerCall),
+  );
 process.stdout.write(
   `\n${Math.round(RATE * SECONDS)} IVR calls per run (${RATE}/s for ${SECONDS} s), medians of ${RUNS} runs (min–max):\n\n`,
 );
@@ -246,7 +297,7 @@ for (const mode of modes) {
     `| ${mode.name} | ${mode.processes} | ${spread(
       rs.map((r) => r.callsPerSecond),
       1,
-    )} | ${fmt(median(rs.map((r) => r.medianCallMs)))} | ${spread(ringflowCpu, 2)} | ${fmt(median(ringflowCpu) / single, 2)}x | ${
+    )} | ${fmt(median(rs.map((r) => r.medianCallMs)))} | ${spread(ringflowCpu, 2)} | ${fmt(median(ringflowCpu) / singleOf(mode), 2)}x | ${
       mode.cluster
         ? spread(
             rs.map((r) => r.natsCpuMsPerCall),
