@@ -17,8 +17,10 @@
  *
  * Reports per mode: the calls that ended per second (from the first call gone to the last; the
  * offered rate as long as the processes keep up), the median call length (it grows when they fall
- * behind), the voicemails left (every call should leave one), and CPU per completed call of the ringflow
- * processes together, of NATS, and of the simulator (this process), from /proc (user + system).
+ * behind), and CPU per completed call of the ringflow processes together, of NATS, and of the
+ * simulator (this process), from /proc (user + system). The ringflow processes are first watched
+ * idle for 5 s: their idle CPU per second, and their CPU per call above what they would have spent
+ * idle over the load's time, tell a per-process cost from a per-call one.
  * Not part of `npm test`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -66,6 +68,8 @@ const DIALPLAN = '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n';
 const MAIN_MENU_PROMPT = 'sound:demo-instruct';
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
 const USER_HZ = 100;
+/** How long the processes are watched idle, before the calls, for their idle CPU. */
+const IDLE_MS = 5_000;
 /** The last call must be gone this long after the last one was placed, or the run fails. */
 const DRAIN_LIMIT_MS = 120_000;
 
@@ -130,6 +134,10 @@ interface RunResult {
   readonly callsPerSecond: number;
   readonly medianCallMs: number;
   readonly ringflowCpuMsPerCall: number;
+  /** The ringflow processes' CPU with no call, together, per second of wall time. */
+  readonly idleMsPerSecond: number;
+  /** Their CPU per call less what they would have spent idle over the same time. */
+  readonly aboveIdleMsPerCall: number;
   readonly natsCpuMsPerCall: number;
   readonly simulatorCpuMsPerCall: number;
 }
@@ -220,6 +228,11 @@ async function runOnce(mode: Mode): Promise<RunResult> {
 
     const pids = procs.map((p) => p.child.pid!);
     const natsPid = nats?.pid;
+    // Idle first: what the processes spend with no call (lease turns, timers), per second.
+    const idleBefore = pids.map(cpuMsOf);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idleMsPerSecond =
+      (pids.map(cpuMsOf).reduce((sum, ms, i) => sum + ms - idleBefore[i]!, 0) * 1000) / IDLE_MS;
     const cpuBefore = pids.map(cpuMsOf);
     const natsBefore = natsPid ? cpuMsOf(natsPid) : 0;
     const selfBefore = selfCpuMs();
@@ -233,6 +246,7 @@ async function runOnce(mode: Mode): Promise<RunResult> {
     }
     await until('every call gone', () => lengths.length >= total, DRAIN_LIMIT_MS);
     const ringflowCpu = pids.map(cpuMsOf).reduce((sum, ms, i) => sum + ms - cpuBefore[i]!, 0);
+    const loadSeconds = (Date.now() - start) / 1000;
     const natsCpu = natsPid ? cpuMsOf(natsPid) - natsBefore : 0;
     const selfCpu = selfCpuMs() - selfBefore;
     return {
@@ -243,6 +257,8 @@ async function runOnce(mode: Mode): Promise<RunResult> {
       callsPerSecond: ((lengths.length - 1) * 1000) / (lastGone - firstGone),
       medianCallMs: median(lengths),
       ringflowCpuMsPerCall: ringflowCpu / completed,
+      idleMsPerSecond,
+      aboveIdleMsPerCall: (ringflowCpu - idleMsPerSecond * loadSeconds) / completed,
       natsCpuMsPerCall: natsCpu / completed,
       simulatorCpuMsPerCall: selfCpu / completed,
     };
@@ -273,7 +289,7 @@ for (let run = 0; run < RUNS; run++)
     const r = await runOnce(mode);
     results.get(mode.name)!.push(r);
     process.stdout.write(
-      `run ${run + 1} ${mode.name.padEnd(19)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms, NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms\n`,
+      `run ${run + 1} ${mode.name.padEnd(19)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms\n`,
     );
   }
 
@@ -288,25 +304,23 @@ process.stdout.write(
   `\n${Math.round(RATE * SECONDS)} IVR calls per run (${RATE}/s for ${SECONDS} s), medians of ${RUNS} runs (min–max):\n\n`,
 );
 process.stdout.write(
-  '| mode | processes | calls/s | median call ms | ringflow CPU ms/call | vs single | NATS CPU ms/call | simulator CPU ms/call |\n|---|---:|---:|---:|---:|---:|---:|---:|\n',
+  '| mode | processes | calls/s | median call ms | ringflow CPU ms/call | vs single | idle ms/s (all processes) | above idle ms/call | NATS CPU ms/call | simulator CPU ms/call |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
 );
 for (const mode of modes) {
   const rs = results.get(mode.name)!;
-  const ringflowCpu = rs.map((r) => r.ringflowCpuMsPerCall);
-  process.stdout.write(
-    `| ${mode.name} | ${mode.processes} | ${spread(
-      rs.map((r) => r.callsPerSecond),
-      1,
-    )} | ${fmt(median(rs.map((r) => r.medianCallMs)))} | ${spread(ringflowCpu, 2)} | ${fmt(median(ringflowCpu) / singleOf(mode), 2)}x | ${
-      mode.cluster
-        ? spread(
-            rs.map((r) => r.natsCpuMsPerCall),
-            2,
-          )
-        : '-'
-    } | ${spread(
-      rs.map((r) => r.simulatorCpuMsPerCall),
-      2,
-    )} |\n`,
-  );
+  const of = (pick: (r: RunResult) => number, digits: number) => spread(rs.map(pick), digits);
+  const ringflowCpu = median(rs.map((r) => r.ringflowCpuMsPerCall));
+  const cells = [
+    mode.name,
+    String(mode.processes),
+    of((r) => r.callsPerSecond, 1),
+    fmt(median(rs.map((r) => r.medianCallMs))),
+    of((r) => r.ringflowCpuMsPerCall, 2),
+    `${fmt(ringflowCpu / singleOf(mode), 2)}x`,
+    of((r) => r.idleMsPerSecond, 1),
+    of((r) => r.aboveIdleMsPerCall, 2),
+    mode.cluster ? of((r) => r.natsCpuMsPerCall, 2) : '-',
+    of((r) => r.simulatorCpuMsPerCall, 2),
+  ];
+  process.stdout.write(`| ${cells.join(' | ')} |\n`);
 }
