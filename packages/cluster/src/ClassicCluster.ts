@@ -410,18 +410,26 @@ export class ClassicCluster {
   private async takeOverOrphans(): Promise<void> {
     const app = this.app;
     if (!app || this.isFenced) return;
-    const me = this.options.store.owner;
+    const store = this.options.store;
+    const me = store.owner;
     const reclaimOwn = this.reclaimOwn;
+    /** Whether this worker may take a call its owner holds now: a gone worker's, or its own orphan. */
+    const takeable = (record: CallRecord, owner: string) =>
+      record.app === this.options.app &&
+      (owner === me ? reclaimOwn && app.call(record.channelId) === undefined : this.isGone(owner));
     const orphaned = new Map<string, { owner: string; record: CallRecord }>();
-    for (const { record, owner } of await this.options.store.listOwners()) {
-      if (record.app !== this.options.app) continue;
-      const own = owner === me && reclaimOwn && app.call(record.channelId) === undefined;
-      if (own || (owner !== me && this.isGone(owner))) orphaned.set(record.callId, { owner, record });
-    }
+    for (const { record, owner } of await store.listOwners())
+      if (takeable(record, owner)) orphaned.set(record.callId, { owner, record });
     if (reclaimOwn) this.reclaimOwn = false;
     if (orphaned.size === 0) return;
     const startedAt = Date.now();
-    const taken = await app.takeOverCalls((record) => orphaned.has(record.callId));
+    // Judged again on the listing the takeover itself makes (the claim takes a call from the owner
+    // that listing shows): a live worker may have claimed one of these calls since the first
+    // listing, and must not have it taken from it.
+    const taken = await app.takeOverCalls((record) => {
+      const owner = store.listedOwner(record.callId);
+      return orphaned.has(record.callId) && owner !== undefined && takeable(record, owner);
+    });
     if (taken === 0) return;
     this.logger.info(
       {

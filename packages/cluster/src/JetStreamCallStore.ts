@@ -266,6 +266,14 @@ export class JetStreamCallStore implements CallStore {
     return owners;
   }
 
+  /**
+   * The owner of a call as this store's last listing (`list`, `listOwners`, `listApplication`)
+   * showed it: the owner a `claim` takes the call from. Undefined for a call not listed.
+   */
+  listedOwner(callId: string): string | undefined {
+    return this.listedOwners.get(callId);
+  }
+
   /** True when a record of the call is in the bucket (any owner). */
   async has(callId: string): Promise<boolean> {
     return (await this.keyOfCall(callId)) !== undefined;
