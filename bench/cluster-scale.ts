@@ -29,7 +29,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { systemClock } from '@ringflow/client';
-import { createSimulator, startOutboundWebSockets, startWireServer } from '@ringflow/simulator';
+import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { dialPerCall } from '../test/cluster/dialPerCall.ts';
 import { type RoundRobin, startRoundRobin } from '../test/cluster/roundRobin.ts';
 import { startNatsServer } from '../test/cluster/startNatsServer.ts';
 import { fmt, median, spread } from './apps/stats.ts';
@@ -183,20 +184,7 @@ async function runOnce(mode: Mode): Promise<RunResult> {
     if (!wire) {
       // The server dials one connection per call, spread over the processes by a round robin.
       balancer = await startRoundRobin(procs.map((p) => p.listenPort!));
-      outbound = startOutboundWebSockets(sim, {
-        connections: [
-          {
-            connectionType: 'per_call_config',
-            uri: `ws://127.0.0.1:${balancer.port}/ari-call`,
-            apps: ['ivr'],
-            username: 'pbx',
-            password: 'secret',
-            reconnectIntervalMs: 100,
-            reconnectAttempts: 20,
-            closeAfterStasisEndMs: 10,
-          },
-        ],
-      });
+      outbound = dialPerCall(sim, balancer.port);
     } else if (mode.cluster) {
       await until('a process to hold the event connection', () =>
         procs.some((p) =>

@@ -4,10 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { systemClock } from '@ringflow/client';
 import { JetStreamCallStore } from '@ringflow/cluster';
 import type { CallRecord } from '@ringflow/runtime';
-import { createSimulator, startOutboundWebSockets } from '@ringflow/simulator';
+import { createSimulator } from '@ringflow/simulator';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect as connectNats } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dialPerCall } from './dialPerCall.ts';
 import { startRoundRobin } from './roundRobin.ts';
 import { startNatsServer } from './startNatsServer.ts';
 
@@ -99,20 +100,7 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
 
     const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
     cleanups.push(() => sim.close());
-    const outbound = startOutboundWebSockets(sim, {
-      connections: [
-        {
-          connectionType: 'per_call_config',
-          uri: `ws://127.0.0.1:${port}/ari-call`,
-          apps: ['ivr'],
-          username: 'pbx',
-          password: 'secret',
-          reconnectIntervalMs: 100,
-          reconnectAttempts: 20,
-          closeAfterStasisEndMs: 10,
-        },
-      ],
-    });
+    const outbound = dialPerCall(sim, port);
     cleanups.push(() => outbound.close());
     const voicemails = new Set<string>();
     sim.driver.onEvent((e) => {
@@ -208,20 +196,7 @@ describe('cluster mode, per-call connections: a process killed mid-call', () => 
     cleanups.push(() => observer.close());
     const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
     cleanups.push(() => sim.close());
-    const outbound = startOutboundWebSockets(sim, {
-      connections: [
-        {
-          connectionType: 'per_call_config',
-          uri: `ws://127.0.0.1:${port}/ari-call`,
-          apps: ['ivr'],
-          username: 'pbx',
-          password: 'secret',
-          reconnectIntervalMs: 100,
-          reconnectAttempts: 20,
-          closeAfterStasisEndMs: 10,
-        },
-      ],
-    });
+    const outbound = dialPerCall(sim, port);
     cleanups.push(() => outbound.close());
     const voicemails = new Set<string>();
     sim.driver.onEvent((e) => {

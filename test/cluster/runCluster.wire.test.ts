@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '@ringflow/client';
 import { JetStreamCallStore } from '@ringflow/cluster';
-import { createSimulator, startOutboundWebSockets } from '@ringflow/simulator';
+import { createSimulator } from '@ringflow/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dialPerCall } from './dialPerCall.ts';
 import { startRoundRobin } from './roundRobin.ts';
 import { startNatsServer } from './startNatsServer.ts';
 
@@ -108,20 +109,7 @@ describe('ringflow run --cluster', () => {
       dialplan: { text: '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n' },
     });
     cleanups.push(() => sim.close());
-    const outbound = startOutboundWebSockets(sim, {
-      connections: [
-        {
-          connectionType: 'per_call_config',
-          uri: `ws://127.0.0.1:${proxy.port}/ari-call`,
-          apps: ['ivr'],
-          username: 'pbx',
-          password: 'secret',
-          reconnectIntervalMs: 100,
-          reconnectAttempts: 20,
-          closeAfterStasisEndMs: 10,
-        },
-      ],
-    });
+    const outbound = dialPerCall(sim, proxy.port);
     cleanups.push(() => outbound.close());
     const heard: string[] = [];
     let hungUp = false;
