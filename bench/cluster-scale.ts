@@ -11,9 +11,14 @@
  *   TCP round robin (`ringflow run --listen`): `per-call single` (one process, no store) and
  *   `per-call cluster N` (N processes with `--cluster`: records in NATS, no event stream).
  * Each mode gets a fresh simulator and NATS server; the callers arrive at `--rate` per second for
- * `--seconds`.
+ * `--seconds` (a list of rates runs each mode at each rate).
  *
- *   npx tsx bench/cluster-scale.ts [--rate 20] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call]
+ * `--cpu-quota 0.25` gives each ringflow process a quarter of a core (a control group of its own,
+ * see process/CpuQuota.ts; needs root): N capped processes stand for N small machines, so the
+ * processes, not this machine's cores, are the limit, and a list of rates finds each mode's
+ * capacity (the highest rate whose calls all complete at their unloaded length).
+ *
+ *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25]
  *
  * Reports per mode: the calls that ended per second (from the first call gone to the last; the
  * offered rate as long as the processes keep up), the median call length (it grows when they fall
@@ -34,6 +39,7 @@ import { dialPerCall } from '../test/cluster/dialPerCall.ts';
 import { type RoundRobin, startRoundRobin } from '../test/cluster/roundRobin.ts';
 import { startNatsServer } from '../test/cluster/startNatsServer.ts';
 import { fmt, median, spread } from './apps/stats.ts';
+import { CpuQuota } from './process/CpuQuota.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,15 +48,18 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     workers: { type: 'string', default: '1,2,4' },
     arrival: { type: 'string', default: 'classic,per-call' },
+    'cpu-quota': { type: 'string' },
   },
 });
-const RATE = Number(values.rate);
+const RATES = values.rate.split(',').map(Number);
 const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const WORKERS = values.workers.split(',').map(Number);
 const ARRIVALS = values.arrival.split(',') as Arrival[];
+const CPU_QUOTA = values['cpu-quota'] === undefined ? undefined : Number(values['cpu-quota']);
 if (
-  !(RATE > 0) ||
+  RATES.some((rate) => !(rate > 0)) ||
+  (CPU_QUOTA !== undefined && !(CPU_QUOTA > 0)) ||
   !(SECONDS > 0) ||
   !Number.isInteger(RUNS) ||
   RUNS < 1 ||
@@ -58,7 +67,7 @@ if (
   ARRIVALS.some((a) => a !== 'classic' && a !== 'per-call')
 ) {
   process.stderr.write(
-    'usage: npx tsx bench/cluster-scale.ts [--rate calls/s > 0] [--seconds > 0] [--runs N > 0] [--workers 1,2,4] [--arrival classic,per-call]\n',
+    'usage: npx tsx bench/cluster-scale.ts [--rate calls/s > 0, or a list: 4,8,12] [--seconds > 0] [--runs N > 0] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota cores > 0]\n',
   );
   process.exit(2);
 }
@@ -73,6 +82,8 @@ const USER_HZ = 100;
 const IDLE_MS = 5_000;
 /** The last call must be gone this long after the last one was placed, or the run fails. */
 const DRAIN_LIMIT_MS = 120_000;
+/** A rate carries the load when every call completes and its median call is at most this much longer than at the lowest rate. */
+const SLOWER_AT_CAPACITY = 1.1;
 
 /** CPU time (user + system) a process has used, in milliseconds. */
 function cpuMsOf(pid: number): number {
@@ -89,15 +100,27 @@ function selfCpuMs(): number {
 
 interface Proc {
   readonly child: ChildProcess;
+  readonly quota: CpuQuota | undefined;
   readonly messages: string[];
   stderr: string;
   /** With --listen: the port it listens on for the server's connections. */
   listenPort?: number;
 }
 
+let groups = 0;
+
+/** A `ringflow` process; with `--cpu-quota`, in a control group of its own from its first instruction. */
 function ringflow(args: readonly string[]): Proc {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const p: Proc = { child, messages: [], stderr: '' };
+  const quota =
+    CPU_QUOTA === undefined
+      ? undefined
+      : CpuQuota.create(`ringflow-bench-${process.pid}-${groups++}`, CPU_QUOTA);
+  const child = quota
+    ? spawn('sh', ['-c', `${quota.enterCommand()} && exec "$0" "$@"`, process.execPath, bin, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+    : spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p: Proc = { child, quota, messages: [], stderr: '' };
   child.stderr!.setEncoding('utf8').on('data', (t: string) => {
     p.stderr += t;
   });
@@ -130,6 +153,7 @@ type Mode = {
 };
 
 interface RunResult {
+  readonly rate: number;
   readonly completed: number;
   readonly placed: number;
   readonly callsPerSecond: number;
@@ -141,9 +165,11 @@ interface RunResult {
   readonly aboveIdleMsPerCall: number;
   readonly natsCpuMsPerCall: number;
   readonly simulatorCpuMsPerCall: number;
+  /** With --cpu-quota: how long the ringflow processes were held back by their quota, per second of load. */
+  readonly throttledMsPerSecond: number;
 }
 
-async function runOnce(mode: Mode): Promise<RunResult> {
+async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
   const nats = mode.cluster ? await startNatsServer() : undefined;
   const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
   const wire =
@@ -174,12 +200,16 @@ async function runOnce(mode: Mode): Promise<RunResult> {
     for (let i = 0; i < mode.processes; i++) {
       const p = ringflow(args);
       procs.push(p);
-      await until(`process ${i + 1} to start`, () => {
-        if (p.child.exitCode !== null) throw new Error(`ringflow exited ${p.child.exitCode}: ${p.stderr}`);
-        return (
-          p.messages.includes('application started') && (wire !== undefined || p.listenPort !== undefined)
-        );
-      });
+      await until(
+        `process ${i + 1} to start`,
+        () => {
+          if (p.child.exitCode !== null) throw new Error(`ringflow exited ${p.child.exitCode}: ${p.stderr}`);
+          return (
+            p.messages.includes('application started') && (wire !== undefined || p.listenPort !== undefined)
+          );
+        },
+        CPU_QUOTA === undefined ? 30_000 : 120_000,
+      );
     }
     if (!wire) {
       // The server dials one connection per call, spread over the processes by a round robin.
@@ -224,20 +254,26 @@ async function runOnce(mode: Mode): Promise<RunResult> {
     const cpuBefore = pids.map(cpuMsOf);
     const natsBefore = natsPid ? cpuMsOf(natsPid) : 0;
     const selfBefore = selfCpuMs();
+    const throttled = () => procs.reduce((sum, p) => sum + (p.quota?.throttledMs() ?? 0), 0);
+    const throttledBefore = throttled();
     const start = Date.now();
-    const total = Math.round(RATE * SECONDS);
+    const total = Math.round(rate * SECONDS);
     for (let i = 0; i < total; i++) {
-      const due = start + (i * 1000) / RATE;
+      const due = start + (i * 1000) / rate;
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       const id = sim.driver.placeCall({ context: 'pbx', to: '100' });
       placedAt.set(id, Date.now());
     }
-    await until('every call gone', () => lengths.length >= total, DRAIN_LIMIT_MS);
+    // Past its capacity a mode may leave calls behind: they count as not completed, not as an error.
+    await until('every call gone', () => lengths.length >= total, DRAIN_LIMIT_MS).catch((error: unknown) =>
+      process.stderr.write(`${mode.name} at ${rate}/s: ${(error as Error).message}\n`),
+    );
     const ringflowCpu = pids.map(cpuMsOf).reduce((sum, ms, i) => sum + ms - cpuBefore[i]!, 0);
     const loadSeconds = (Date.now() - start) / 1000;
     const natsCpu = natsPid ? cpuMsOf(natsPid) - natsBefore : 0;
     const selfCpu = selfCpuMs() - selfBefore;
     return {
+      rate,
       completed,
       placed: total,
       // Calls end at the rate they end, from the first to the last: the offered rate, as long as
@@ -249,12 +285,14 @@ async function runOnce(mode: Mode): Promise<RunResult> {
       aboveIdleMsPerCall: (ringflowCpu - idleMsPerSecond * loadSeconds) / completed,
       natsCpuMsPerCall: natsCpu / completed,
       simulatorCpuMsPerCall: selfCpu / completed,
+      throttledMsPerSecond: (throttled() - throttledBefore) / loadSeconds,
     };
   } finally {
     for (const p of procs) p.child.kill('SIGKILL');
     await Promise.all(
       procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(0) : p.child.on('exit', r)))),
     );
+    for (const p of procs) p.quota?.remove();
     await outbound?.close();
     await balancer?.close();
     await wire?.close();
@@ -270,45 +308,93 @@ const modes: Mode[] = ARRIVALS.flatMap((arrival) => {
     ...WORKERS.map((n) => ({ name: `${prefix}cluster ${n}`, arrival, processes: n, cluster: true })),
   ];
 });
-const results = new Map<string, RunResult[]>(modes.map((m) => [m.name, []]));
-for (let run = 0; run < RUNS; run++)
-  for (let k = 0; k < modes.length; k++) {
-    const mode = modes[(k + run) % modes.length]!;
-    const r = await runOnce(mode);
-    results.get(mode.name)!.push(r);
-    process.stdout.write(
-      `run ${run + 1} ${mode.name.padEnd(19)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms\n`,
-    );
-  }
+/** A mode at one offered rate: the key of its results. */
+const keyOf = (mode: Mode, rate: number) => `${mode.name} @ ${rate}/s`;
+const ascending = [...RATES].sort((a, b) => a - b);
+const results = new Map<string, RunResult[]>(
+  modes.flatMap((mode) => ascending.map((rate) => [keyOf(mode, rate), []] as [string, RunResult[]])),
+);
+/** Whether a run carried its offered rate: every call completed, at (nearly) its unloaded length. */
+const carried = (r: RunResult, unloadedCallMs: number) =>
+  r.completed === r.placed && r.medianCallMs <= unloadedCallMs * SLOWER_AT_CAPACITY;
+for (let run = 0; run < RUNS; run++) {
+  // Rates from the lowest; a mode that could not carry a rate is not tried at higher ones.
+  const unloaded = new Map<string, number>();
+  const overloaded = new Set<string>();
+  for (const rate of ascending)
+    for (let k = 0; k < modes.length; k++) {
+      const mode = modes[(k + run) % modes.length]!;
+      if (overloaded.has(mode.name)) continue;
+      const r = await runOnce(mode, rate);
+      results.get(keyOf(mode, rate))!.push(r);
+      if (!unloaded.has(mode.name)) unloaded.set(mode.name, r.medianCallMs);
+      if (!carried(r, unloaded.get(mode.name)!)) overloaded.add(mode.name);
+      process.stdout.write(
+        `run ${run + 1} ${keyOf(mode, rate).padEnd(28)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms${CPU_QUOTA === undefined ? '' : `, throttled ${fmt(r.throttledMsPerSecond, 0)} ms/s`}\n`,
+      );
+    }
+}
 
-/** The median CPU per call of the single process that receives calls the same way as `mode`. */
-const singleOf = (mode: Mode) =>
+/** The median CPU per call of the single process that receives calls the same way as `mode`, at the same rate. */
+const singleOf = (mode: Mode, rate: number) =>
   median(
     results
-      .get(mode.arrival === 'classic' ? 'single' : 'per-call single')!
+      .get(keyOf({ ...mode, name: mode.arrival === 'classic' ? 'single' : 'per-call single' }, rate))!
       .map((r) => r.ringflowCpuMsPerCall),
   );
 process.stdout.write(
-  `\n${Math.round(RATE * SECONDS)} IVR calls per run (${RATE}/s for ${SECONDS} s), medians of ${RUNS} runs (min–max):\n\n`,
+  `\nIVR calls at ${RATES.join(', ')} calls/s for ${SECONDS} s${CPU_QUOTA === undefined ? '' : `, each ringflow process limited to ${CPU_QUOTA} of a core`}, medians of ${RUNS} runs (min–max):\n\n`,
 );
 process.stdout.write(
-  '| mode | processes | calls/s | median call ms | ringflow CPU ms/call | vs single | idle ms/s (all processes) | above idle ms/call | NATS CPU ms/call | simulator CPU ms/call |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
+  `| mode | processes | offered calls/s | completed | calls/s | median call ms | ringflow CPU ms/call | vs single | idle ms/s (all processes) | above idle ms/call | NATS CPU ms/call | simulator CPU ms/call |${CPU_QUOTA === undefined ? '' : ' throttled ms/s |'}\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${CPU_QUOTA === undefined ? '' : '---:|'}\n`,
 );
-for (const mode of modes) {
-  const rs = results.get(mode.name)!;
-  const of = (pick: (r: RunResult) => number, digits: number) => spread(rs.map(pick), digits);
-  const ringflowCpu = median(rs.map((r) => r.ringflowCpuMsPerCall));
-  const cells = [
-    mode.name,
-    String(mode.processes),
-    of((r) => r.callsPerSecond, 1),
-    fmt(median(rs.map((r) => r.medianCallMs))),
-    of((r) => r.ringflowCpuMsPerCall, 2),
-    `${fmt(ringflowCpu / singleOf(mode), 2)}x`,
-    of((r) => r.idleMsPerSecond, 1),
-    of((r) => r.aboveIdleMsPerCall, 2),
-    mode.cluster ? of((r) => r.natsCpuMsPerCall, 2) : '-',
-    of((r) => r.simulatorCpuMsPerCall, 2),
-  ];
-  process.stdout.write(`| ${cells.join(' | ')} |\n`);
+for (const mode of modes)
+  for (const rate of ascending) {
+    const rs = results.get(keyOf(mode, rate))!;
+    if (rs.length === 0) continue; // not tried: the mode could not carry a lower rate
+    const of = (pick: (r: RunResult) => number, digits: number) => spread(rs.map(pick), digits);
+    const ringflowCpu = median(rs.map((r) => r.ringflowCpuMsPerCall));
+    const cells = [
+      mode.name,
+      String(mode.processes),
+      String(rate),
+      `${fmt(median(rs.map((r) => r.completed)))}/${rs[0]!.placed}`,
+      of((r) => r.callsPerSecond, 1),
+      fmt(median(rs.map((r) => r.medianCallMs))),
+      of((r) => r.ringflowCpuMsPerCall, 2),
+      // '-' where the single process was not tried at this rate (it could not carry a lower one).
+      Number.isNaN(singleOf(mode, rate)) ? '-' : `${fmt(ringflowCpu / singleOf(mode, rate), 2)}x`,
+      of((r) => r.idleMsPerSecond, 1),
+      of((r) => r.aboveIdleMsPerCall, 2),
+      mode.cluster ? of((r) => r.natsCpuMsPerCall, 2) : '-',
+      of((r) => r.simulatorCpuMsPerCall, 2),
+      ...(CPU_QUOTA === undefined ? [] : [of((r) => r.throttledMsPerSecond, 0)]),
+    ];
+    process.stdout.write(`| ${cells.join(' | ')} |\n`);
+  }
+
+if (RATES.length > 1) {
+  // Capacity: the highest rate whose runs all completed every call at (nearly) the call length
+  // of the lowest rate, where the mode is unloaded.
+  process.stdout.write(
+    `\nCapacity (highest offered rate with every call completed and the median call at most ${SLOWER_AT_CAPACITY}x its length at ${Math.min(...RATES)}/s):\n\n| mode | processes | capacity calls/s |\n|---|---:|---:|\n`,
+  );
+  for (const mode of modes) {
+    let capacity: number | undefined;
+    for (const rate of ascending) {
+      const rs = results.get(keyOf(mode, rate))!;
+      // Every run must have tried and carried this rate (against its own run's unloaded call).
+      const unloaded = median(results.get(keyOf(mode, ascending[0]!))!.map((r) => r.medianCallMs));
+      if (rs.length < RUNS || !rs.every((r) => carried(r, unloaded))) break;
+      capacity = rate;
+    }
+    const top = ascending.at(-1)!;
+    const cell =
+      capacity === undefined
+        ? `below ${ascending[0]}`
+        : capacity === top
+          ? `${top} or more`
+          : String(capacity);
+    process.stdout.write(`| ${mode.name} | ${mode.processes} | ${cell} |\n`);
+  }
 }
