@@ -16,9 +16,13 @@
  * `--cpu-quota 0.25` gives each ringflow process a quarter of a core (a control group of its own,
  * see process/CpuQuota.ts; needs root): N capped processes stand for N small machines, so the
  * processes, not this machine's cores, are the limit, and a list of rates finds each mode's
- * capacity (the highest rate whose calls all complete at their unloaded length).
+ * capacity (the highest rate whose calls all complete at their unloaded length: the shortest
+ * median call of the bench, so the lowest rate should be light).
  *
- *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25]
+ * `--cpu-prof DIR` writes a V8 CPU profile of each ringflow process into DIR (they are stopped
+ * with SIGTERM instead of SIGKILL, so that they write it).
+ *
+ *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25] [--cpu-prof DIR] [--without-single]
  *
  * Reports per mode: the calls that ended per second (from the first call gone to the last; the
  * offered rate as long as the processes keep up), the median call length (it grows when they fall
@@ -49,6 +53,8 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1,2,4' },
     arrival: { type: 'string', default: 'classic,per-call' },
     'cpu-quota': { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    'without-single': { type: 'boolean', default: false },
   },
 });
 const RATES = values.rate.split(',').map(Number);
@@ -57,6 +63,7 @@ const RUNS = Number(values.runs);
 const WORKERS = values.workers.split(',').map(Number);
 const ARRIVALS = values.arrival.split(',') as Arrival[];
 const CPU_QUOTA = values['cpu-quota'] === undefined ? undefined : Number(values['cpu-quota']);
+const CPU_PROF = values['cpu-prof'];
 if (
   RATES.some((rate) => !(rate > 0)) ||
   (CPU_QUOTA !== undefined && !(CPU_QUOTA > 0)) ||
@@ -108,6 +115,8 @@ interface Proc {
 }
 
 let groups = 0;
+/** --cpu-prof DIR: each ringflow process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools). */
+const nodeFlags = CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`];
 
 /** A `ringflow` process; with `--cpu-quota`, in a control group of its own from its first instruction. */
 function ringflow(args: readonly string[]): Proc {
@@ -116,10 +125,14 @@ function ringflow(args: readonly string[]): Proc {
       ? undefined
       : CpuQuota.create(`ringflow-bench-${process.pid}-${groups++}`, CPU_QUOTA);
   const child = quota
-    ? spawn('sh', ['-c', `${quota.enterCommand()} && exec "$0" "$@"`, process.execPath, bin, ...args], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-    : spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn(
+        'sh',
+        ['-c', `${quota.enterCommand()} && exec "$0" "$@"`, process.execPath, ...nodeFlags, bin, ...args],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+    : spawn(process.execPath, [...nodeFlags, bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const p: Proc = { child, quota, messages: [], stderr: '' };
   child.stderr!.setEncoding('utf8').on('data', (t: string) => {
     p.stderr += t;
@@ -288,7 +301,8 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
       throttledMsPerSecond: (throttled() - throttledBefore) / loadSeconds,
     };
   } finally {
-    for (const p of procs) p.child.kill('SIGKILL');
+    // With --cpu-prof the processes must exit by themselves to write their profiles.
+    for (const p of procs) p.child.kill(CPU_PROF === undefined ? 'SIGKILL' : 'SIGTERM');
     await Promise.all(
       procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(0) : p.child.on('exit', r)))),
     );
@@ -304,7 +318,7 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
 const modes: Mode[] = ARRIVALS.flatMap((arrival) => {
   const prefix = arrival === 'classic' ? '' : 'per-call ';
   return [
-    { name: `${prefix}single`, arrival, processes: 1, cluster: false },
+    ...(values['without-single'] ? [] : [{ name: `${prefix}single`, arrival, processes: 1, cluster: false }]),
     ...WORKERS.map((n) => ({ name: `${prefix}cluster ${n}`, arrival, processes: n, cluster: true })),
   ];
 });
@@ -319,7 +333,8 @@ const carried = (r: RunResult, unloadedCallMs: number) =>
   r.completed === r.placed && r.medianCallMs <= unloadedCallMs * SLOWER_AT_CAPACITY;
 for (let run = 0; run < RUNS; run++) {
   // Rates from the lowest; a mode that could not carry a rate is not tried at higher ones.
-  const unloaded = new Map<string, number>();
+  // The flow's call length with no load: the shortest median call seen (the lowest rate should be light).
+  let unloaded = Number.POSITIVE_INFINITY;
   const overloaded = new Set<string>();
   for (const rate of ascending)
     for (let k = 0; k < modes.length; k++) {
@@ -327,8 +342,8 @@ for (let run = 0; run < RUNS; run++) {
       if (overloaded.has(mode.name)) continue;
       const r = await runOnce(mode, rate);
       results.get(keyOf(mode, rate))!.push(r);
-      if (!unloaded.has(mode.name)) unloaded.set(mode.name, r.medianCallMs);
-      if (!carried(r, unloaded.get(mode.name)!)) overloaded.add(mode.name);
+      unloaded = Math.min(unloaded, r.medianCallMs);
+      if (!carried(r, unloaded)) overloaded.add(mode.name);
       process.stdout.write(
         `run ${run + 1} ${keyOf(mode, rate).padEnd(28)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms${CPU_QUOTA === undefined ? '' : `, throttled ${fmt(r.throttledMsPerSecond, 0)} ms/s`}\n`,
       );
@@ -338,9 +353,11 @@ for (let run = 0; run < RUNS; run++) {
 /** The median CPU per call of the single process that receives calls the same way as `mode`, at the same rate. */
 const singleOf = (mode: Mode, rate: number) =>
   median(
-    results
-      .get(keyOf({ ...mode, name: mode.arrival === 'classic' ? 'single' : 'per-call single' }, rate))!
-      .map((r) => r.ringflowCpuMsPerCall),
+    (
+      results.get(
+        keyOf({ ...mode, name: mode.arrival === 'classic' ? 'single' : 'per-call single' }, rate),
+      ) ?? []
+    ).map((r) => r.ringflowCpuMsPerCall),
   );
 process.stdout.write(
   `\nIVR calls at ${RATES.join(', ')} calls/s for ${SECONDS} s${CPU_QUOTA === undefined ? '' : `, each ringflow process limited to ${CPU_QUOTA} of a core`}, medians of ${RUNS} runs (min–max):\n\n`,
@@ -374,17 +391,17 @@ for (const mode of modes)
   }
 
 if (RATES.length > 1) {
-  // Capacity: the highest rate whose runs all completed every call at (nearly) the call length
-  // of the lowest rate, where the mode is unloaded.
+  // Capacity: the highest rate whose runs all completed every call at (nearly) the flow's call
+  // length with no load (the shortest median call of the whole bench).
+  const unloaded = Math.min(...[...results.values()].flat().map((r) => r.medianCallMs));
   process.stdout.write(
-    `\nCapacity (highest offered rate with every call completed and the median call at most ${SLOWER_AT_CAPACITY}x its length at ${Math.min(...RATES)}/s):\n\n| mode | processes | capacity calls/s |\n|---|---:|---:|\n`,
+    `\nCapacity (highest offered rate with every call completed and the median call at most ${SLOWER_AT_CAPACITY}x ${fmt(unloaded)} ms, the shortest median call seen):\n\n| mode | processes | capacity calls/s |\n|---|---:|---:|\n`,
   );
   for (const mode of modes) {
     let capacity: number | undefined;
     for (const rate of ascending) {
       const rs = results.get(keyOf(mode, rate))!;
-      // Every run must have tried and carried this rate (against its own run's unloaded call).
-      const unloaded = median(results.get(keyOf(mode, ascending[0]!))!.map((r) => r.medianCallMs));
+      // Every run must have tried and carried this rate.
       if (rs.length < RUNS || !rs.every((r) => carried(r, unloaded))) break;
       capacity = rate;
     }
