@@ -29,7 +29,8 @@
  * behind), and CPU per completed call of the ringflow processes together, of NATS, and of the
  * simulator (this process), from /proc (user + system). The ringflow processes are first watched
  * idle for 5 s: their idle CPU per second, and their CPU per call above what they would have spent
- * idle over the load's time, tell a per-process cost from a per-call one.
+ * idle over the load's time, tell a per-process cost from a per-call one. Each run line is followed
+ * by the warnings and errors the processes logged, counted by message.
  * Not part of `npm test`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -109,6 +110,8 @@ interface Proc {
   readonly child: ChildProcess;
   readonly quota: CpuQuota | undefined;
   readonly messages: string[];
+  /** How many times each warning or error was logged (pino level 40 and above), by message. */
+  readonly warnings: Map<string, number>;
   stderr: string;
   /** With --listen: the port it listens on for the server's connections. */
   listenPort?: number;
@@ -133,15 +136,17 @@ function ringflow(args: readonly string[]): Proc {
         },
       )
     : spawn(process.execPath, [...nodeFlags, bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const p: Proc = { child, quota, messages: [], stderr: '' };
+  const p: Proc = { child, quota, messages: [], warnings: new Map(), stderr: '' };
   child.stderr!.setEncoding('utf8').on('data', (t: string) => {
     p.stderr += t;
   });
   createInterface({ input: child.stdout! }).on('line', (line) => {
     try {
-      const { msg, url } = JSON.parse(line) as { msg?: unknown; url?: unknown };
+      const { msg, url, level } = JSON.parse(line) as { msg?: unknown; url?: unknown; level?: unknown };
       if (msg === 'listening for servers' && typeof url === 'string')
         p.listenPort = Number(new URL(url).port);
+      if (typeof msg === 'string' && typeof level === 'number' && level >= 40)
+        p.warnings.set(msg, (p.warnings.get(msg) ?? 0) + 1);
       // Only the role messages are kept (the per-call lines would grow with the load).
       if (typeof msg === 'string' && !msg.startsWith('call ')) p.messages.push(msg);
     } catch {}
@@ -180,6 +185,8 @@ interface RunResult {
   readonly simulatorCpuMsPerCall: number;
   /** With --cpu-quota: how long the ringflow processes were held back by their quota, per second of load. */
   readonly throttledMsPerSecond: number;
+  /** The warnings and errors the ringflow processes logged, by message, all processes together. */
+  readonly warnings: ReadonlyMap<string, number>;
 }
 
 async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
@@ -299,6 +306,7 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
       natsCpuMsPerCall: natsCpu / completed,
       simulatorCpuMsPerCall: selfCpu / completed,
       throttledMsPerSecond: (throttled() - throttledBefore) / loadSeconds,
+      warnings: countWarnings(procs),
     };
   } finally {
     // With --cpu-prof the processes must exit by themselves to write their profiles.
@@ -313,6 +321,12 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
     sim.close();
     await nats?.stop();
   }
+}
+
+function countWarnings(procs: readonly Proc[]): Map<string, number> {
+  const all = new Map<string, number>();
+  for (const p of procs) for (const [msg, n] of p.warnings) all.set(msg, (all.get(msg) ?? 0) + n);
+  return all;
 }
 
 const modes: Mode[] = ARRIVALS.flatMap((arrival) => {
@@ -345,7 +359,7 @@ for (let run = 0; run < RUNS; run++) {
       unloaded = Math.min(unloaded, r.medianCallMs);
       if (!carried(r, unloaded)) overloaded.add(mode.name);
       process.stdout.write(
-        `run ${run + 1} ${keyOf(mode, rate).padEnd(28)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms${CPU_QUOTA === undefined ? '' : `, throttled ${fmt(r.throttledMsPerSecond, 0)} ms/s`}\n`,
+        `run ${run + 1} ${keyOf(mode, rate).padEnd(28)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms${CPU_QUOTA === undefined ? '' : `, throttled ${fmt(r.throttledMsPerSecond, 0)} ms/s`}\n${[...r.warnings].map(([msg, n]) => `    logged ${n}x: ${msg}\n`).join('')}`,
       );
     }
 }
