@@ -385,6 +385,7 @@ for (const mode of modes)
     if (rs.length === 0) continue; // not tried: the mode could not carry a lower rate
     const of = (pick: (r: RunResult) => number, digits: number) => spread(rs.map(pick), digits);
     const ringflowCpu = median(rs.map((r) => r.ringflowCpuMsPerCall));
+    const single = singleOf(mode, rate);
     const cells = [
       mode.name,
       String(mode.processes),
@@ -394,7 +395,7 @@ for (const mode of modes)
       fmt(median(rs.map((r) => r.medianCallMs))),
       of((r) => r.ringflowCpuMsPerCall, 2),
       // '-' where the single process was not tried at this rate (it could not carry a lower one).
-      Number.isNaN(singleOf(mode, rate)) ? '-' : `${fmt(ringflowCpu / singleOf(mode, rate), 2)}x`,
+      Number.isNaN(single) ? '-' : `${fmt(ringflowCpu / single, 2)}x`,
       of((r) => r.idleMsPerSecond, 1),
       of((r) => r.aboveIdleMsPerCall, 2),
       mode.cluster ? of((r) => r.natsCpuMsPerCall, 2) : '-',

@@ -124,8 +124,7 @@ export class ClassicCluster {
   ) {
     this.logger = options.logger;
     this.settleTurns = Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS;
-    const serverToken = natsToken(server.name);
-    this.serverToken = serverToken;
+    this.serverToken = natsToken(server.name);
     const me = options.store.owner;
     this.serverOptions = {
       url: server.url,
@@ -137,7 +136,7 @@ export class ClassicCluster {
       restTransport: new AssigningRestTransport(
         new UndiciTransport({ url: server.url, username: server.username, password: server.password }),
         async (channelIds) => {
-          for (const id of channelIds) await this.assignments.put(assignmentKey(serverToken, id), me);
+          for (const id of channelIds) await this.assignments.put(assignmentKey(this.serverToken, id), me);
         },
       ),
     };

@@ -91,16 +91,22 @@ export class JetStreamEventFeed implements EventTransport {
       const id = event.channel?.id;
       if (typeof id === 'string') this.assignedHere.add(id);
     }
-    if (this.handlers) this.handlers.message(event);
-    else {
-      this.buffered.push(event);
-      if (this.buffered.length > MAX_BUFFERED) {
-        this.buffered.shift();
-        if (this.dropped++ === 0)
-          this.logger.error(
-            'events dropped while the event stream was not connected (it stayed down too long)',
-          );
-      }
+    this.deliver(event);
+  }
+
+  /** Hands an event to the runtime's connection, or keeps it (bounded) until the stream reconnects. */
+  private deliver(event: object): void {
+    if (this.handlers) {
+      this.handlers.message(event);
+      return;
+    }
+    this.buffered.push(event);
+    if (this.buffered.length > MAX_BUFFERED) {
+      this.buffered.shift();
+      if (this.dropped++ === 0)
+        this.logger.error(
+          'events dropped while the event stream was not connected (it stayed down too long)',
+        );
     }
   }
 
@@ -110,8 +116,7 @@ export class JetStreamEventFeed implements EventTransport {
    */
   offerAgain(start: StasisStart): void {
     this.assignedHere.add(start.channel.id);
-    if (this.handlers) this.handlers.message(start);
-    else this.buffered.push(start);
+    this.deliver(start);
   }
 
   /** Whether the call of this StasisStart is assigned to this worker (once per call). */
@@ -184,10 +189,7 @@ export class JetStreamEventFeed implements EventTransport {
     } finally {
       await consumer.delete().catch(() => {});
     }
-    for (const event of digits) {
-      if (this.handlers) this.handlers.message(event);
-      else this.buffered.push(event);
-    }
+    for (const event of digits) this.deliver(event);
     return digits.length;
   }
 
