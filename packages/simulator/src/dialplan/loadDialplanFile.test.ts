@@ -20,6 +20,7 @@ describe('the default dialplan', () => {
     expect([...dialplan.contexts.keys()].sort()).toEqual([
       'default',
       'from-callers',
+      'from-callers-cluster',
       'ivr-exits',
       'stasis-ivr',
     ]);
