@@ -95,6 +95,8 @@ describe('over the wire: the network drops the event socket during calls', () =>
       });
       expect(report.gap.attempts).toBeGreaterThan(1);
       expect(reports).toHaveLength(1);
+      // The call that left was told StasisEnd (recovered): its hang-up path runs, then it ends.
+      await until(() => app.activeCalls().length === 1);
       expect(app.activeCalls().map((s) => s.channelId)).toEqual(['stays']);
       expect(app.metrics.summary()).toMatchObject({ reconnects: 1, gaps: 1 });
       expect(app.metrics.callsEnded.get({ outcome: 'reconciled' })).toBe(1);

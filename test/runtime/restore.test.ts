@@ -213,7 +213,7 @@ describe('a restored call is told what its resources did while no process follow
     expect(moved.ended.map((e) => e.outcome)).toEqual(['detached', 'completed']);
   });
 
-  it('a caller who hung up meanwhile: the record is dropped and nothing is restored', async () => {
+  it('a caller who hung up meanwhile: the flow hang-up path runs once, then the record goes', async () => {
     const clock = new VirtualClock();
     const simulator = createSimulator({ clock });
     const store = new MemoryCallStore();
@@ -239,9 +239,17 @@ describe('a restored call is told what its resources did while no process follow
       call: machine,
       store,
     });
+    const ended: CallEnded[] = [];
+    second.app.callEnded$.subscribe((e) => ended.push(e));
     await second.app.start();
+    await clock.advance(6000);
     expect(second.app.activeCalls()).toHaveLength(0);
     expect(store.size).toBe(0);
+    // Told StasisEnd (recovered), the flow went to its hang-up state and reported the caller left.
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ outcome: 'reconciled', result: 'hungUp', machineStatus: 'done' });
+    expect(second.requests.filter((r) => r.path === '/events/user/CallerLeft')).toHaveLength(1);
+    expect(second.requests.filter((r) => r.method === 'DELETE' && r.path === '/channels/caller-1')).toHaveLength(0);
     await second.app.stop();
   });
 });

@@ -12,7 +12,10 @@ export type {
   RuntimeCounters,
 } from './application/createApplication.ts';
 export type { CleanupRetryOptions } from './application/CleanupRetry.ts';
-export type { GapReport } from './application/GapReport.ts';
+export type { GapReport } from './recovery/GapReport.ts';
+export { DEFAULT_WATCHDOG, type WatchdogOptions } from './recovery/CallWatchdog.ts';
+export { isRecovered, RECOVERED, type Recovery, type RecoveryScope } from './recovery/recoverCall.ts';
+export { askServer, listedServer, type ServerView } from './recovery/ServerView.ts';
 export { installShutdownHandlers } from './application/installShutdownHandlers.ts';
 export type { ShutdownOptions } from './application/installShutdownHandlers.ts';
 /** Re-exported from the client, where the reading of `Stasis()` data lives. */

@@ -6,7 +6,8 @@ import type { BridgeSessionOptions } from '../bridge/BridgeSession.ts';
 import type { CallEnded } from '../session/CallEnded.ts';
 import type { CallStore } from '../snapshot/CallRecord.ts';
 import type { CleanupRetryOptions } from './CleanupRetry.ts';
-import type { GapReport } from './GapReport.ts';
+import type { WatchdogOptions } from '../recovery/CallWatchdog.ts';
+import type { GapReport } from '../recovery/GapReport.ts';
 import type { ListenOptions } from './ListenOptions.ts';
 import type { ServerOptions } from './ServerOptions.ts';
 import type { BroadcastClaimOptions } from './BroadcastClaims.ts';
@@ -69,8 +70,19 @@ export interface ApplicationOptions {
    * their process"). None: nothing is written, and nothing is restored.
    */
   readonly store?: CallStore;
-  /** Called after each event stream gap, once sessions were reconciled. */
+  /**
+   * Called after each event stream gap, once every call of the server was checked with it (and
+   * told the events it missed, see `CallSession.recover`).
+   */
   readonly onGap?: (report: GapReport) => void;
+  /**
+   * How long a call waits for a server event (a prompt's end, a recording's, a phone's answer,
+   * its own channel's end) before the runtime asks the server about it; an event found lost is
+   * told to the machine, marked `recovered`, and a call whose state the server cannot tell is
+   * ended as failed. See `WatchdogOptions` for the bounds and their defaults. `false`: no watchdog
+   * (a lost event then leaves its call waiting until its own timers end it).
+   */
+  readonly watchdog?: WatchdogOptions | false;
   /**
    * Called once per call when its session has ended: why (`outcome`), where the machine was
    * (`machineStatus`, `snapshotValue`) and the flow's `output` if it reached a final state.

@@ -18,15 +18,16 @@ export interface StoredCallsHost {
  * The calls an application takes over from its store: at start, every call the store has a
  * record of on a server whose channel is still up; later, those cluster mode picks
  * (`Application.takeOverCalls`). A call is claimed first when the store is shared by several
- * processes (`CallStore.claim`: the first claimer wins), then restored from its record; the
- * records of calls whose channels are gone are dropped.
+ * processes (`CallStore.claim`: the first claimer wins), then restored from its record. A call
+ * whose channel is gone is restored too when this process may take it (the flow's hang-up path
+ * runs, see `CallSession.restore`); at start from a shared store, its record is left alone.
  */
 export class StoredCalls {
   constructor(private readonly host: StoredCallsHost) {}
 
   /**
-   * Restores the calls of the store on `link`'s server (those `accept` picks, when given) whose
-   * channels are still up and that no session here follows; resolves with how many.
+   * Restores the calls of the store on `link`'s server (those `accept` picks, when given) that no
+   * session here follows; resolves with how many.
    */
   async restoreOn(link: ServerLink, accept?: (record: CallRecord) => boolean): Promise<number> {
     const { store, apps, router } = this.host;
@@ -48,7 +49,11 @@ export class StoredCalls {
         );
         continue;
       }
-      if (!live.has(record.channelId)) {
+      // A call whose caller hung up while nobody followed it is restored too, when this process
+      // may take it (its owner is gone, or the store is this process's alone): its recovery tells
+      // the machine the caller left, so the flow's hang-up path runs once and its record goes.
+      // A record listed at start from a shared store may be a live process's: left to it.
+      if (!live.has(record.channelId) && accept === undefined && store.claim) {
         await store.remove(record.callId);
         continue;
       }

@@ -1,31 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type ConnectionState,
   ErrorCode,
   isEventType,
-  formatTimestamp,
   RingflowError,
   type ServerSocketListener,
   type StasisStart,
   type StreamEvent,
   systemClock,
-  type TimerHandle,
 } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { type Observable, Subject, type Subscription } from 'rxjs';
-import type { AnyStateMachine } from 'xstate';
-import { BridgeSession } from '../bridge/BridgeSession.ts';
+import type { Observable } from 'rxjs';
+import type { BridgeSession } from '../bridge/BridgeSession.ts';
 import { createRuntimeLogger } from '../logging/createRuntimeLogger.ts';
 import { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
+import { QueueDirectory } from '../queue/QueueDirectory.ts';
+import { ApplicationRecovery } from '../recovery/ApplicationRecovery.ts';
+import type { GapReport } from '../recovery/GapReport.ts';
 import type { CallEnded } from '../session/CallEnded.ts';
-import { CallSession } from '../session/CallSession.ts';
+import type { CallSession } from '../session/CallSession.ts';
 import { SessionRouter } from '../session/SessionRouter.ts';
 import { TrackingClock } from '../session/TrackingClock.ts';
 import type { CallRecord } from '../snapshot/CallRecord.ts';
-import { AcceptedServers } from './AcceptedServers.ts';
-import { BroadcastClaims } from './BroadcastClaims.ts';
-import { CleanupRetry } from './CleanupRetry.ts';
-import type { GapReport } from './GapReport.ts';
+import { CallSessions } from './CallSessions.ts';
 import type {
   ApplicationOptions,
   CallInfo,
@@ -33,70 +29,55 @@ import type {
   OriginateOptions,
   RuntimeCounters,
 } from './ApplicationOptions.ts';
-import { GapReconciler } from './GapReconciler.ts';
+import { applicationReplaced } from './applicationReplaced.ts';
+import { appOfName } from './appNames.ts';
+import { checkApplicationOptions, linkContextOf } from './applicationSetup.ts';
+import { BroadcastClaims } from './BroadcastClaims.ts';
+import { countResources } from './countResources.ts';
+import { LeftoverSweeps } from './LeftoverSweeps.ts';
+import { refuseCall } from './refuseCall.ts';
 import { MachinePicker } from './MachinePicker.ts';
-import { ServerLink, type ServerLinkContext } from './ServerLink.ts';
+import type { ServerLink } from './ServerLink.ts';
+import { ServerLinks } from './ServerLinks.ts';
 import { StoredCalls } from './StoredCalls.ts';
-import { QueueDirectory } from '../queue/QueueDirectory.ts';
 
 /**
  * A running telephony application: connects to every server, starts a call session (one XState
  * actor) for each channel entering the application, routes every event to its session by
- * `asterisk_id` and resource id, and reconciles sessions after event stream gaps.
+ * `asterisk_id` and resource id, and gets back what event stream gaps lose (see
+ * {@link ApplicationRecovery}).
  */
 export class Application {
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
   /** Each call session as it starts. */
   readonly calls$: Observable<CallSession>;
-  /** Each event stream gap, after sessions were reconciled. */
+  /** Each event stream gap, after its calls were checked with the server. */
   readonly gaps$: Observable<GapReport>;
   /** How each call ended, as its session ends (see {@link CallEnded}). */
   readonly callEnded$: Observable<CallEnded>;
+  /** The call queues of this application (per server and name). */
+  readonly queues: QueueDirectory;
   private readonly options: ApplicationOptions;
   private readonly apps: readonly string[];
   private readonly clock: TrackingClock;
   /** Claims of calls offered by StasisBroadcast (with `claimBroadcasts`). */
   private readonly claims: BroadcastClaims | undefined;
   private readonly router = new SessionRouter();
-  private readonly links: ServerLink[];
-  private readonly sessions = new Set<CallSession>();
-  private readonly bridges = new Set<BridgeSession>();
-  /** The call queues of this application (per server and name). */
-  readonly queues: QueueDirectory;
-  private readonly callsSubject = new Subject<CallSession>();
-  private readonly gapsSubject = new Subject<GapReport>();
-  private readonly callEndedSubject = new Subject<CallEnded>();
+  private readonly links: ServerLinks;
+  /** The calls and bridges in progress. */
+  private readonly sessions: CallSessions;
   private readonly ids: () => string;
   private state: 'new' | 'starting' | 'running' | 'draining' | 'stopped' = 'new';
-  private drainDeadline = 0;
   private unrouted = 0;
-  private readonly reconciler: GapReconciler;
-  private readonly sweeps = new Map<ServerLink, TimerHandle>();
-  private readonly leftoverSweepMs: number;
-  private readonly linkContext: ServerLinkContext;
-  /** The servers that dial the application (with `listen`). */
-  private readonly accepted: AcceptedServers | undefined;
-  private readonly machines: MachinePicker;
+  private readonly recovery: ApplicationRecovery;
+  private readonly sweeps: LeftoverSweeps;
   /** The calls taken over from the store (at start, and by `takeOverCalls`). */
   private readonly stored: StoredCalls;
-  /** What the application follows of each link: its events, gaps and leftovers. */
-  private readonly followed = new Map<ServerLink, Subscription>();
 
   constructor(options: ApplicationOptions) {
-    if ((!options.servers || options.servers.length === 0) && !options.listen) {
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        "options.servers is empty: give at least one server, e.g. servers: [{ url: 'http://127.0.0.1:8088/ari', username, password }], or listen for servers that dial the application (listen: { port: 8765 }).",
-      );
-    }
-    this.apps = typeof options.apps === 'string' ? [options.apps] : [...options.apps];
-    if (this.apps.length === 0) {
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        "options.apps is empty: give the application name(s), e.g. apps: ['ivr'].",
-      );
-    }
+    const { apps, leftoverSweepMs } = checkApplicationOptions(options);
+    this.apps = apps;
     this.options = options;
     const clock = options.clock ?? systemClock;
     this.clock = new TrackingClock(clock);
@@ -113,93 +94,74 @@ export class Application {
       logger: this.logger,
       observer: this.metrics.queueObserver,
     });
-    this.calls$ = this.callsSubject.asObservable();
-    this.gaps$ = this.gapsSubject.asObservable();
-    this.callEnded$ = this.callEndedSubject.asObservable();
-    const sweepMs = options.leftoverSweepMs ?? DEFAULT_LEFTOVER_SWEEP_MS;
-    if (!(sweepMs >= 0) || !Number.isFinite(sweepMs)) {
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        `options.leftoverSweepMs is ${String(sweepMs)}: give milliseconds, 0 or more (0: remove leftovers only after gaps).`,
-      );
-    }
-    this.leftoverSweepMs = sweepMs;
-    const cleanupRetry = new CleanupRetry(options.cleanupRetry);
-    this.reconciler = new GapReconciler({
-      apps: this.apps,
-      router: this.router,
+    this.sessions = new CallSessions({
       metrics: this.metrics,
       logger: this.logger,
-      state: () => this.state,
-      sessionsOn: (link) => [...this.sessions].filter((s) => s.server.name === link.name),
-      bridgesOn: (link) => [...this.bridges].filter((b) => b.server.name === link.name),
-      accepts: (link, start) => this.options.acceptCall?.(start, link.name) ?? true,
-      adopt: (link, start) => {
-        if (this.state !== 'running') this.inbound(link, start);
-        else this.newSession(link, start.channel.id, 'inbound', start.application).adopt(start);
-      },
-      timestamp: () => formatTimestamp(this.clock.now()),
-      reported: (report) => {
-        this.gapsSubject.next(report);
-        try {
-          this.options.onGap?.(report);
-        } catch (error) {
-          this.logger.error({ err: error }, 'onGap callback threw');
-        }
-      },
-    });
-    const names = new Set<string>();
-    this.linkContext = {
-      apps: this.apps,
-      subscribeAll: options.subscribeAll ?? false,
-      clock,
-      router: this.router,
-      metrics: this.metrics,
-      logger: this.logger,
-      pickId: (kind) => `${kind}-${this.ids()}`,
-      cleanupRetry,
-      leftoverRounds: LEFTOVER_ROUNDS,
-      queues: this.queues,
-    };
-    this.links = options.servers.map((server, index) => {
-      const link = new ServerLink(server, this.linkContext);
-      if (names.has(link.name)) {
-        throw new RingflowError(
-          ErrorCode.CONFIG,
-          `options.servers[${index}].name "${link.name}" is used twice: give each server its own name.`,
-        );
-      }
-      names.add(link.name);
-      return link;
-    });
-    this.machines = new MachinePicker(options.call, (name) => this.appOf(name));
-    this.stored = new StoredCalls({
+      machines: new MachinePicker(options.call, (name) => this.appOf(name)),
       store: options.store,
-      apps: this.apps,
-      router: this.router,
-      restore: (link, record) =>
-        this.newSession(link, record.channelId, record.direction, record.app).restore(record),
+      sharedStream: this.apps.length > 1,
+      linkOf: (session) => this.linkOf(session),
+      started: (session, link) => {
+        this.claims?.settled(session.channelId);
+        this.links.accepted?.sessionStarted(session, link);
+        this.recovery.callStarted();
+      },
+      ended: (session, callsLeft) => {
+        this.recovery.callEnded(session.channelId, callsLeft);
+        this.claims?.roomFreed();
+      },
+      onCallEnded: options.onCallEnded,
     });
-    this.accepted = options.listen
-      ? new AcceptedServers(
-          {
-            linkContext: this.linkContext,
-            logger: this.logger,
-            router: this.router,
-            store: options.store,
-            follow: (link) => this.follow(link),
-            unfollow: (link) => this.unfollow(link),
-            appOf: (name) => this.appOf(name),
-            sessions: () => this.sessions,
-            call: (channelId) => this.call(channelId),
-            restoreOn: (link, record) =>
-              this.newSession(link, record.channelId, record.direction, record.app).restore(record),
-            claim: (store, listed, link) => this.stored.claim(store, listed, link),
-          },
-          options.listen,
-          this.clock,
-        )
-      : undefined;
+    this.calls$ = this.sessions.calls$;
+    this.callEnded$ = this.sessions.callEnded$;
+    this.sweeps = new LeftoverSweeps(this.clock, leftoverSweepMs);
+    this.recovery = new ApplicationRecovery(
+      {
+        apps: this.apps,
+        router: this.router,
+        metrics: this.metrics,
+        logger: this.logger,
+        clock: this.clock,
+        state: () => this.state,
+        sessions: () => this.sessions.all,
+        sessionsOn: (link) => this.sessions.on(link),
+        bridgesOn: (link) => this.sessions.bridgesOn(link),
+        clientOf: (session) => {
+          const link = this.linkOf(session);
+          return link?.stream.state.kind === 'open' ? link.client : undefined;
+        },
+        accepts: (link, start) => this.options.acceptCall?.(start, link.name) ?? true,
+        adopt: (link, start) => {
+          if (this.state !== 'running') this.inbound(link, start);
+          else this.sessions.start(link, start.channel.id, 'inbound', start.application).adopt(start);
+        },
+        onGap: options.onGap,
+      },
+      options.watchdog,
+    );
+    this.gaps$ = this.recovery.gaps$;
+    const restore = (link: ServerLink, record: CallRecord) => this.sessions.restore(link, record);
+    this.stored = new StoredCalls({ store: options.store, apps: this.apps, router: this.router, restore });
+    this.links = new ServerLinks(
+      options,
+      linkContextOf(
+        options,
+        { apps, router: this.router, metrics: this.metrics, logger: this.logger, queues: this.queues, clock },
+        () => this.ids(),
+      ),
+      {
+        event: (link, event) => this.onEvent(link, event),
+        gap: (link, gap) => this.recovery.gap(link, gap),
+        leftover: (link) => this.sweeps.schedule(link),
+        store: options.store,
+        appOf: (name) => this.appOf(name),
+        sessions: () => this.sessions.all,
+        call: (channelId) => this.sessions.call(channelId),
+        restoreOn: restore,
+        claim: (store, listed, link) => this.stored.claim(store, listed, link),
+      },
+      this.clock,
+    );
   }
 
   /** Connects to every server; resolves when every event stream is open. */
@@ -207,42 +169,41 @@ export class Application {
     if (this.state !== 'new')
       throw new RingflowError(ErrorCode.CONFIG, `start() called twice (state: ${this.state})`);
     this.state = 'starting';
-    for (const link of this.links) this.follow(link);
-    await Promise.all(this.links.map((link) => link.start()));
-    await Promise.all(this.links.map((link) => this.stored.restoreOn(link)));
-    await this.accepted?.listen();
-    const ids = new Set(this.links.map((l) => l.server.asteriskId));
-    if (ids.size !== this.links.length) {
+    const { dialled } = this.links;
+    await this.links.connect();
+    await Promise.all(dialled.map((link) => this.stored.restoreOn(link)));
+    await this.links.listen();
+    const ids = new Set(dialled.map((l) => l.server.asteriskId));
+    if (ids.size !== dialled.length) {
       this.logger.warn('two servers report the same asterisk_id; events cannot be told apart by server');
     }
     this.state = 'running';
-    this.logger.info({ apps: this.apps, servers: this.links.map((l) => l.name) }, 'application started');
+    this.logger.info({ apps: this.apps, servers: dialled.map((l) => l.name) }, 'application started');
   }
 
   /** Where servers dial the application (with `listen`), once started. */
   get listening(): ServerSocketListener | undefined {
-    return this.accepted?.listener;
+    return this.links.listener;
   }
 
   /** The call sessions in progress. */
   activeCalls(): CallSession[] {
-    return [...this.sessions];
+    return [...this.sessions.all];
   }
 
   /** The session of a call by its channel id. */
   call(channelId: string): CallSession | undefined {
-    for (const s of this.sessions) if (s.channelId === channelId) return s;
-    return undefined;
+    return this.sessions.call(channelId);
   }
 
   /** The bridge sessions in progress. */
   activeBridges(): BridgeSession[] {
-    return [...this.bridges];
+    return [...this.sessions.bridges];
   }
 
   /** The REST client of a server (by name; default the first), for work outside calls. */
   client(server?: string) {
-    return this.link(server).client;
+    return this.links.byName(server).client;
   }
 
   /** Events received that no session owned and that did not start a call. */
@@ -250,210 +211,69 @@ export class Application {
     return this.unrouted;
   }
 
+  /** Calls being checked with the server after an event stream gap now (for readiness). */
+  get recoveringCalls(): number {
+    return this.recovery.recovering;
+  }
+
   counters(): RuntimeCounters {
-    let subscriptions = 0;
-    let timers = this.clock.pendingTimers;
-    for (const l of this.allLinks()) timers += l.pendingTimers;
-    let pendingRequests = 0;
-    let digitWaiters = 0;
-    for (const s of this.sessions) {
-      const c = s.counters();
-      subscriptions += c.subscriptions;
-      timers += c.timers;
-      pendingRequests += c.pendingRequests;
-      digitWaiters += c.digitWaiters;
-    }
-    for (const b of this.bridges) {
-      const c = b.counters();
-      subscriptions += c.subscriptions;
-      pendingRequests += c.pendingRequests;
-    }
-    for (const l of this.allLinks()) pendingRequests += l.pendingCleanups;
-    return {
-      activeSessions: this.sessions.size,
-      bridgeSessions: this.bridges.size,
-      subscriptions,
-      timers,
-      pendingRequests,
-      routes: this.router.size,
-      digitWaiters,
-    };
+    const { sessions, clock, router } = this;
+    return countResources(sessions.all, sessions.bridges, this.links.all(), clock.pendingTimers, router.size);
   }
 
   /**
    * Each server's event stream and where it stands (`open` while events flow), with the
    * applications another connection took over there (`ApplicationReplaced`); for readiness probes.
    */
-  connections(): {
-    readonly server: string;
-    readonly state: ConnectionState;
-    readonly replaced: readonly string[];
-  }[] {
-    return this.allLinks().map((link) => ({
-      server: link.name,
-      state: link.stream.state,
-      replaced: link.replacedApps,
-    }));
+  connections(): ReturnType<ServerLinks['connections']> {
+    return this.links.connections();
   }
 
-  /**
-   * Follows a link before it starts: its events are routed, a gap in its stream is reconciled,
-   * a leftover cleanup is swept again later.
-   */
-  private follow(link: ServerLink): void {
-    const followed = link.events$.subscribe((event) => this.onEvent(link, event));
-    followed.add(link.gaps$.subscribe((gap) => void this.reconciler.reconcile(link, gap)));
-    followed.add(link.leftovers$.subscribe(() => this.scheduleSweep(link)));
-    this.followed.set(link, followed);
-  }
-
-  private unfollow(link: ServerLink): void {
-    this.followed.get(link)?.unsubscribe();
-    this.followed.delete(link);
-  }
-
-  private allLinks(): ServerLink[] {
-    return this.accepted ? [...this.links, ...this.accepted.links] : [...this.links];
+  /** The link a call lives on: an accepted socket's, or its server's. */
+  private linkOf(session: CallSession): ServerLink | undefined {
+    return this.links.linkOf(session);
   }
 
   /** The application a name given by the server belongs to: itself, or `<app>` of `<app>:<channel>`. */
   private appOf(name: string): string | undefined {
-    if (this.apps.includes(name)) return name;
-    const colon = name.indexOf(':');
-    if (colon <= 0) return undefined;
-    const base = name.slice(0, colon);
-    return this.apps.includes(base) ? base : undefined;
+    return appOfName(this.apps, name);
   }
 
-  private link(name?: string): ServerLink {
-    if (name === undefined) {
-      const first = this.links[0];
-      if (first) return first;
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        'no server to dial: this application only listens; work outside calls needs a server in options.servers',
-      );
-    }
-    const link = this.links.find((l) => l.name === name);
-    if (!link) {
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        `no server named "${name}"; the servers are: ${this.links.map((l) => l.name).join(', ')}`,
-      );
-    }
-    return link;
-  }
-
-  private newSession(
-    link: ServerLink,
-    channelId: string,
-    direction: 'inbound' | 'outbound',
-    app: string | undefined,
-    machine?: AnyStateMachine,
-  ) {
-    const session = new CallSession(link, {
-      channelId,
-      direction,
-      ...(app === undefined ? {} : { app }),
-      sharedStream: this.apps.length > 1,
-      ...(this.options.store ? { store: this.options.store } : {}),
-      machineFor: this.machines.for(link.name, direction, machine),
-      onEnded: this.onSessionEnded,
-    });
-    this.sessions.add(session);
-    this.claims?.settled(channelId);
-    this.accepted?.sessionStarted(session, link);
-    this.metrics.callStarted(direction);
-    this.callsSubject.next(session);
-    return session;
-  }
-
-  private readonly onSessionEnded = (session: CallSession, ended: CallEnded): void =>
-    this.sessionEnded(session, ended);
-
-  private sessionEnded(session: CallSession, ended: CallEnded): void {
-    this.sessions.delete(session);
-    this.reconciler.sessionEnded(session.channelId);
-    this.metrics.callEnded(ended.outcome);
-    this.claims?.roomFreed();
-    this.callEndedSubject.next(ended);
-    try {
-      this.options.onCallEnded?.(ended);
-    } catch (error) {
-      this.logger.error({ err: error, call: ended.callId }, 'onCallEnded callback threw');
-    }
-  }
-
+  /** An event: to the sessions it is about, else what the application itself does with it. */
   private onEvent(link: ServerLink, event: StreamEvent): void {
     this.metrics.eventReceived(link.name);
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
     if (isEventType(event, 'DeviceStateChanged')) {
       this.queues.deviceChanged(link.name, event.device_state);
-      return;
-    }
-    if (isEventType(event, 'CallBroadcast') && this.claims && this.appOf(event.application) !== undefined) {
+    } else if (
+      isEventType(event, 'CallBroadcast') &&
+      this.claims &&
+      this.appOf(event.application) !== undefined
+    ) {
       this.claims.offered(link.client, event, link.logger);
-      return;
+    } else if (isEventType(event, 'ApplicationReplaced') && this.appOf(event.application) !== undefined) {
+      const app = this.appOf(event.application);
+      applicationReplaced(link, event.application, {
+        accepted: this.links.isAccepted(link),
+        hasStore: this.options.store !== undefined,
+        calls: this.sessions
+          .on(link)
+          .filter((s) => s.application === undefined || this.appOf(s.application) === app),
+      });
+    } else if (isEventType(event, 'ApplicationRegistered') && this.links.isAccepted(link)) {
+      void this.links.accepted?.takeOver(link, event.application);
+    } else if (isEventType(event, 'StasisStart') && this.appOf(event.application) !== undefined) {
+      if (this.options.acceptCall?.(event, link.name) !== false) this.inbound(link, event);
+    } else {
+      this.unrouted++;
     }
-    if (isEventType(event, 'ApplicationReplaced') && this.appOf(event.application) !== undefined) {
-      this.replacedOn(link, event.application);
-      return;
-    }
-    if (isEventType(event, 'ApplicationRegistered') && this.accepted?.has(link)) {
-      void this.accepted.takeOver(link, event.application);
-      return;
-    }
-    if (event.type === 'StasisStart' && this.appOf((event as StasisStart).application) !== undefined) {
-      if (this.options.acceptCall?.(event as StasisStart, link.name) === false) return;
-      this.inbound(link, event as StasisStart);
-      return;
-    }
-    this.unrouted++;
-  }
-
-  /**
-   * Another connection registered one of the application's names on this server (a second
-   * process with the same application, or a stray test): the server now sends that
-   * application's events there and nothing more here (and keeps the socket open). Said as an
-   * error, and /readyz says not ready (see {@link connections}); the link does not reconnect to
-   * take the application back (see {@link ServerLink.markReplaced}). The calls of that application
-   * on this link can no longer hear their events: they are let go untouched (`detached`), their
-   * records left in the store for whoever serves the application now.
-   */
-  private replacedOn(link: ServerLink, application: string): void {
-    const accepted = this.accepted?.has(link) === true;
-    if (!link.markReplaced(application, accepted)) return;
-    const app = this.appOf(application);
-    const calls = [...this.sessions].filter(
-      (s) =>
-        (this.accepted?.linkOf(s) ?? this.links.find((l) => l.name === s.server.name)) === link &&
-        (s.application === undefined || this.appOf(s.application) === app),
-    );
-    link.logger.error(
-      { app: application, calls: calls.map((s) => s.channelId) },
-      `another connection registered application "${application}" on this server, which now sends its events there instead of here. ` +
-        'This process stops serving it on this server and does not reconnect to take it back; its calls here are let go untouched' +
-        (this.options.store ? ' (their records stay in the store)' : '') +
-        '. Two processes cannot share one application name on a server: stop one, give each its own name, or use cluster mode.',
-    );
-    for (const s of calls) s.end('detached');
   }
 
   private inbound(link: ServerLink, start: StasisStart): void {
-    const channelId = start.channel.id;
-    if (this.state === 'draining' || this.state === 'stopped') {
-      const how = this.options.whileDraining ?? 'hangup';
-      link.logger.info({ call: channelId, how }, 'not taking new calls (draining)');
-      if (how === 'continue')
-        link.cleanup(`continue ${channelId}`, () => link.client.channel(channelId).continueInDialplan());
-      else
-        link.cleanup(`refuse ${channelId}`, () =>
-          link.client.channel(channelId).hangup({ reason: 'congestion' }),
-        );
-      return;
-    }
-    this.newSession(link, channelId, 'inbound', start.application).deliver(start);
+    if (this.state === 'draining' || this.state === 'stopped')
+      refuseCall(link, start.channel.id, this.options.whileDraining ?? 'hangup');
+    else this.sessions.start(link, start.channel.id, 'inbound', start.application).deliver(start);
   }
 
   /**
@@ -473,17 +293,10 @@ export class Application {
       );
     }
     const { server, app, machine, ...params } = options;
-    const link = this.link(server);
+    const link = this.links.byName(server);
     const channelId = `channel-${this.ids()}`;
     const into = app ?? this.apps[0]!;
-    const session = this.newSession(link, channelId, 'outbound', into, machine);
-    try {
-      await link.client.channels.originate({ ...params, app: into, channelId });
-    } catch (error) {
-      session.end('failed');
-      throw error;
-    }
-    return session;
+    return this.sessions.originate(link, channelId, into, machine, params);
   }
 
   /**
@@ -494,20 +307,8 @@ export class Application {
    */
   async createBridge(options: CreateBridgeOptions = {}): Promise<BridgeSession> {
     const { server, ...rest } = options;
-    const link = this.link(server);
-    const bridge = new BridgeSession(
-      link,
-      { ...rest, bridgeId: `bridge-${this.ids()}`, sharedStream: this.apps.length > 1 },
-      (b) => this.bridges.delete(b),
-    );
-    this.bridges.add(bridge);
-    try {
-      await bridge.create();
-    } catch (error) {
-      bridge.end();
-      throw error;
-    }
-    return bridge;
+    const link = this.links.byName(server);
+    return this.sessions.createBridge(link, { ...rest, bridgeId: `bridge-${this.ids()}` });
   }
 
   /**
@@ -521,19 +322,7 @@ export class Application {
   async drain(options: { readonly deadlineMs: number }): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'draining';
-    this.drainDeadline = this.clock.now() + options.deadlineMs;
-    this.logger.info({ activeCalls: this.sessions.size, deadlineMs: options.deadlineMs }, 'draining');
-    for (const s of this.sessions) s.call?.send({ type: 'call.draining', deadline: this.drainDeadline });
-    if (this.sessions.size === 0) return;
-    const timer = this.clock.setTimeout(() => {
-      this.logger.warn(
-        { activeCalls: this.sessions.size },
-        'drain deadline passed; hanging up the calls left',
-      );
-      for (const s of [...this.sessions]) s.end('drained', true);
-    }, options.deadlineMs);
-    await Promise.all([...this.sessions].map((s) => s.done));
-    this.clock.clearTimeout(timer);
+    await this.sessions.drain(options.deadlineMs, this.clock);
   }
 
   /**
@@ -563,9 +352,7 @@ export class Application {
    * may be taking its calls over). Returns how many calls were let go.
    */
   detachCalls(): number {
-    const sessions = [...this.sessions];
-    for (const s of sessions) s.end('detached');
-    return sessions.length;
+    return this.sessions.endAll('detached');
   }
 
   /**
@@ -579,7 +366,7 @@ export class Application {
   async takeOverCalls(accept: (record: CallRecord) => boolean): Promise<number> {
     if (this.state !== 'running') return 0;
     let restored = 0;
-    for (const link of this.links) restored += await this.stored.restoreOn(link, accept);
+    for (const link of this.links.dialled) restored += await this.stored.restoreOn(link, accept);
     return restored;
   }
 
@@ -590,37 +377,17 @@ export class Application {
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
-    for (const s of [...this.sessions]) s.end('stopped', true);
-    this.sweeps.clear();
-    for (const b of [...this.bridges]) b.destroy();
+    this.sessions.endAll('stopped', true);
+    this.sweeps.stop();
+    this.recovery.stop();
+    for (const b of [...this.sessions.bridges]) b.destroy();
     this.queues.stop();
     this.clock.clearAll();
-    await this.accepted?.close();
-    await Promise.all(this.links.map((l) => l.close()));
-    for (const link of [...this.followed.keys()]) this.unfollow(link);
-    this.callsSubject.complete();
-    this.gapsSubject.complete();
-    this.callEndedSubject.complete();
+    await this.links.close();
+    this.sessions.complete();
     this.logger.info('application stopped');
   }
-
-  /** A cleanup left a channel or bridge behind: remove it again after `leftoverSweepMs`. */
-  private scheduleSweep(link: ServerLink): void {
-    if (this.leftoverSweepMs === 0 || this.state === 'stopped' || this.sweeps.has(link)) return;
-    const timer = this.clock.setTimeout(() => {
-      this.sweeps.delete(link);
-      if (this.state === 'stopped') return;
-      const retried = link.removeLeftovers();
-      if (retried.length > 0) link.logger.info({ leftovers: retried }, 'removing leftovers again');
-    }, this.leftoverSweepMs);
-    this.sweeps.set(link, timer);
-  }
 }
-
-/** How many rounds (reconciliations, sweeps) try to remove a leftover before it is given up. */
-const LEFTOVER_ROUNDS = 5;
-
-const DEFAULT_LEFTOVER_SWEEP_MS = 10_000;
 
 /**
  * Creates an application serving one or more servers.

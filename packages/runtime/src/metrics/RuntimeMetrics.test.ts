@@ -22,6 +22,7 @@ describe('RuntimeMetrics', () => {
       callsEnded: 1,
       events: 20,
       eventsPerSecond: 2,
+      eventsRecovered: 0,
       restRequests: 3,
       restErrorsByStatus: { '404': 1, '0': 1 },
       reconnects: 1,

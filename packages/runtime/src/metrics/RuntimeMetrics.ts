@@ -42,6 +42,8 @@ export interface RuntimeMetricsSummary {
   readonly gaps: number;
   /** Calls adopted after a gap (their StasisStart was lost). */
   readonly callsAdopted: number;
+  /** Events calls missed and were told after asking the server (gaps, takeovers, watchdogs). */
+  readonly eventsRecovered: number;
   /** Cleanup requests sent again, and the ones that failed after their last attempt. */
   readonly cleanupRetries: number;
   readonly cleanupsFailed: number;
@@ -68,6 +70,10 @@ export class RuntimeMetrics {
   readonly reconnects: Counter;
   readonly gaps: Counter;
   readonly callsAdopted: Counter;
+  readonly eventsRecovered: Counter;
+  readonly callsRecovering: Gauge;
+  readonly callsOverdue: Gauge;
+  readonly watchdogChecks: Counter;
   readonly cleanupRetries: Counter;
   readonly cleanupsFailed: Counter;
   readonly leftoversRemoved: Counter;
@@ -136,6 +142,24 @@ export class RuntimeMetrics {
       name: 'ringflow_calls_adopted_total',
       help: 'Calls found in the application with no session after a gap (their StasisStart was lost) and started then, by server',
       labelNames: ['server'],
+    });
+    this.eventsRecovered = r.counter({
+      name: 'ringflow_events_recovered_total',
+      help: 'Events a call missed (lost in a gap, a takeover, or late past its watchdog), learned by asking the server and told to its machine, by event type and reason (gap, restore, watchdog)',
+      labelNames: ['type', 'reason'],
+    });
+    this.callsRecovering = r.gauge({
+      name: 'ringflow_calls_recovering',
+      help: 'Calls whose resources are being checked with the server after a gap',
+    });
+    this.callsOverdue = r.gauge({
+      name: 'ringflow_calls_overdue',
+      help: 'Calls waiting for a server event past its watchdog, whose state the server has not yet told (checks failing or under way)',
+    });
+    this.watchdogChecks = r.counter({
+      name: 'ringflow_watchdog_checks_total',
+      help: 'Waits past their watchdog checked with the server, by what it said (present: still under way, recovered: an event was missed, failed: no answer)',
+      labelNames: ['result'],
     });
     this.cleanupRetries = r.counter({
       name: 'ringflow_cleanup_retries_total',
@@ -308,6 +332,7 @@ export class RuntimeMetrics {
       reconnects: this.reconnects.total(),
       gaps: this.gaps.total(),
       callsAdopted: this.callsAdopted.total(),
+      eventsRecovered: this.eventsRecovered.total(),
       cleanupRetries: this.cleanupRetries.total(),
       cleanupsFailed: this.cleanupsFailed.total(),
     };

@@ -1,6 +1,12 @@
 import type { CallQueue } from '../queue/CallQueue.ts';
 import type { QueueSettings } from '../queue/QueueState.ts';
-import type { ResourceKind, RestClient, StasisStart, StreamEvent } from '@ringflow/client';
+import {
+  isEventType,
+  type ResourceKind,
+  type RestClient,
+  type StasisStart,
+  type StreamEvent,
+} from '@ringflow/client';
 import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import type { Actor, AnyEventObject, AnyStateMachine } from 'xstate';
@@ -8,18 +14,25 @@ import type { CallHandle, CallRequestOptions, ResourceCleanup, ServerInfo } from
 import { isCallScoped } from '../call/callScopedSignal.ts';
 import type { StepFailure } from '../call/StepFailure.ts';
 import type { CallRecord, CallStore } from '../snapshot/CallRecord.ts';
-import { checkRestoredResources } from '../snapshot/checkRestoredResources.ts';
+import {
+  type RecoverableCall,
+  type Recovery,
+  type RecoveryScope,
+  recoverCall,
+} from '../recovery/recoverCall.ts';
+import { askServer, type ServerView } from '../recovery/ServerView.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 import { deliverEvent, dispatchEvent } from './callEvents.ts';
 import { CallEventStream } from './CallEventStream.ts';
 import { DigitBuffer } from './DigitBuffer.ts';
+import type { OwnedResource } from './OwnedResources.ts';
 import { ResumeNotes } from './ResumeNotes.ts';
 import type { HandleSession } from './SessionCallHandle.ts';
 import { CALL_ENDED, endSession } from './sessionEnd.ts';
 import type { SessionHost } from './SessionHost.ts';
 import { recordOfCall, startAdopted, startFromRecord } from './sessionStart.ts';
 import { SessionState } from './SessionState.ts';
-import { channelGone, sendRequest } from './sendRequest.ts';
+import { sendRequest } from './sendRequest.ts';
 import { TrackingClock } from './TrackingClock.ts';
 
 /** What the application tells a session about the call it serves. */
@@ -163,6 +176,11 @@ export class CallSession implements HandleSession {
     return this.#state.owned.idsOf('channel');
   }
 
+  /** What the call owns now, its own channel included (for the watchdog); empty once ended. */
+  ownedNow(): readonly OwnedResource[] {
+    return this.ended ? [] : this.#state.owned.list();
+  }
+
   /** Ids of the bridges this session owns or joined. */
   ownedBridges(): string[] {
     return this.#state.owned.idsOf('bridge');
@@ -211,29 +229,64 @@ export class CallSession implements HandleSession {
    * one that let it go with `detach()`): the resources it owned are its again, its machine goes
    * on from its snapshot (effects and timers that were under way are taken up by the engine, see
    * `ResumeRule`), and what its resources did while nobody followed them is looked up on the
-   * server and told to the machine (see {@link checkRestoredResources}).
+   * server and told to the machine (see {@link recover}): a caller who hung up meanwhile is told
+   * `StasisEnd`, so the flow's hang-up path runs here.
    */
   restore(record: CallRecord): void {
+    if (!startFromRecord(this.#state, record)) return;
+    this.recover(askServer(this.#state.host.client), 'restored', 'restore').catch((error: unknown) =>
+      this.#state.log('warn', 'restored call: could not check its resources on the server', { err: error }),
+    );
+  }
+
+  /**
+   * Asks the server about what the call waits on (its channel, playbacks, recordings, dialled
+   * channels, bridges: all of them after a restore, what the server is known to have after a
+   * gap, or the watchdog's overdue waits) and tells the machine the events it missed, marked
+   * `recovered: true` (see {@link recoverCall}). Logs once what it told (`warn`: events were
+   * lost; `info` after a restore, where that is expected) and counts each event by type. Rejects
+   * when the server could not be asked.
+   * @param why what lost the events, for the log and the metrics: `gap`, `restore`, `watchdog`
+   */
+  async recover(view: ServerView, scope: RecoveryScope, why: string): Promise<Recovery> {
     const state = this.#state;
-    if (!startFromRecord(state, record)) return;
-    checkRestoredResources({
+    const recovery = await recoverCall(this.#recoverable, view, scope);
+    if (recovery.told.length > 0) {
+      for (const type of recovery.events) state.host.metrics.eventsRecovered.inc({ type, reason: why });
+      state.log(
+        why === 'restore' ? 'info' : 'warn',
+        `call recovered after a ${why}: told the machine what it missed`,
+        {
+          recovered: recovery.told,
+        },
+      );
+    }
+    return recovery;
+  }
+
+  /** The call as a recovery sees it (see {@link recover}). */
+  get #recoverable(): RecoverableCall {
+    const session = this;
+    const state = this.#state;
+    return {
       channelId: this.channelId,
       app: state.app,
-      client: state.host.client,
-      now: () => this.clock.now(),
-      owned: () => (this.ended ? [] : state.owned.list()),
-      dispatch: (event) => {
-        if (!this.ended) dispatchEvent(state, event);
+      now: () => session.clock.now(),
+      owned: (kind, id) => (session.ended ? undefined : state.owned.get(kind, id)),
+      allOwned: () => (session.ended ? [] : state.owned.list()),
+      get ended() {
+        return session.ended;
       },
-      mainGone: () => this.end('reconciled'),
-      bridgeGone: (bridgeId) => this.disown('bridge', bridgeId),
-    }).then(
-      (told) => {
-        if (told.length > 0) state.log('info', 'restored call: told the machine what it missed', { told });
+      tell: (event) => {
+        if (session.ended) return;
+        if (isEventType(event, 'StasisEnd') && event.channel?.id === session.channelId) {
+          // The caller is gone: nothing hangs the channel up again.
+          state.leaving = true;
+          state.noteGone(session.channelId);
+        }
+        dispatchEvent(state, event);
       },
-      (error: unknown) =>
-        state.log('warn', 'restored call: could not check its resources on the server', { err: error }),
-    );
+    };
   }
 
   /**
@@ -313,21 +366,6 @@ export class CallSession implements HandleSession {
       `step failed: ${failure.step} in ${failure.flow}/${failure.state}; ${failure.next}`,
       { failure },
     );
-  }
-
-  /**
-   * After an event stream gap: forget the channels and bridges of this call that the server no
-   * longer has, telling the machine `call.gone` for lost channels. The main channel is alive.
-   */
-  reconcile(liveChannels: ReadonlySet<string>, liveBridges: ReadonlySet<string>): void {
-    for (const { kind, id } of this.#state.owned.list()) {
-      if (kind === 'channel' && id !== this.channelId && !liveChannels.has(id)) {
-        this.disown('channel', id);
-        channelGone(this.#state, id, 'reconcile');
-      } else if (kind === 'bridge' && !liveBridges.has(id)) {
-        this.disown('bridge', id);
-      }
-    }
   }
 
   // ── Ending ─────────────────────────────────────────────────────────────────────────────────

@@ -13,6 +13,17 @@ export interface OwnedResource {
    * a recording never requested has nothing to stop), a channel whose StasisStart came.
    */
   started?: boolean;
+  /**
+   * The server has it: the request that creates it succeeded, or one of its events came. Only
+   * those are checked against the server after a gap or by the watchdog: a resource still on its
+   * way to the server is not missing (see `recovery/recoverCall.ts`).
+   */
+  confirmed?: boolean;
+  /**
+   * When the watchdog asks the server about it if no event has settled it by then (clock time;
+   * set by the watchdog's first sweep that sees it, see `recovery/CallWatchdog.ts`).
+   */
+  checkAt?: number;
 }
 
 /** Where an owned resource's events are routed from (the application's {@link SessionRouter}). */
@@ -75,10 +86,24 @@ export class OwnedResources<Owner = unknown> {
     return this.byKey.has(keyOf(kind, id));
   }
 
+  /** The owned resource, if it is owned. */
+  get(kind: ResourceKind, id: string): OwnedResource | undefined {
+    return this.byKey.get(keyOf(kind, id));
+  }
+
   /** Notes that an owned resource's start was seen (see {@link OwnedResource.started}). */
   noteStarted(kind: ResourceKind, id: string): void {
     const owned = this.byKey.get(keyOf(kind, id));
-    if (owned) owned.started = true;
+    if (owned) {
+      owned.started = true;
+      owned.confirmed = true;
+    }
+  }
+
+  /** Notes that the server has an owned resource (see {@link OwnedResource.confirmed}). */
+  noteConfirmed(kind: ResourceKind, id: string): void {
+    const owned = this.byKey.get(keyOf(kind, id));
+    if (owned) owned.confirmed = true;
   }
 
   /**
@@ -93,6 +118,8 @@ export class OwnedResources<Owner = unknown> {
       if (channelId) this.noteStarted('channel', channelId);
     } else if (isEventType(event, 'ChannelDestroyed')) {
       if (channelId) return this.disown('channel', channelId);
+    } else if (isEventType(event, 'PlaybackStarted')) {
+      this.noteConfirmed('playback', event.playback?.id);
     } else if (isEventType(event, 'PlaybackFinished')) {
       return this.disown('playback', event.playback?.id);
     } else if (isEventType(event, 'RecordingStarted')) {
@@ -134,6 +161,7 @@ export class OwnedResources<Owner = unknown> {
       id: o.id,
       cleanup: o.cleanup,
       ...(o.started ? { started: true } : {}),
+      ...(o.confirmed ? { confirmed: true } : {}),
     }));
   }
 }

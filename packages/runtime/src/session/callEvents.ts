@@ -10,6 +10,7 @@
 
 import { isEventType, type StreamEvent } from '@ringflow/client';
 import type { SessionState } from './SessionState.ts';
+import { isRecovered } from '../recovery/recoverCall.ts';
 import { finishSession } from './sessionEnd.ts';
 import { startOnStasisStart } from './sessionStart.ts';
 
@@ -60,7 +61,8 @@ function afterEvent(
   if (!isMain) {
     if (state.owned.follow(event, channelId)) state.recorder?.changed();
   } else if (isEventType(event, 'StasisEnd')) {
-    finishSession(state, state.machine ? 'completed' : 'unanswered');
+    // A StasisEnd made up by a recovery: the channel was found gone, its own events lost.
+    finishSession(state, isRecovered(event) ? 'reconciled' : state.machine ? 'completed' : 'unanswered');
   } else if (isEventType(event, 'ChannelHangupRequest')) {
     state.report().noteCause(event);
   } else if (isEventType(event, 'ChannelDestroyed')) {

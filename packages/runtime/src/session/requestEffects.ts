@@ -1,3 +1,5 @@
+import type { ResourceKind } from '@ringflow/client';
+
 /** Operations after which the channel they name is on its way out of the application. */
 const LEAVING_OPERATIONS = new Set([
   'channels.hangup',
@@ -6,8 +8,26 @@ const LEAVING_OPERATIONS = new Set([
   'channels.redirect',
 ]);
 
-/** Operations that start a live recording named by their `name` parameter. */
-const RECORD_OPERATIONS = new Set(['channels.record', 'bridges.record']);
+/**
+ * Operations that create a resource, with its kind and the parameter naming it (a channel's or
+ * a bridge's `record` starts a live recording named by `name`; a snoop is a channel).
+ */
+const CREATING_OPERATIONS = new Map<string, { readonly kind: ResourceKind; readonly param: string }>([
+  ['channels.play', { kind: 'playback', param: 'playbackId' }],
+  ['channels.playWithId', { kind: 'playback', param: 'playbackId' }],
+  ['bridges.play', { kind: 'playback', param: 'playbackId' }],
+  ['bridges.playWithId', { kind: 'playback', param: 'playbackId' }],
+  ['channels.record', { kind: 'recording', param: 'name' }],
+  ['bridges.record', { kind: 'recording', param: 'name' }],
+  ['channels.originate', { kind: 'channel', param: 'channelId' }],
+  ['channels.originateWithId', { kind: 'channel', param: 'channelId' }],
+  ['channels.create', { kind: 'channel', param: 'channelId' }],
+  ['channels.externalMedia', { kind: 'channel', param: 'channelId' }],
+  ['channels.snoopChannel', { kind: 'channel', param: 'snoopId' }],
+  ['channels.snoopChannelWithId', { kind: 'channel', param: 'snoopId' }],
+  ['bridges.create', { kind: 'bridge', param: 'bridgeId' }],
+  ['bridges.createWithId', { kind: 'bridge', param: 'bridgeId' }],
+]);
 
 /**
  * True when the request takes the channel `channelId` out of the application (hang up, continue
@@ -24,14 +44,17 @@ export function takesChannelOut(
 }
 
 /**
- * The name of the live recording the request starts, if it starts one (a channel's or a
- * bridge's `record`).
+ * The resource a request creates, if it creates one with an id it names: once it succeeded, the
+ * server has it (a live recording: it is recording).
  *
- * @example recordingStartedBy('bridges.record', { bridgeId: 'b-1', name: 'room-1' }) // 'room-1'
+ * @example resourceCreatedBy('bridges.record', { bridgeId: 'b-1', name: 'room-1' }) // { kind: 'recording', id: 'room-1' }
  */
-export function recordingStartedBy(
+export function resourceCreatedBy(
   operation: string,
   params: Readonly<Record<string, unknown>>,
-): string | undefined {
-  return RECORD_OPERATIONS.has(operation) && typeof params.name === 'string' ? params.name : undefined;
+): { readonly kind: ResourceKind; readonly id: string } | undefined {
+  const creates = CREATING_OPERATIONS.get(operation);
+  if (creates === undefined) return undefined;
+  const id = params[creates.param];
+  return typeof id === 'string' ? { kind: creates.kind, id } : undefined;
 }

@@ -8,7 +8,7 @@
 
 import { ErrorCode, HttpError, isResourceGone, markCallGone, RingflowError } from '@ringflow/client';
 import type { CallRequestOptions } from '../call/CallHandle.ts';
-import { recordingStartedBy, takesChannelOut } from './requestEffects.ts';
+import { resourceCreatedBy, takesChannelOut } from './requestEffects.ts';
 import type { SessionState } from './SessionState.ts';
 import { settleClosing } from './sessionEnd.ts';
 
@@ -39,8 +39,9 @@ export async function sendRequest(
       options?.timeoutMs,
     );
     if (leavesCall) state.leaving = true;
-    const recording = recordingStartedBy(operation, params);
-    if (recording !== undefined) state.owned.noteStarted('recording', recording);
+    const created = resourceCreatedBy(operation, params);
+    if (created?.kind === 'recording') state.owned.noteStarted('recording', created.id);
+    else if (created !== undefined) state.owned.noteConfirmed(created.kind, created.id);
     return result;
   } catch (error) {
     const channelId = typeof params.channelId === 'string' ? params.channelId : undefined;

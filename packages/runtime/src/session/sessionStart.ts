@@ -64,9 +64,10 @@ export function startFromRecord(state: SessionState, record: CallRecord): boolea
   state.app ??= record.app;
   state.startedAt = record.startedAt;
   state.report().restore(record.failures, record.lastFailure);
-  for (const { kind, id, cleanup, started } of record.owned) {
+  for (const { kind, id, cleanup, started, confirmed } of record.owned) {
     state.owned.own(kind, id, cleanup);
     if (started) state.owned.noteStarted(kind, id);
+    else if (confirmed) state.owned.noteConfirmed(kind, id);
   }
   for (const digit of record.digits) state.session.digits.push(digit);
   state.session.resumeNotes.restore(record.started);

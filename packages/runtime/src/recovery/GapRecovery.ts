@@ -6,15 +6,16 @@ import {
   type StasisStart,
 } from '@ringflow/client';
 import type { Logger } from 'pino';
+import type { ServerLink } from '../application/ServerLink.ts';
 import type { BridgeSession } from '../bridge/BridgeSession.ts';
 import type { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';
 import type { CallSession } from '../session/CallSession.ts';
 import type { SessionRouter } from '../session/SessionRouter.ts';
 import type { GapReport } from './GapReport.ts';
-import type { ServerLink } from './ServerLink.ts';
+import { listedServer } from './ServerView.ts';
 
-/** What the reconciler needs from the application. */
-export interface ReconcilerHost {
+/** What the gap recovery needs from the application. */
+export interface GapRecoveryHost {
   readonly apps: readonly string[];
   readonly router: SessionRouter;
   readonly metrics: RuntimeMetrics;
@@ -32,16 +33,21 @@ export interface ReconcilerHost {
   timestamp(): string;
   /** Tells the application's observers (gaps$, onGap). */
   reported(report: GapReport): void;
+  /** How many calls are being checked with the server now changed by `delta` (for readiness). */
+  recovering(delta: number): void;
 }
 
 /**
- * What the application does after an event stream gap, once the stream is back: lists the
- * server's channels and bridges, ends the sessions whose channels are gone, adopts the channels
- * in the application that no session owns (their StasisStart was lost in the gap), and removes
- * again the leftovers of failed cleanups; then reports it all (`GapReport`).
+ * What the application does after an event stream gap, once the stream is back (a reconnect, a
+ * classic cluster's holder change or its gap marker, a JetStream stream come back shorter): lists
+ * the server's channels and bridges; has each call check with the server what it waits on and
+ * tell its machine the events it missed (see `CallSession.recover`: a call whose channel is gone
+ * runs its hang-up path and ends `reconciled`); ends the bridge sessions whose bridges are gone;
+ * adopts the channels in the application that no session owns (their StasisStart was lost);
+ * removes again the leftovers of failed cleanups; then reports it all (`GapReport`).
  */
-export class GapReconciler {
-  /** Reconciliations waiting for the server's listing. */
+export class GapRecovery {
+  /** Recoveries waiting for the server's listing. */
   private listing = 0;
   /**
    * Channels whose sessions ended while a listing was in flight: the listing may predate their
@@ -49,42 +55,56 @@ export class GapReconciler {
    */
   private readonly endedWhileListing = new Set<string>();
 
-  constructor(private readonly app: ReconcilerHost) {}
+  constructor(private readonly app: GapRecoveryHost) {}
 
   /** A call session ended (while a listing is in flight, its channel must not be adopted from it). */
   sessionEnded(channelId: string): void {
     if (this.listing > 0) this.endedWhileListing.add(channelId);
   }
 
-  /**
-   * After a gap: list the server's channels and bridges; end the sessions whose channels are gone;
-   * start a session for each channel in one of the application's Stasis apps that no session owns
-   * (its StasisStart was lost in the gap); remove again the leftovers of failed cleanups.
-   */
-  async reconcile(link: ServerLink, gap: EventGap): Promise<void> {
-    const mine = this.app.sessionsOn(link);
+  /** After a gap on `link` (see the class). Never rejects: a failure is in the report. */
+  async recover(link: ServerLink, gap: EventGap): Promise<void> {
+    const mine = this.app.sessionsOn(link).filter((s) => !s.ended);
     const myBridges = this.app.bridgesOn(link);
     let report: GapReport;
     this.listing++;
+    this.app.recovering(mine.length);
+    let stillRecovering = mine.length;
     try {
       const [channels, bridges] = await Promise.all([
         link.client.channels.list(),
         link.client.bridges.list(),
       ]);
+      const view = listedServer(link.client, channels, bridges);
       const liveChannels = new Set(channels.map((c) => c.id));
       const liveBridges = new Set(bridges.map((b) => b.id));
       const endedCalls: string[] = [];
       const keptCalls: string[] = [];
-      for (const s of mine) {
-        if (s.ended) continue;
-        if (liveChannels.has(s.channelId)) {
-          s.reconcile(liveChannels, liveBridges);
-          keptCalls.push(s.channelId);
-        } else {
-          s.end('reconciled');
-          endedCalls.push(s.channelId);
-        }
-      }
+      const recoveredCalls: string[] = [];
+      const uncheckedCalls: string[] = [];
+      await Promise.all(
+        mine.map(async (s) => {
+          try {
+            const recovery = await s.recover(view, 'gap', 'gap');
+            if (recovery.callGone) endedCalls.push(s.channelId);
+            else {
+              keptCalls.push(s.channelId);
+              if (recovery.told.length > 0) recoveredCalls.push(s.channelId);
+            }
+          } catch (error) {
+            // Left as it is: its watchdog asks the server again later.
+            keptCalls.push(s.channelId);
+            uncheckedCalls.push(s.channelId);
+            link.logger.warn(
+              { call: s.channelId, err: error },
+              'after a gap: could not check the call with the server',
+            );
+          } finally {
+            stillRecovering--;
+            this.app.recovering(-1);
+          }
+        }),
+      );
       const endedBridges: string[] = [];
       for (const b of myBridges) {
         if (liveBridges.has(b.bridgeId)) b.reconcile(liveChannels);
@@ -102,6 +122,8 @@ export class GapReconciler {
         gap,
         endedCalls,
         keptCalls,
+        recoveredCalls,
+        uncheckedCalls,
         endedBridges,
         adoptedCalls,
         removedLeftovers,
@@ -113,6 +135,8 @@ export class GapReconciler {
         gap,
         endedCalls: [],
         keptCalls: mine.map((s) => s.channelId),
+        recoveredCalls: [],
+        uncheckedCalls: mine.map((s) => s.channelId),
         endedBridges: [],
         adoptedCalls: [],
         removedLeftovers: [],
@@ -121,6 +145,7 @@ export class GapReconciler {
     } finally {
       this.listing--;
       if (this.listing === 0) this.endedWhileListing.clear();
+      this.app.recovering(-stillRecovering);
     }
     this.app.metrics.gaps.inc({ server: link.name });
     link.logger.warn(
@@ -129,11 +154,13 @@ export class GapReconciler {
         attempts: gap.attempts,
         endedCalls: report.endedCalls.length,
         keptCalls: report.keptCalls.length,
+        recoveredCalls: report.recoveredCalls.length,
+        uncheckedCalls: report.uncheckedCalls.length,
         adoptedCalls: report.adoptedCalls.length,
         removedLeftovers: report.removedLeftovers.length,
         err: report.error,
       },
-      'event stream gap: sessions reconciled',
+      'event stream gap: calls checked with the server',
     );
     this.app.reported(report);
   }
