@@ -156,3 +156,20 @@ export function eventGate(server: InProcessServer) {
     },
   };
 }
+
+/**
+ * A server whose events matching `lost` never reach the application, with no gap in its stream:
+ * an event lost where nothing can tell (what the watchdog is for). `lost` sees every event once.
+ */
+export function losingEvents(
+  server: InProcessServer,
+  lost: (event: Readonly<Record<string, unknown>>) => boolean,
+): InProcessServer {
+  return {
+    handle: (request) => server.handle(request),
+    connectEvents: (request, deliver) =>
+      server.connectEvents(request, (event) => {
+        if (!lost(event)) deliver(event);
+      }),
+  };
+}

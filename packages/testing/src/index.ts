@@ -8,6 +8,7 @@ export { testCalls, CallScenario } from './CallScenario.ts';
 export { FlowTestCall } from './FlowTestCall.ts';
 export type { CallEnd, EndedBy, EndExpectation } from './FlowTestCall.ts';
 export { toMs } from './durations.ts';
+export { until, type UntilOptions } from './until.ts';
 export { SCENARIO_TRANSPORTS } from './TestCallOptions.ts';
 export type {
   FarEnd,

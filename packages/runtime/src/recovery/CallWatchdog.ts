@@ -11,11 +11,15 @@ import { askServer } from './ServerView.ts';
  * playing, a phone still ringing) is asked about again after the same bound.
  */
 export interface WatchdogOptions {
-  /** A prompt's `PlaybackFinished`. Default 15 s (most prompts are shorter; a longer one costs one GET per 15 s). */
+  /** A prompt's `PlaybackFinished`. Default 10 s (most prompts are shorter; a longer one costs one GET per 10 s). */
   readonly playbackMs?: number;
   /** A live recording's end. Default 30 s. */
   readonly recordingMs?: number;
-  /** A dialled channel's answer or end while it rings. Default 45 s (a server's dial timeout is 30 s by default). */
+  /**
+   * A dialled channel's answer or end while it rings. Default 10 s: under a flow's own `dial`
+   * safety net (its timeout plus 5 s), so an answer whose event was lost is found before the flow
+   * gives up on it; a phone still ringing costs one GET per 10 s.
+   */
   readonly ringingMs?: number;
   /** The end of the call's own channel, of an answered leg, of a bridge it is in. Default 60 s. */
   readonly channelMs?: number;
@@ -29,9 +33,9 @@ export interface WatchdogOptions {
 export type WatchdogBounds = Required<WatchdogOptions>;
 
 export const DEFAULT_WATCHDOG: WatchdogBounds = {
-  playbackMs: 15_000,
+  playbackMs: 10_000,
   recordingMs: 30_000,
-  ringingMs: 45_000,
+  ringingMs: 10_000,
   channelMs: 60_000,
   sweepMs: 2_000,
   attempts: 3,

@@ -1,0 +1,117 @@
+import { VirtualClock } from '@ringflow/client';
+import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
+import type { CallEnded, InProcessServer } from '@ringflow/runtime';
+import { createSimulator } from '@ringflow/simulator';
+import { describe, expect, it } from 'vitest';
+import { inProcessApp, losingEvents } from './harness.ts';
+
+/**
+ * No wait without an end (issue 27): an event lost where nothing can tell (no gap in the stream)
+ * leaves its call waiting; the watchdog asks the server once the wait is past its bound and tells
+ * the machine what it missed. The same calls with `watchdog: false` stay stuck, which is what
+ * each test checks first.
+ */
+
+const APP = 'ringflow-demo';
+const flow = await loadFlowFile(new URL('../../flows/ivr.yaml', import.meta.url).pathname);
+const machine = createFlowCallMachine(flow, { inputs: { openingHours: 'Mon-Sun 00:00-24:00' } });
+
+/** The IVR on a simulator whose events matching `lost` are lost, with or without the watchdog. */
+function ivrLosing(
+  lost: (event: Readonly<Record<string, unknown>>) => boolean,
+  watchdog: false | undefined,
+  wrap: (server: InProcessServer) => InProcessServer = (s) => s,
+) {
+  const clock = new VirtualClock();
+  const simulator = createSimulator({ clock, endpoints: { 'PJSIP/operator': { answerAfterMs: 3000 } } });
+  const server = wrap(losingEvents(simulator, lost));
+  const { app, requests } = inProcessApp(clock, [{ name: 'pbx', server }], {
+    apps: [APP],
+    call: machine,
+    ...(watchdog === false ? { watchdog } : {}),
+  });
+  const ended: CallEnded[] = [];
+  app.callEnded$.subscribe((e) => ended.push(e));
+  const plays = (media: string) =>
+    requests.filter(
+      (r) => r.method === 'POST' && r.path.endsWith('/play') && r.query.media?.startsWith(media),
+    );
+  return { clock, simulator, app, requests, ended, plays };
+}
+
+const greetingEnd = (e: Readonly<Record<string, unknown>>) =>
+  e.type === 'PlaybackFinished' && (e.playback as { media_uri?: string }).media_uri === 'sound:hello-world';
+
+describe('the watchdog: a wait past its bound is checked with the server', () => {
+  it("a greeting's PlaybackFinished lost: the call goes on to the menu once the watchdog asks", async () => {
+    for (const watchdog of [false, undefined] as const) {
+      const t = ivrLosing(greetingEnd, watchdog);
+      await t.app.start();
+      t.simulator.driver.placeCall({ channelId: 'caller-1', from: '5551234', to: '100' });
+      await t.clock.advance(60_000);
+      if (watchdog === false) {
+        // The control: without the watchdog the caller hears nothing more, for good.
+        expect(t.plays('sound:demo-instruct')).toHaveLength(0);
+        expect(t.app.activeCalls()).toHaveLength(1);
+      } else {
+        expect(t.plays('sound:demo-instruct').length).toBeGreaterThan(0);
+        expect(t.app.metrics.eventsRecovered.get({ type: 'PlaybackFinished', reason: 'watchdog' })).toBe(1);
+        expect(t.app.metrics.watchdogChecks.get({ result: 'recovered' })).toBe(1);
+        expect(t.plays('sound:hello-world')).toHaveLength(1);
+        t.simulator.driver.hangup('caller-1');
+        await t.clock.advance(6_000);
+        expect(t.ended.map((e) => [e.outcome, e.result])).toEqual([['completed', 'hungUp']]);
+      }
+      await t.app.stop();
+      t.simulator.close();
+    }
+  });
+
+  it('the operator answers but the StasisStart of the leg is lost: bridged once the watchdog asks, not given up as no answer', async () => {
+    const legAnswered = (e: Readonly<Record<string, unknown>>) =>
+      e.type === 'StasisStart' && (e.channel as { id: string }).id !== 'caller-1';
+    for (const watchdog of [false, undefined] as const) {
+      const t = ivrLosing(legAnswered, watchdog);
+      await t.app.start();
+      t.simulator.driver.placeCall({ channelId: 'caller-1', from: '5551234', to: '100' });
+      await t.clock.advance(2_500);
+      t.simulator.driver.pressDigits('caller-1', '0');
+      await t.clock.advance(60_000);
+      const bridged = t.requests.filter(
+        (r) => r.method === 'POST' && /^\/bridges\/[^/]+\/addChannel$/.test(r.path),
+      );
+      if (watchdog === false) {
+        // Without it the flow's dial safety net gives the answered operator up as no answer.
+        expect(bridged).toHaveLength(0);
+      } else {
+        expect(bridged).toHaveLength(1);
+        expect(t.app.metrics.eventsRecovered.get({ type: 'StasisStart', reason: 'watchdog' })).toBe(1);
+      }
+      await t.app.stop();
+      t.simulator.close();
+    }
+  });
+
+  it('the server cannot say what became of the prompt: the call ends as failed and is hung up', async () => {
+    // Every lookup of a playback fails (500), as from a server in trouble.
+    const failingLookups = (server: InProcessServer): InProcessServer => ({
+      handle: (request) =>
+        request.method === 'GET' && request.path.startsWith('/playbacks/')
+          ? Promise.resolve({ status: 500, body: { message: 'Internal server error' } })
+          : server.handle(request),
+      connectEvents: (request, deliver) => server.connectEvents(request, deliver),
+    });
+    const t = ivrLosing(greetingEnd, undefined, failingLookups);
+    await t.app.start();
+    t.simulator.driver.placeCall({ channelId: 'caller-1', from: '5551234', to: '100' });
+    await t.clock.advance(60_000);
+    expect(t.ended.map((e) => e.outcome)).toEqual(['failed']);
+    expect(t.app.metrics.watchdogChecks.get({ result: 'failed' })).toBe(3);
+    expect(t.requests.filter((r) => r.method === 'DELETE' && r.path === '/channels/caller-1')).toHaveLength(
+      1,
+    );
+    expect(t.app.metrics.callsOverdue.get()).toBe(0);
+    await t.app.stop();
+    t.simulator.close();
+  });
+});
