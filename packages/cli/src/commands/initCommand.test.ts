@@ -77,6 +77,53 @@ describe('ringflow init', () => {
     expect(c.err()).toContain('cannot be an npm package name');
   });
 
+  it('--packages: depends on the tarballs of npm run pack, and overrides make the packages use them too', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'ringflow-init-'));
+    temporaryFolders.push(parent);
+    const packed = join(parent, 'ringflow', 'packed');
+    await mkdir(packed, { recursive: true });
+    for (const name of ['cli', 'client', 'cluster', 'dsl', 'runtime', 'simulator', 'testing'])
+      await writeFile(join(packed, `ringflow-${name}-0.1.0.tgz`), '');
+    const c = capture();
+    expect(await main(['init', join(parent, 'my-ivr'), '--packages', packed], c.io)).toBe(ExitCode.OK);
+    expect(c.out()).toContain(`from the tarballs in ${packed}`);
+    const pkg = JSON.parse(await readFile(join(parent, 'my-ivr/package.json'), 'utf8'));
+    expect(pkg.dependencies['@ringflow/runtime']).toBe('file:../ringflow/packed/ringflow-runtime-0.1.0.tgz');
+    expect(pkg.devDependencies['@ringflow/cli']).toBe('file:../ringflow/packed/ringflow-cli-0.1.0.tgz');
+    expect(pkg.overrides).toEqual({
+      '@ringflow/cli': '$@ringflow/cli',
+      '@ringflow/client': '$@ringflow/client',
+      '@ringflow/cluster': 'file:../ringflow/packed/ringflow-cluster-0.1.0.tgz',
+      '@ringflow/dsl': '$@ringflow/dsl',
+      '@ringflow/runtime': '$@ringflow/runtime',
+      '@ringflow/simulator': 'file:../ringflow/packed/ringflow-simulator-0.1.0.tgz',
+      '@ringflow/testing': '$@ringflow/testing',
+    });
+  });
+
+  it('--packages: a folder without every package says which are missing and how to make them', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'ringflow-init-'));
+    temporaryFolders.push(parent);
+    await writeFile(join(parent, 'ringflow-cli-0.1.0.tgz'), '');
+    const c = capture();
+    expect(await main(['init', join(parent, 'p'), '--packages', parent], c.io)).toBe(ExitCode.FAILURE);
+    expect(c.err()).toMatch(/no tarball of @ringflow\/client, .*npm run pack/);
+    const none = capture();
+    expect(await main(['init', join(parent, 'q'), '--packages', join(parent, 'nope')], none.io)).toBe(
+      ExitCode.FAILURE,
+    );
+    expect(none.err()).toContain('no such folder');
+  });
+
+  it('without --packages, depends on the registry, on the supported Node versions, esbuild allowed', async () => {
+    const dir = await newFolder('published');
+    await main(['init', dir], capture().io);
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.overrides).toBeUndefined();
+    expect(pkg.engines.node).toBe('^20.19.0 || >=22.13.0');
+    expect(pkg.allowScripts).toEqual({ esbuild: true });
+  });
+
   it('pins the tools at the versions this repository is tested with', async () => {
     const root = JSON.parse(await readFile(new URL('../../../../package.json', import.meta.url), 'utf8'));
     for (const [tool, version] of Object.entries(TOOL_VERSIONS))

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliVersion } from '../cliVersion.ts';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
@@ -22,15 +22,20 @@ Writes a new project in <folder> (created if needed; its name is the project's n
 It never overwrites a file: when one of them exists, it writes nothing and exits 1.
 
 Options:
-  -h, --help   show this help
+  --packages <folder>  install the ringflow packages from the tarballs in <folder> (written by
+                       'npm run pack' in a clone of ringflow) instead of the npm registry: the
+                       project's dependencies name the tarballs, and its overrides make the
+                       packages' dependencies on each other use them too
+  -h, --help           show this help
 
 Exit codes:
   0  the project was written
   1  a file exists already, or a file could not be written
   2  wrong command line
 
-Example:
+Examples:
   npx ringflow init my-ivr && cd my-ivr && npm install && npm run demo
+  npx ringflow init ../my-ivr --packages packed     (in a clone of ringflow, after npm run pack)
 `;
 
 /** What npm accepts as the name of an unscoped package. */
@@ -52,7 +57,7 @@ export const initCommand: Command = {
         args: [...args],
         strict: true,
         allowPositionals: true,
-        options: { help: { type: 'boolean', short: 'h' } },
+        options: { packages: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       }),
     );
     if (values.help) {
@@ -68,7 +73,16 @@ export const initCommand: Command = {
       throw new UsageError(
         `'${name}' cannot be an npm package name: use lowercase letters, digits and - . _ ~ (e.g. my-ivr)`,
       );
-    const files = projectFiles(name, cliVersion());
+    let packed: Record<string, string> | undefined;
+    if (values.packages !== undefined) {
+      const found = await packedPackages(values.packages, folder);
+      if (typeof found === 'string') {
+        io.stderr(`ringflow init: --packages ${values.packages}: ${found}\n`);
+        return ExitCode.FAILURE;
+      }
+      packed = found;
+    }
+    const files = projectFiles(name, cliVersion(), packed);
     const existing = files.filter((f) => existsSync(join(folder, f.path)));
     if (existing.length > 0) {
       io.stderr(
@@ -83,9 +97,41 @@ export const initCommand: Command = {
     }
     const shown = relative('.', folder) || '.';
     io.stdout(
-      `Wrote a ringflow project in ${shown}/:\n${files.map((f) => `  ${f.path}\n`).join('')}\n` +
+      `Wrote a ringflow project in ${shown}/:\n${files.map((f) => `  ${f.path}\n`).join('')}` +
+        (packed ? `It installs the ringflow packages from the tarballs in ${values.packages}.\n` : '') +
+        '\n' +
         `Next:\n  cd ${shown}\n  npm install\n  npm run demo    # the flow answers simulated callers\n  npm test        # validate, scenarios, vitest\n`,
     );
     return ExitCode.OK;
   },
 };
+
+/** Every ringflow package, as a project installed from tarballs needs them (the cli needs them all). */
+const PACKAGES = ['cli', 'client', 'cluster', 'dsl', 'runtime', 'simulator', 'testing'] as const;
+
+/**
+ * The tarballs `npm run pack` wrote in `dir`, as `file:` specs relative to the project folder
+ * (so the project and the clone can move together), or what is wrong with the folder.
+ */
+async function packedPackages(dir: string, project: string): Promise<Record<string, string> | string> {
+  let files: string[];
+  try {
+    files = await readdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return `cannot read the folder (${code === 'ENOENT' ? 'no such folder' : code}); run 'npm run pack' in a clone of ringflow, then give the folder it printed`;
+  }
+  const packed: Record<string, string> = {};
+  for (const file of files) {
+    const name = /^ringflow-([a-z]+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file)?.[1];
+    if (!name) continue;
+    if (packed[`@ringflow/${name}`])
+      return `two tarballs of @ringflow/${name}; keep one ('npm run pack' empties the folder first)`;
+    const path = relative(resolve(project), resolve(dir, file)).split(sep).join('/');
+    packed[`@ringflow/${name}`] = `file:${path}`;
+  }
+  const missing = PACKAGES.filter((name) => !packed[`@ringflow/${name}`]);
+  if (missing.length > 0)
+    return `no tarball of ${missing.map((n) => `@ringflow/${n}`).join(', ')} (ringflow-<name>-<version>.tgz); run 'npm run pack' in a clone of ringflow`;
+  return packed;
+}

@@ -16,39 +16,70 @@ export const TOOL_VERSIONS = {
   vitest: '^4.1.12',
 } as const;
 
+/**
+ * The Node versions a new project runs on: those of the packages (20.19 or later) and of vitest's
+ * toolchain (on 22, 22.13 or later); test/packages/supportedNode.test.ts keeps them the repository's.
+ */
+export const PROJECT_NODE_ENGINES = '^20.19.0 || >=22.13.0';
+
+/**
+ * Dependencies whose install scripts a new project runs (npm 11 asks for each one): esbuild, which
+ * tsx brings, checks its platform binary. The same as this repository's `allowScripts`.
+ */
+export const INSTALL_SCRIPTS_ALLOWED = { esbuild: true } as const;
+
 /** The flow of a new project, and the name its application takes on a server. */
 export const FLOW_FILE = 'flows/main-menu.yaml';
 
 /**
- * Every file of a new project named `name`, depending on the ringflow packages at `version`.
+ * Every file of a new project named `name`, depending on the ringflow packages at `version` from
+ * the registry, or, with `packed` (every ringflow package's name to a `file:` tarball, from
+ * `npm run pack`), on those tarballs: the project's own dependencies name them, and `overrides`
+ * make the packages' dependencies on each other resolve to them too (npm takes overrides from the
+ * project only, and requires `$name` for a package that is also a direct dependency).
  *
  * @example
  * projectFiles('my-ivr', '0.1.0').map((f) => f.path); // ['package.json', 'flows/main-menu.yaml', ...]
+ * projectFiles('my-ivr', '0.1.0', { '@ringflow/cli': 'file:../packed/ringflow-cli-0.1.0.tgz', ... });
  */
-export function projectFiles(name: string, version: string): ProjectFile[] {
-  const ringflow = `^${version}`;
+export function projectFiles(
+  name: string,
+  version: string,
+  packed?: Readonly<Record<string, string>>,
+): ProjectFile[] {
+  const ringflow = (pkg: string): string => packed?.[pkg] ?? `^${version}`;
+  const dependencies = {
+    '@ringflow/client': ringflow('@ringflow/client'),
+    '@ringflow/dsl': ringflow('@ringflow/dsl'),
+    '@ringflow/runtime': ringflow('@ringflow/runtime'),
+  };
+  const devDependencies = {
+    '@ringflow/cli': ringflow('@ringflow/cli'),
+    '@ringflow/testing': ringflow('@ringflow/testing'),
+    ...TOOL_VERSIONS,
+  };
+  const direct = new Set([...Object.keys(dependencies), ...Object.keys(devDependencies)]);
+  const overrides = packed
+    ? Object.fromEntries(
+        Object.entries(packed).map(([pkg, spec]) => [pkg, direct.has(pkg) ? `$${pkg}` : spec]),
+      )
+    : undefined;
   const packageJson = {
     name,
     version: '0.1.0',
     private: true,
     type: 'module',
-    engines: { node: '>=20.18.1' },
+    engines: { node: PROJECT_NODE_ENGINES },
     scripts: {
       demo: `ringflow run ${FLOW_FILE} --demo`,
       start: 'tsx src/main.ts',
       test: 'ringflow validate flows/ && ringflow test flows/ && vitest run',
       typecheck: 'tsc --noEmit',
     },
-    dependencies: {
-      '@ringflow/client': ringflow,
-      '@ringflow/dsl': ringflow,
-      '@ringflow/runtime': ringflow,
-    },
-    devDependencies: {
-      '@ringflow/cli': ringflow,
-      '@ringflow/testing': ringflow,
-      ...TOOL_VERSIONS,
-    },
+    dependencies,
+    devDependencies,
+    ...(overrides ? { overrides } : {}),
+    allowScripts: INSTALL_SCRIPTS_ALLOWED,
   };
   const tsconfig = {
     compilerOptions: {
