@@ -1,13 +1,22 @@
-import type { RecordedAction } from '@ringflow/testing';
+import type { RecordedAction, TimelineEntry } from '@ringflow/testing';
 
 /**
  * A REST action in a few words for the live view: `play sound:hello-world`, `dial PJSIP/operator`.
+ * A failure shows the status; a 404 on a channel that had already hung up (the server had said
+ * so in `timeline`, the call's events) is no failure: it says who had left.
  *
  * @example describeAction(action) // 'record voicemail/c1'
+ * describeAction(hangup404, timeline) // 'hang up c3 (normal)  (the caller had hung up already)'
  */
-export function describeAction(a: RecordedAction): string {
+export function describeAction(a: RecordedAction, timeline: readonly TimelineEntry[] = []): string {
   const p = a.params;
-  const failed = a.status !== undefined && a.status >= 400 ? `  (answered ${a.status})` : '';
+  const gone = a.status === 404 ? goneBefore(a, timeline) : undefined;
+  const failed =
+    gone !== undefined
+      ? `  (${gone} had hung up already)`
+      : a.status !== undefined && a.status >= 400
+        ? `  (answered ${a.status})`
+        : '';
   const text = (() => {
     switch (a.operation) {
       case 'channels.answer':
@@ -48,4 +57,26 @@ export function describeAction(a: RecordedAction): string {
     }
   })();
   return text + failed;
+}
+
+/**
+ * Who had hung up when the action's channel was found gone: `the caller` (the call's own channel,
+ * the first to enter the application) or the channel's id; undefined when the server had not said
+ * the channel ended (ChannelHangupRequest, StasisEnd or ChannelDestroyed) by the action's time.
+ */
+function goneBefore(a: RecordedAction, timeline: readonly TimelineEntry[]): string | undefined {
+  const channelId = a.params.channelId;
+  if (typeof channelId !== 'string') return undefined;
+  const channelOf = (entry: TimelineEntry): string | undefined =>
+    entry.kind === 'event' ? (entry.event.channel as { id?: string } | undefined)?.id : undefined;
+  const ended = timeline.some(
+    (entry) =>
+      entry.kind === 'event' &&
+      entry.at <= a.at &&
+      ['ChannelHangupRequest', 'StasisEnd', 'ChannelDestroyed'].includes(entry.type) &&
+      channelOf(entry) === channelId,
+  );
+  if (!ended) return undefined;
+  const callers = timeline.find((entry) => entry.kind === 'event' && entry.type === 'StasisStart');
+  return callers && channelOf(callers) === channelId ? 'the caller' : channelId;
 }

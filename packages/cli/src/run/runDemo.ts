@@ -220,23 +220,28 @@ function show(
   running: readonly Running[],
   line: (value: Record<string, unknown>, text: string) => void,
 ): void {
-  const fresh: { n: number; entry: TimelineEntry }[] = [];
+  const fresh: { n: number; entry: TimelineEntry; timeline: readonly TimelineEntry[] }[] = [];
   for (const r of running) {
     const timeline = r.call.timeline();
+    const own = timeline.filter(r.owns);
     for (const entry of timeline.slice(r.shown))
-      if (entry.kind !== 'end' && r.owns(entry)) fresh.push({ n: r.n, entry });
+      if (entry.kind !== 'end' && r.owns(entry)) fresh.push({ n: r.n, entry, timeline: own });
     r.shown = timeline.length;
     const end = r.call.end();
     if (end && !r.endShown) {
       r.endShown = true;
       // A call's end counts from its arrival; a scene's timeline from the scene's start.
       const at = end.at + toMs(r.caller.scene?.at ?? 0, 'at');
-      fresh.push({ n: r.n, entry: { kind: 'end', at, text: `call ended: ${end.status}, by the ${end.by}` } });
+      fresh.push({
+        n: r.n,
+        entry: { kind: 'end', at, text: `call ended: ${end.status}, by the ${end.by}` },
+        timeline: [],
+      });
     }
   }
   // Stable: entries of one call keep their order; an end comes after what happened at its instant.
   fresh.sort((a, b) => a.entry.at - b.entry.at || a.n - b.n);
-  for (const { n, entry } of fresh) {
+  for (const { n, entry, timeline } of fresh) {
     const at = formatOffset(entry.at);
     switch (entry.kind) {
       case 'state':
@@ -253,7 +258,7 @@ function show(
             operation: entry.operation,
             status: entry.status,
           },
-          `${at}  #${n}      → ${describeAction(entry)}`,
+          `${at}  #${n}      → ${describeAction(entry, timeline)}`,
         );
         break;
       case 'caller':

@@ -320,9 +320,10 @@ class EventStreamController implements EventStream {
         },
         error: (cause) => {
           if (!live()) return;
+          // The cause's text is not repeated here: loggers append it (pino: `message: cause`).
           const error = new RingflowError(
             ErrorCode.NETWORK,
-            `The event stream ${this.request.redactedUrl} failed: ${cause.message}. Reconnecting with backoff.`,
+            `The event stream ${this.request.redactedUrl} failed, reconnecting with backoff`,
             { cause },
           );
           this.report({ kind: 'transport-error', at: this.clock.now(), error });
@@ -338,7 +339,7 @@ class EventStreamController implements EventStream {
       if (!live()) return;
       const error = new RingflowError(
         ErrorCode.NETWORK,
-        `The event stream transport could not connect to ${this.request.redactedUrl}: ${String(cause)}.`,
+        `The event stream transport could not connect to ${this.request.redactedUrl}, reconnecting with backoff`,
         { cause },
       );
       this.report({ kind: 'transport-error', at: this.clock.now(), error });

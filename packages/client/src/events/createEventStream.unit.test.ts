@@ -8,6 +8,7 @@ import { createEventStream, type EventStreamOptions } from './createEventStream.
 import type { StreamEvent } from './StreamEvent.ts';
 import { ScriptedTransport } from './test-support/ScriptedTransport.ts';
 import { seededRandom } from './test-support/seededRandom.ts';
+import { pino } from 'pino';
 
 // The stream's rules, driven through an in-memory transport and a VirtualClock: no sockets.
 
@@ -146,7 +147,7 @@ describe('createEventStream rules', () => {
     transport.failConnect = new Error('EMFILE');
     await tick();
     expect(problems.map((p) => p.kind)).toEqual(['transport-error']);
-    expect(problems[0]?.error.message).toContain('EMFILE');
+    expect((problems[0]!.error.cause as Error).message).toBe('EMFILE');
     expect(states.at(-1)).toMatchObject({ kind: 'reconnecting', attempt: 1 });
     transport.failConnect = undefined;
     transport.onConnect = (c) => c.handlers.open();
@@ -161,6 +162,10 @@ describe('createEventStream rules', () => {
     await tick();
     transport.last.handlers.error(new Error('read ECONNRESET'));
     expect(problems[0]).toMatchObject({ kind: 'transport-error', error: { code: ErrorCode.NETWORK } });
+    // As the log shows it (pino appends the cause to the message): one sentence, the cause once.
+    expect(pino.stdSerializers.err(problems[0]!.error).message).toBe(
+      'The event stream ws://127.0.0.1:8088/ari/events?app=ivr failed, reconnecting with backoff: read ECONNRESET',
+    );
     expect(transport.last.endedBy).toBe('terminate');
     expect(states.at(-1)).toMatchObject({ kind: 'reconnecting', reason: { kind: 'error' } });
   });
