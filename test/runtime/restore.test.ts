@@ -249,7 +249,9 @@ describe('a restored call is told what its resources did while no process follow
     expect(ended).toHaveLength(1);
     expect(ended[0]).toMatchObject({ outcome: 'reconciled', result: 'hungUp', machineStatus: 'done' });
     expect(second.requests.filter((r) => r.path === '/events/user/CallerLeft')).toHaveLength(1);
-    expect(second.requests.filter((r) => r.method === 'DELETE' && r.path === '/channels/caller-1')).toHaveLength(0);
+    expect(
+      second.requests.filter((r) => r.method === 'DELETE' && r.path === '/channels/caller-1'),
+    ).toHaveLength(0);
     await second.app.stop();
   });
 });
