@@ -1,13 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { systemClock } from '@ringflow/client';
-import { JetStreamCallStore } from '@ringflow/cluster';
-import type { CallRecord } from '@ringflow/runtime';
-import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startNatsServer } from './startNatsServer.ts';
-import { type StallingProxy, startStallingProxy } from './stallingProxy.ts';
+import {
+  endings,
+  holds,
+  inMenu,
+  onCleanup,
+  runCleanups,
+  said,
+  startClassicCluster,
+  until,
+} from './classicProcesses.ts';
 
 /**
  * Cluster mode with a server reached the classic way (one event connection per application):
@@ -17,15 +18,7 @@ import { type StallingProxy, startStallingProxy } from './stallingProxy.ts';
  * roles to the others within the lease TTL (5 s): its calls are claimed from the store and go on.
  */
 
-const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
-const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
-const DIALPLAN = '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n';
-const users = [{ username: 'ringflow', password: 'secret' }];
-
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+afterEach(runCleanups);
 
 /**
  * Calls in flight when a worker or the event connection holder is killed: the issue's load (3
@@ -33,153 +26,9 @@ afterEach(async () => {
  */
 const LOAD_CALLS = 200;
 
-async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-interface Proc {
-  readonly child: ChildProcess;
-  /** The runtime's JSON log lines (stdout). */
-  readonly lines: Record<string, unknown>[];
-  stderr: string;
-  /** Its name in the cluster (the store's owner), from its first line on stderr. */
-  owner: string;
-  dead: boolean;
-  readonly exit: Promise<number | null>;
-}
-
-function ringflow(args: string[]): Proc {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const p: Proc = {
-    child,
-    lines: [],
-    stderr: '',
-    owner: '',
-    dead: false,
-    exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
-  };
-  child.stderr!.setEncoding('utf8').on('data', (t: string) => {
-    p.stderr += t;
-    const owner = /\(process ([^)]+)\)/.exec(p.stderr);
-    if (owner) p.owner = owner[1]!;
-  });
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    try {
-      p.lines.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {}
-  });
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  return p;
-}
-
-const said = (p: Proc, msg: string) => p.lines.filter((l) => l.msg === msg);
-
-/**
- * A simulator over the wire, `nats-server -js` and `processes` cluster processes running the IVR.
- * `stallable`: the index of a process that reaches NATS through a {@link StallingProxy} (`proxy`).
- */
-async function setup(processes: number, extraArgs: readonly string[] = [], stallable?: number) {
-  const nats = await startNatsServer();
-  cleanups.push(() => nats.stop());
-  const proxy = await startStallingProxy(nats.port);
-  cleanups.push(() => proxy.close());
-  const sim = createSimulator({ clock: systemClock, dialplan: { text: DIALPLAN } });
-  cleanups.push(() => sim.close());
-  const wire = await startWireServer(sim, { users, clock: systemClock });
-  cleanups.push(() => wire.close());
-  const args = [
-    'run',
-    ivr,
-    '--server',
-    `http://127.0.0.1:${wire.port}`,
-    '--user',
-    'ringflow',
-    '--password',
-    'secret',
-    '--app',
-    'ivr',
-    '--cluster',
-    nats.url,
-    '--input',
-    'openingHours=Daily 24h',
-    '--format',
-    'json',
-    ...extraArgs,
-  ];
-  const procs: Proc[] = [];
-  /** Starts one more `ringflow run --server --cluster` process; resolves once its application runs. */
-  const start = async (): Promise<Proc> => {
-    // The stallable process reaches NATS through the proxy and serves its probes (--http).
-    const p = ringflow(
-      procs.length === stallable
-        ? [...args.map((a) => (a === nats.url ? proxy.url : a)), '--http', '127.0.0.1:0']
-        : args,
-    );
-    procs.push(p);
-    await until(`process ${procs.length} to start`, () => {
-      if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}: ${p.stderr}`);
-      return said(p, 'application started').length > 0;
-    });
-    return p;
-  };
-  for (let i = 0; i < processes; i++) await start();
-  await until('one process to hold the event connection', () =>
-    procs.some((p) => said(p, 'holding the event connection: events go to the JetStream stream').length > 0),
-  );
-  // Every process sees all the workers (the holder assigns calls among those it listed).
-  await until('every process to list every worker', () =>
-    procs.every((p) => {
-      const changes = said(p, 'cluster workers changed');
-      return (changes.at(-1)?.workers as unknown[] | undefined)?.length === processes;
-    }),
-  );
-  const observer = await JetStreamCallStore.connect(nats.url, { owner: 'observer' });
-  cleanups.push(() => observer.close());
-  const voicemails = new Map<string, number>();
-  const prompts = new Map<string, number>();
-  sim.driver.onEvent((e) => {
-    const channel = String((e.channel as { id?: string } | undefined)?.id);
-    if (e.type === 'ChannelUserevent' && e.eventname === 'VoicemailLeft')
-      voicemails.set(channel, (voicemails.get(channel) ?? 0) + 1);
-    const playback = e.playback as { media_uri?: string; target_uri?: string } | undefined;
-    if (e.type === 'PlaybackStarted' && playback?.target_uri?.startsWith('channel:')) {
-      const key = `${playback.target_uri.slice('channel:'.length)} ${playback.media_uri}`;
-      prompts.set(key, (prompts.get(key) ?? 0) + 1);
-    }
-  });
-  /** How many times a prompt was started on a call's channel. */
-  const promptsHeard = (call: string, media: string) => prompts.get(`${call} ${media}`) ?? 0;
-  return { nats, proxy, sim, procs, observer, voicemails, promptsHeard, start };
-}
-
-const inMenu = (r: CallRecord) =>
-  JSON.stringify((r.machine as { value?: unknown }).value).includes('main-menu');
-
-/** The calls that ended on each process (`call ended` log lines), by call id. */
-function endings(procs: readonly Proc[]): { call: string; outcome: unknown; by: Proc }[] {
-  return procs.flatMap((p) =>
-    said(p, 'call ended').map((l) => ({ call: String(l.call), outcome: l.outcome, by: p })),
-  );
-}
-
-const holds = (p: Proc) =>
-  said(p, 'holding the event connection: events go to the JetStream stream').length > 0;
-
 describe('cluster mode, classic event connection (ringflow run --server --cluster)', () => {
   it('spreads the calls over the processes; every call completes once', async () => {
-    const { sim, procs, observer, voicemails } = await setup(2);
+    const { sim, procs, observer, voicemails } = await startClassicCluster(2);
     expect(procs.filter(holds)).toHaveLength(1);
     const calls = Array.from({ length: 6 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
     await until('every call in the main menu', async () => {
@@ -201,7 +50,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
   }, 120_000);
 
   it('200 calls, a worker killed with SIGKILL mid-call: its calls are taken over and every call completes once', async () => {
-    const { sim, procs, observer, voicemails } = await setup(3);
+    const { sim, procs, observer, voicemails } = await startClassicCluster(3);
     const calls = Array.from({ length: LOAD_CALLS }, () =>
       sim.driver.placeCall({ context: 'pbx', to: '100' }),
     );
@@ -269,7 +118,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
   }, 150_000);
 
   it('200 calls, the event connection holder killed with SIGKILL: another takes the connection and the calls go on', async () => {
-    const { sim, procs, observer, voicemails } = await setup(3);
+    const { sim, procs, observer, voicemails } = await startClassicCluster(3);
     const calls = Array.from({ length: LOAD_CALLS }, () =>
       sim.driver.placeCall({ context: 'pbx', to: '100' }),
     );
@@ -287,7 +136,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     holder.dead = true;
     const survivors = procs.filter((p) => p !== holder);
     let passed = false;
-    cleanups.push(() => {
+    onCleanup(() => {
       if (passed) return;
       // What the roles did after the kill, and the path of each call that did not leave a voicemail.
       for (const p of survivors)
@@ -359,7 +208,9 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
 
   it('a worker cut from NATS longer than its lease lets its calls go before the others take them: no call is driven twice', async () => {
     // The third process reaches NATS through a proxy that is stalled: its lease renewals hang.
-    const { proxy, sim, procs, observer, voicemails, promptsHeard } = await setup(3, [], 2);
+    const { proxy, sim, procs, observer, voicemails, promptsHeard } = await startClassicCluster(3, {
+      stallable: 2,
+    });
     const victim = procs[2]!;
     expect(holds(victim)).toBe(false);
     const calls = Array.from({ length: 30 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
@@ -433,7 +284,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
   }, 150_000);
 
   it('SIGTERM hands the roles over: the event connection and the calls move, and complete', async () => {
-    const { sim, procs, observer, voicemails } = await setup(2);
+    const { sim, procs, observer, voicemails } = await startClassicCluster(2);
     const calls = Array.from({ length: 4 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
     await until('every call in the main menu', async () => {
       const records = await observer.list();
@@ -463,7 +314,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     // The default lease (5 s): a restart can outlast it (JetStream answers again only seconds
     // after the server is back). A worker whose renewals fail lets its calls go before its lease
     // can lapse, and takes back, once it holds its lease again, those nobody claimed meanwhile.
-    const { nats, sim, procs, observer, voicemails } = await setup(3);
+    const { nats, sim, procs, observer, voicemails } = await startClassicCluster(3);
     const calls = Array.from({ length: LOAD_CALLS }, () =>
       sim.driver.placeCall({ context: 'pbx', to: '100' }),
     );
@@ -473,7 +324,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
     });
     const restartedAt = Date.now();
     let passed = false;
-    cleanups.push(() => {
+    onCleanup(() => {
       if (passed) return;
       for (const p of procs)
         for (const l of p.lines)
@@ -518,7 +369,7 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
   }, 120_000);
 
   it('a rolling restart (each process replaced by SIGTERM, one after the other): every call completes once', async () => {
-    const { sim, procs, observer, voicemails, start } = await setup(3);
+    const { sim, procs, observer, voicemails, start } = await startClassicCluster(3);
     const calls = Array.from({ length: LOAD_CALLS }, () =>
       sim.driver.placeCall({ context: 'pbx', to: '100' }),
     );

@@ -12,6 +12,13 @@ export interface TestNatsServer {
   readonly pid: number;
   /** Stops the server and starts it again on the same port with the same store directory. */
   restart(): Promise<void>;
+  /**
+   * Kills the server with SIGKILL (no shutdown: JetStream writes not yet flushed to its files are
+   * lost, so a stream may come back shorter) and resolves once it exited; {@link start} it again.
+   */
+  kill(): Promise<void>;
+  /** Starts a killed server again on the same port with the same store directory. */
+  start(): Promise<void>;
   /** Stops the server (SIGTERM, then SIGKILL) and removes its store directory. */
   stop(): Promise<void>;
 }
@@ -46,6 +53,16 @@ export async function startNatsServer(): Promise<TestNatsServer> {
     },
     restart: async () => {
       await stopChild(running.child);
+      running = await spawnNats(dir, port);
+    },
+    kill: async () => {
+      const child = running.child;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    start: async () => {
       running = await spawnNats(dir, port);
     },
     stop: async () => {

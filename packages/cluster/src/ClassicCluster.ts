@@ -1,11 +1,17 @@
-import { ErrorCode, RingflowError, type StasisStart, UndiciTransport } from '@ringflow/client';
+import {
+  createRestClient,
+  ErrorCode,
+  type RestClient,
+  RingflowError,
+  type StasisStart,
+  UndiciTransport,
+} from '@ringflow/client';
 import type { Application, CallRecord, ServerOptions } from '@ringflow/runtime';
 import {
   jetstream,
   jetstreamManager,
   type JetStreamClient,
   type JetStreamManager,
-  RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
@@ -13,7 +19,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { EventConnectionHolder, type HeldServer } from './EventConnectionHolder.ts';
 import { AssigningRestTransport } from './AssigningRestTransport.ts';
-import { assignmentKey, EVENTS_STREAM, EVENTS_SUBJECTS } from './EventSubjects.ts';
+import { assignmentKey, EVENTS_STREAM } from './EventSubjects.ts';
+import { ensureEventsStream } from './EventsStream.ts';
 import { JetStreamEventFeed } from './JetStreamEventFeed.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import { natsToken } from './natsToken.ts';
@@ -42,6 +49,14 @@ export interface ClassicClusterOptions {
   readonly leaseTtlMs?: number;
   /** How often leases are renewed and the workers listed. Default 1000 ms. */
   readonly renewMs?: number;
+  /** How often the event connection holder renews its lease. Default 200 ms. */
+  readonly holderRenewMs?: number;
+  /**
+   * How long the holder's lease must stay unchanged before a standby takes it (the holder gives
+   * it up one renewal earlier when it cannot renew): a dead holder is replaced within about this.
+   * Default 800 ms; at least 3 holder renewals (see `HolderElection`).
+   */
+  readonly holderTakeoverMs?: number;
   /** How long events stay in the stream. Default 10 minutes. */
   readonly eventsMaxAgeMs?: number;
 }
@@ -50,7 +65,6 @@ const LEASES_BUCKET = 'ringflow-leases';
 const ASSIGNMENTS_BUCKET = 'ringflow-assignments';
 /** Assignments are needed until the call's first record is written; kept an hour (a long ring). */
 const ASSIGNMENT_TTL_MS = 60 * 60 * 1000;
-const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 /**
  * Turns in a row (each with this worker's own lease renewed) a worker must be missing before its
  * calls are taken: a worker that lost its lease to a NATS restart takes it again within a turn.
@@ -111,6 +125,8 @@ export class ClassicCluster {
   private readonly serverToken: string;
   private app: Application | undefined;
   private readonly logger: Logger;
+  /** The server's REST, to tell the records of ended calls (their channels gone) from the others. */
+  private readonly rest: RestClient;
 
   private constructor(
     private readonly options: ClassicClusterOptions,
@@ -125,6 +141,7 @@ export class ClassicCluster {
     this.logger = options.logger;
     this.settleTurns = Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS;
     this.serverToken = natsToken(server.name);
+    this.rest = createRestClient({ url: server.url, username: server.username, password: server.password });
     const me = options.store.owner;
     this.serverOptions = {
       url: server.url,
@@ -163,6 +180,19 @@ export class ClassicCluster {
         ErrorCode.CONFIG,
         `ClassicCluster: leaseTtlMs ${String(ttlMs)} and renewMs ${String(renewMs)}: give renewMs of at least 50 ms and a lease TTL of at least 3 renewals (default 5000 and 1000).`,
       );
+    const holderRenewMs = options.holderRenewMs ?? 200;
+    const holderTakeoverMs = options.holderTakeoverMs ?? 800;
+    if (
+      !Number.isFinite(holderRenewMs) ||
+      !Number.isFinite(holderTakeoverMs) ||
+      holderRenewMs < 20 ||
+      holderTakeoverMs < 3 * holderRenewMs ||
+      holderTakeoverMs >= ttlMs
+    )
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `ClassicCluster: holderRenewMs ${String(holderRenewMs)} and holderTakeoverMs ${String(holderTakeoverMs)}: give holderRenewMs of at least 20 ms and a takeover time of at least 3 holder renewals, below the lease TTL (default 200 and 800).`,
+      );
     let name = options.server.name;
     if (name === undefined) {
       try {
@@ -172,6 +202,7 @@ export class ClassicCluster {
       }
     }
     const server: HeldServer = { ...options.server, name };
+    const eventsMaxAgeMs = options.eventsMaxAgeMs ?? 10 * 60 * 1000;
     const connection = options.connection;
     let leases: KV;
     let assignments: KV;
@@ -186,7 +217,7 @@ export class ClassicCluster {
         storage: StorageType.File,
       });
       jsm = await jetstreamManager(connection);
-      await ensureEventsStream(jsm, options.eventsMaxAgeMs ?? 10 * 60 * 1000);
+      await ensureEventsStream(jsm, eventsMaxAgeMs);
       js = jetstream(connection);
     } catch (error) {
       throw new RingflowError(
@@ -216,6 +247,7 @@ export class ClassicCluster {
       serverToken: natsToken(name),
       me,
       logger: options.logger.child({ server: name, role: 'worker' }),
+      eventsMaxAgeMs,
     });
     const holder = new EventConnectionHolder({
       js,
@@ -226,8 +258,8 @@ export class ClassicCluster {
       server,
       app: options.app,
       me,
-      ttlMs,
-      marginMs,
+      renewMs: holderRenewMs,
+      takeoverMs: holderTakeoverMs,
       logger: options.logger,
     });
     cluster = new ClassicCluster(options, feed, holder, workers, server, assignments, ttlMs, renewMs);
@@ -257,7 +289,7 @@ export class ClassicCluster {
     this.app = app;
     // Each role turns on its own: a slow holder (connecting, publishing a gap marker) or a slow
     // takeover must never hold this worker's lease renewal back and let it lapse.
-    this.timers.push(this.every('event connection lease', () => this.holder.tick()));
+    this.holder.start();
     this.timers.push(this.every('worker lease', () => this.workerTurn()));
     void this.watchNats();
   }
@@ -307,6 +339,7 @@ export class ClassicCluster {
   }
 
   private async workerTurn(): Promise<void> {
+    this.holder.turn();
     let listed: { live: ReadonlySet<string>; renewed: boolean; rejoined: boolean };
     try {
       listed = await this.workers.tick();
@@ -429,6 +462,7 @@ export class ClassicCluster {
       const owner = store.listedOwner(record.callId);
       return orphaned.has(record.callId) && owner !== undefined && takeable(record, owner);
     });
+    await this.removeEndedOrphans(app, orphaned, takeable);
     if (taken === 0) return;
     this.logger.info(
       {
@@ -461,6 +495,32 @@ export class ClassicCluster {
     );
   }
 
+  /**
+   * Removes the records of gone workers' calls that were not taken over because their channels
+   * are gone (the caller hung up while nobody drove the call): nobody else would remove them.
+   */
+  private async removeEndedOrphans(
+    app: Application,
+    orphaned: ReadonlyMap<string, { owner: string; record: CallRecord }>,
+    takeable: (record: CallRecord, owner: string) => boolean,
+  ): Promise<void> {
+    const store = this.options.store;
+    const left = [...orphaned.values()].filter(({ record }) => {
+      const owner = store.listedOwner(record.callId);
+      return app.call(record.channelId) === undefined && owner !== undefined && takeable(record, owner);
+    });
+    if (left.length === 0) return;
+    const live = new Set((await this.rest.channels.list()).map((c) => c.id));
+    const ended = left.filter(({ record }) => !live.has(record.channelId)).map(({ record }) => record.callId);
+    if (ended.length === 0) return;
+    const removed = await store.removeOrphans(ended);
+    if (removed > 0)
+      this.logger.info(
+        { calls: removed },
+        "removed the records of gone workers' calls whose channels are gone (the callers left meanwhile)",
+      );
+  }
+
   /** Lets the event connection go (another process takes it at its next turn). */
   async stopHolding(): Promise<void> {
     await this.holder.stop();
@@ -476,6 +536,7 @@ export class ClassicCluster {
     await this.holder.stop();
     await this.workers.leave();
     await this.feed.stop();
+    await this.rest.close();
   }
 }
 
@@ -488,20 +549,4 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer from JetStream within ${ms} ms`)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-/** Makes the events stream when missing: limits retention, de-duplication around a holder hand-over. */
-async function ensureEventsStream(jsm: JetStreamManager, maxAgeMs: number): Promise<void> {
-  try {
-    await jsm.streams.info(EVENTS_STREAM);
-    return;
-  } catch {}
-  await jsm.streams.add({
-    name: EVENTS_STREAM,
-    subjects: [EVENTS_SUBJECTS],
-    retention: RetentionPolicy.Limits,
-    storage: StorageType.File,
-    max_age: maxAgeMs * 1_000_000,
-    duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
-  });
 }

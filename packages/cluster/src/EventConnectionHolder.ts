@@ -11,14 +11,14 @@ import {
   type StasisStart,
   type StreamEvent,
 } from '@ringflow/client';
-import type { JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import { headers } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
 import { assignmentKey, EVENT_GAP, eventSubject, WORKER_HEADER } from './EventSubjects.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
-import { KvLease } from './KvLease.ts';
+import { HolderElection } from './HolderElection.ts';
 import { natsToken } from './natsToken.ts';
 import type { WorkerDirectory } from './WorkerDirectory.ts';
 
@@ -41,9 +41,10 @@ export interface EventConnectionHolderOptions {
   readonly app: string;
   /** This process's name (the lease's value, the store's owner). */
   readonly me: string;
-  readonly ttlMs: number;
-  /** How long before the TTL runs out the holder gives its lease up when renewals fail (see {@link KvLease}). */
-  readonly marginMs: number;
+  /** How often the holder renews its lease (see {@link HolderElection}). */
+  readonly renewMs: number;
+  /** How long a standby sees the lease unchanged before it takes it (see {@link HolderElection}). */
+  readonly takeoverMs: number;
   readonly logger: Logger;
 }
 
@@ -58,9 +59,11 @@ export interface EventConnectionHolderOptions {
  * the holder tells the workers to reconcile (a gap marker on the stream), and assigns the calls in
  * the application that have neither an assignment nor a record (their StasisStart was lost while
  * nobody held the connection). A holder that loses its lease closes its connection at once.
+ * The lease is a {@link HolderElection}: a standby takes it from a holder that stopped renewing
+ * within `takeoverMs` (under a second by default), without waiting for the bucket's TTL.
  */
 export class EventConnectionHolder {
-  private readonly lease: KvLease;
+  private readonly election: HolderElection;
   private stream: EventStream | undefined;
   private client: RestClient | undefined;
   private subscriptions: Subscription[] = [];
@@ -73,18 +76,31 @@ export class EventConnectionHolder {
   private eventsLost = false;
   /** The time the role was taken (for the log). */
   heldSince: number | undefined;
+  /** The stream sequence of the last event published (acknowledged), to notice a reset stream. */
+  private lastPublishedSeq = 0;
 
   constructor(private readonly options: EventConnectionHolderOptions) {
     this.serverToken = natsToken(options.server.name);
     this.logger = options.logger.child({ server: options.server.name, role: 'event connection holder' });
-    this.lease = new KvLease({
+    this.election = new HolderElection({
       kv: options.leases,
       key: `events.${this.serverToken}.${natsToken(options.app)}`,
-      value: () => options.me,
-      ttlMs: options.ttlMs,
-      marginMs: options.marginMs,
+      me: options.me,
+      renewMs: options.renewMs,
+      takeoverMs: options.takeoverMs,
+      held: () => {
+        if (this.stopped) void this.election.release();
+        // Not awaited: a server slow to answer must not hold the renewals back.
+        else void this.connect();
+      },
       lost: (why) => this.lost(why),
+      logger: this.logger,
     });
+  }
+
+  /** Starts the election: renewing the lease when held, watching it otherwise. */
+  start(): void {
+    this.election.start();
   }
 
   /** True while this process holds the lease and its event connection is open (events flow). */
@@ -92,33 +108,23 @@ export class EventConnectionHolder {
     return this.stream?.state.kind === 'open';
   }
 
-  /** One turn of the election: renew the lease when held, else try to take it (and connect). */
-  async tick(): Promise<void> {
-    if (this.stopped) return;
-    if (this.lease.held) {
-      await this.lease.renew();
-      // Events that could not be published reached no worker: they reconcile once NATS takes
-      // messages again (tried again at each turn until the marker itself goes through).
-      if (this.eventsLost && this.stream) {
-        this.eventsLost = false;
-        this.afterGap('events could not be published');
-      }
-      return;
-    }
-    if (await this.lease.acquire()) {
-      if (this.stopped) {
-        await this.lease.release();
-        return;
-      }
-      // Not awaited: a server slow to answer must not hold the next renewals back.
-      void this.connect();
+  /**
+   * Called every turn (a second): events that could not be published reached no worker, so they
+   * reconcile once NATS takes messages again (tried again each turn until the marker itself goes
+   * through).
+   */
+  turn(): void {
+    if (this.stopped || !this.election.holding) return;
+    if (this.eventsLost && this.stream) {
+      this.eventsLost = false;
+      this.afterGap('events could not be published');
     }
   }
 
   private async connect(): Promise<void> {
     const { server, app } = this.options;
     this.heldSince = Date.now();
-    this.logger.info({ app }, 'took the event connection lease; connecting to the server');
+    this.logger.info({ app }, 'connecting to the server for the event connection');
     const stream = createEventStream({
       url: server.url,
       apps: [app],
@@ -282,22 +288,41 @@ export class EventConnectionHolder {
       .then(async () => {
         if (this.stream !== stream) return;
         if (!isStart) {
-          this.options.js
-            .publish(subject, text, { msgID })
-            .catch((error: unknown) => this.publishFailed(error));
+          this.options.js.publish(subject, text, { msgID }).then(
+            (ack) => this.published(ack),
+            (error: unknown) => this.publishFailed(error),
+          );
           return;
         }
         const h = headers();
         h.set(WORKER_HEADER, await this.assign(channelId));
         if (this.stream !== stream) return;
-        this.options.js
-          .publish(subject, text, { msgID, headers: h })
-          .catch((error: unknown) => this.publishFailed(error));
+        this.options.js.publish(subject, text, { msgID, headers: h }).then(
+          (ack) => this.published(ack),
+          (error: unknown) => this.publishFailed(error),
+        );
       })
       .catch((error: unknown) => {
         this.logger.error({ err: error, event: event.type }, 'event not published');
         this.eventsLost = true;
       });
+  }
+
+  /**
+   * An event is in the stream. A sequence below the last one acknowledged (not a duplicate, which
+   * names the original's) means the stream came back shorter (NATS killed: its last writes lost):
+   * the workers' consumers may have missed events, so they reconcile.
+   */
+  private published(ack: PubAck): void {
+    if (ack.duplicate) return;
+    const reset = ack.seq <= this.lastPublishedSeq;
+    this.lastPublishedSeq = ack.seq;
+    if (!reset) return;
+    this.logger.warn(
+      { seq: ack.seq },
+      'the JetStream events stream came back shorter (NATS lost messages): the workers reconcile',
+    );
+    this.afterGap('the events stream came back shorter');
   }
 
   private publishFailed(error: unknown): void {
@@ -351,13 +376,14 @@ export class EventConnectionHolder {
 
   private async giveUp(): Promise<void> {
     this.disconnect();
-    await this.lease.release();
+    await this.election.release();
   }
 
-  /** Closes the connection and releases the lease (another process takes it at its next turn). */
+  /** Closes the connection and releases the lease (another process takes it at its next read). */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.giveUp();
+    this.disconnect();
+    await this.election.stop();
     await this.chain.catch(() => {});
   }
 }

@@ -223,8 +223,17 @@ export class JetStreamCallStore implements CallStore {
     } catch (error) {
       if (!isWrongRevision(error)) throw error;
       // A write of ours that failed on our side (a time-out while NATS restarted) may have
-      // landed: the entry is still ours then, and this write goes on from its revision.
+      // landed: the entry is still ours then, and this write goes on from its revision. NATS
+      // killed (SIGKILL) may also have lost our last writes, or the whole entry (a claim never
+      // deletes one): the entry is written again.
       const stored = await this.read(key);
+      if (stored === undefined && call.revision !== undefined) {
+        call.revision = await this.kv.create(key, value).catch((again: unknown) => {
+          call.lost = true;
+          throw this.takenOver(record.callId, again);
+        });
+        return;
+      }
       if (stored?.value.owner !== this.owner) {
         call.lost = true;
         throw this.takenOver(record.callId, error);
@@ -244,6 +253,35 @@ export class JetStreamCallStore implements CallStore {
     if (call.lost || call.revision === undefined || key === undefined) return;
     try {
       await this.kv.purge(key, { previousSeq: call.revision });
+    } catch (error) {
+      if (!isWrongRevision(error)) throw error;
+      // Still this process's entry at another revision (NATS lost its last writes): removed at
+      // that one; another owner's is left alone.
+      const stored = await this.read(key);
+      if (stored?.value.owner === this.owner) await this.purgeAt(key, stored.revision);
+    }
+  }
+
+  /**
+   * Removes the records of calls whose channels are gone and whose owners are gone too (dead
+   * processes: nobody else would ever remove them): each is claimed first, so that of several
+   * processes cleaning up, and against an owner that is alive after all, one decides, then purged.
+   * Resolves with how many were removed.
+   */
+  async removeOrphans(callIds: readonly string[]): Promise<number> {
+    let removed = 0;
+    for (const callId of callIds) {
+      const claimed = await this.claim(callId).catch(() => undefined);
+      if (!claimed) continue;
+      await this.remove(callId);
+      removed++;
+    }
+    return removed;
+  }
+
+  private async purgeAt(key: string, revision: number): Promise<void> {
+    try {
+      await this.kv.purge(key, { previousSeq: revision });
     } catch (error) {
       if (!isWrongRevision(error)) throw error;
     }

@@ -1,17 +1,40 @@
-import type {
-  EventTransport,
-  EventTransportConnection,
-  EventTransportHandlers,
-  StasisStart,
+import {
+  type Clock,
+  type EventTransport,
+  type EventTransportConnection,
+  type EventTransportHandlers,
+  type StasisStart,
+  systemClock,
+  type TimerHandle,
 } from '@ringflow/client';
-import { type ConsumerMessages, DeliverPolicy, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import {
+  type Consumer,
+  type ConsumerMessages,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type OrderedConsumerOptions,
+} from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { EVENT_GAP, EVENTS_STREAM, eventSubject, serverSubjects, WORKER_HEADER } from './EventSubjects.ts';
+import { ensureEventsStream, isStreamNotFound } from './EventsStream.ts';
 
 /** Events kept while the runtime's event stream reconnects after a gap marker; older ones are dropped. */
 const MAX_BUFFERED = 10_000;
 /** How long a replay waits for a message it knows is there before giving up. */
 const REPLAY_WAIT_MS = 5_000;
+/** How often the stream's state is compared with what the consumer delivered. */
+const CHECK_MS = 1_000;
+/** Checks in a row with undelivered messages and none arriving before the consumer counts as stalled. */
+const STALLED_CHECKS = 2;
+
+/** Where a (re)created consumer starts. */
+type StartAt =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'sequence'; readonly seq: number }
+  | { readonly kind: 'after'; readonly nanos: bigint }
+  | { readonly kind: 'all' };
 
 /**
  * A worker's event feed: an {@link EventTransport} whose "connection" is a JetStream ordered
@@ -22,6 +45,17 @@ const REPLAY_WAIT_MS = 5_000;
  * with the server (as after any gap), and the events that arrived meanwhile are handed to the new
  * connection in order. A StasisStart names the worker the call is assigned to: {@link accepts}
  * says whether that is this process (`ApplicationOptions.acceptCall`).
+ *
+ * **A stream that comes back shorter.** NATS killed (SIGKILL) loses the stream's writes not yet
+ * flushed: the stream comes back with fewer messages and its sequence goes on from there. The
+ * client's ordered consumer would then wait for the sequence it expected next, which the stream
+ * reaches only after as many new messages (it stalled every worker ~40 s). So every second the
+ * feed compares the stream's state with what it delivered: a last sequence below the last one
+ * delivered (or a stream made again) means the stream was reset: the consumer is made again from
+ * the time of the last message delivered (the messages published since the restart), and the
+ * connection is dropped as after a gap marker, so the calls are checked with the server. A
+ * consumer that delivers nothing for two checks while the stream holds messages it has not
+ * delivered, or whose iteration ended, is made again from the next sequence.
  *
  * @example
  * const feed = await JetStreamEventFeed.start({ js, serverToken, me, logger });
@@ -35,14 +69,35 @@ export class JetStreamEventFeed implements EventTransport {
   /** Calls assigned to this worker whose StasisStart was delivered and not yet accepted. */
   private readonly assignedHere = new Set<string>();
   private dropped = 0;
+  private messages: ConsumerMessages | undefined;
+  private consumer: Consumer | undefined;
+  /** The stream sequence and time of the last message delivered. */
+  private lastSeq = 0;
+  private lastNanos = 0n;
+  /** After a reset: messages at or before this time were delivered before it. */
+  private skipUntilNanos = 0n;
+  /** The stream's creation time, as first seen (a stream made again is a reset too). */
+  private streamCreated: string | undefined;
+  private arrivedSinceCheck = false;
+  private stalledChecks = 0;
+  private stopped = false;
+  private reopening = false;
+  private checkTimer: TimerHandle | undefined;
+  /** The last kind of failure of the stream check that was logged (one line per kind). */
+  private checkFailing: string | undefined;
+  private readonly clock: Clock;
 
   private constructor(
-    private readonly messages: ConsumerMessages,
     private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
     private readonly serverToken: string,
     private readonly me: string,
     private readonly logger: Logger,
-  ) {}
+    private readonly eventsMaxAgeMs: number,
+    clock: Clock,
+  ) {
+    this.clock = clock;
+  }
 
   /** Starts consuming the server's events from now on (before the application starts). */
   static async start(options: {
@@ -50,32 +105,73 @@ export class JetStreamEventFeed implements EventTransport {
     readonly serverToken: string;
     readonly me: string;
     readonly logger: Logger;
+    /** The events stream's max age, should the feed have to make it again (NATS lost it). */
+    readonly eventsMaxAgeMs?: number;
+    readonly clock?: Clock;
   }): Promise<JetStreamEventFeed> {
-    const consumer = await options.js.consumers.get(EVENTS_STREAM, {
-      filter_subjects: serverSubjects(options.serverToken),
-      deliver_policy: DeliverPolicy.New,
-    });
-    const messages = await consumer.consume();
     const feed = new JetStreamEventFeed(
-      messages,
       options.js,
+      await options.js.jetstreamManager(),
       options.serverToken,
       options.me,
       options.logger,
+      options.eventsMaxAgeMs ?? 10 * 60 * 1000,
+      options.clock ?? systemClock,
     );
-    void feed.run();
+    feed.streamCreated = (await feed.jsm.streams.info(EVENTS_STREAM)).created;
+    await feed.open({ kind: 'new' });
+    feed.scheduleCheck();
     return feed;
   }
 
-  private async run(): Promise<void> {
-    try {
-      for await (const msg of this.messages) this.arrived(msg);
-    } catch (error) {
-      this.logger.error({ err: error }, 'the JetStream event consumer stopped');
+  /** Makes the ordered consumer, from `at`, and delivers its messages. */
+  private async open(at: StartAt): Promise<void> {
+    const options: Partial<OrderedConsumerOptions> = { filter_subjects: serverSubjects(this.serverToken) };
+    this.skipUntilNanos = 0n;
+    if (at.kind === 'new') options.deliver_policy = DeliverPolicy.New;
+    else if (at.kind === 'all') options.deliver_policy = DeliverPolicy.All;
+    else if (at.kind === 'sequence') {
+      options.deliver_policy = DeliverPolicy.StartSequence;
+      options.opt_start_seq = at.seq;
+    } else {
+      options.deliver_policy = DeliverPolicy.StartTime;
+      // Millisecond precision: the messages of that millisecond already delivered are skipped.
+      options.opt_start_time = new Date(Number(at.nanos / 1_000_000n)).toISOString();
+      this.skipUntilNanos = at.nanos;
     }
+    const consumer = await this.js.consumers.get(EVENTS_STREAM, options);
+    const messages = await consumer.consume();
+    const previous = this.messages;
+    this.consumer = consumer;
+    this.messages = messages;
+    this.stalledChecks = 0;
+    if (previous) await previous.close().catch(() => {});
+    void this.run(messages);
+  }
+
+  private async run(messages: ConsumerMessages): Promise<void> {
+    let failure: unknown;
+    try {
+      for await (const msg of messages) if (this.messages === messages) this.arrived(msg);
+    } catch (error) {
+      failure = error;
+    }
+    if (this.stopped || this.messages !== messages) return;
+    // The client gave up on the consumer (it could not make it again for a while): made again
+    // from the next message, at the next check.
+    this.logger.error({ err: failure }, 'the JetStream event consumer stopped; making it again');
+    this.messages = undefined;
   }
 
   private arrived(msg: JsMsg): void {
+    const nanos = msg.timestampNanos;
+    if (this.skipUntilNanos > 0n) {
+      if (nanos <= this.skipUntilNanos) return;
+      this.skipUntilNanos = 0n;
+    }
+    this.lastSeq = msg.seq;
+    this.lastNanos = nanos;
+    this.arrivedSinceCheck = true;
     if (msg.subject.endsWith(`.${EVENT_GAP}`)) {
       this.logger.info('the event connection holder changed or reconnected: reconciling the calls');
       this.dropConnection?.();
@@ -193,8 +289,108 @@ export class JetStreamEventFeed implements EventTransport {
     return digits.length;
   }
 
+  private scheduleCheck(): void {
+    if (this.stopped) return;
+    this.checkTimer = this.clock.setTimeout(() => {
+      void this.check()
+        .then(
+          () => {
+            this.checkFailing = undefined;
+          },
+          (error: unknown) => {
+            const kind = (error as Error | null)?.message ?? String(error);
+            if (this.checkFailing !== kind)
+              this.logger.warn(
+                { err: error },
+                'could not check the JetStream events stream (tried again every second)',
+              );
+            this.checkFailing = kind;
+          },
+        )
+        .finally(() => this.scheduleCheck());
+    }, CHECK_MS);
+    (this.checkTimer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Compares the stream's state with what this consumer delivered: a reset stream, a stalled or
+   * ended consumer are recovered (see the class comment).
+   */
+  async check(): Promise<void> {
+    if (this.stopped || this.reopening) return;
+    this.reopening = true;
+    try {
+      let info: Awaited<ReturnType<JetStreamManager['streams']['info']>>;
+      try {
+        info = await this.jsm.streams.info(EVENTS_STREAM);
+      } catch (error) {
+        if (!isStreamNotFound(error)) throw error;
+        // NATS lost the stream itself: made again, and read from its start.
+        await ensureEventsStream(this.jsm, this.eventsMaxAgeMs);
+        this.logger.error('the JetStream events stream was gone (NATS lost it): made again');
+        this.streamCreated = (await this.jsm.streams.info(EVENTS_STREAM)).created;
+        await this.reset({ kind: 'all' }, 'the events stream was made again');
+        return;
+      }
+      const arrived = this.arrivedSinceCheck;
+      this.arrivedSinceCheck = false;
+      const remade = this.streamCreated !== undefined && info.created !== this.streamCreated;
+      this.streamCreated = info.created;
+      if (remade || info.state.last_seq < this.lastSeq) {
+        await this.reset(
+          this.lastNanos > 0n ? { kind: 'after', nanos: this.lastNanos } : { kind: 'all' },
+          remade
+            ? 'the events stream was made again'
+            : `the events stream came back shorter (last sequence ${info.state.last_seq}, ${this.lastSeq} delivered): NATS lost messages`,
+        );
+        return;
+      }
+      if (!this.messages) {
+        await this.open(this.resumeAt());
+        this.dropConnection?.();
+        return;
+      }
+      if (arrived || info.state.last_seq <= this.lastSeq) {
+        this.stalledChecks = 0;
+        return;
+      }
+      // Messages after the last one delivered, and none arriving: are any of them this server's?
+      const pending = (await this.consumer?.info().catch(() => undefined))?.num_pending ?? 1;
+      if (pending === 0) {
+        this.stalledChecks = 0;
+        return;
+      }
+      if (++this.stalledChecks < STALLED_CHECKS) return;
+      this.logger.warn(
+        { lastDelivered: this.lastSeq, streamLast: info.state.last_seq },
+        'the JetStream event consumer stalled: made again from the next message',
+      );
+      await this.open(this.resumeAt());
+    } finally {
+      this.reopening = false;
+    }
+  }
+
+  /** Where a consumer made again goes on: after the last message delivered. */
+  private resumeAt(): StartAt {
+    if (this.lastSeq > 0) return { kind: 'sequence', seq: this.lastSeq + 1 };
+    if (this.lastNanos > 0n) return { kind: 'after', nanos: this.lastNanos };
+    return { kind: 'new' };
+  }
+
+  /** The stream lost messages or was made again: a consumer from `at`, and the calls resync. */
+  private async reset(at: StartAt, why: string): Promise<void> {
+    this.logger.warn({ why }, 'JetStream events stream reset: consumer made again; reconciling the calls');
+    // The sequence went back: counted again from the next message delivered.
+    this.lastSeq = 0;
+    await this.open(at);
+    this.dropConnection?.();
+  }
+
   /** Stops consuming. */
   async stop(): Promise<void> {
-    await this.messages.close();
+    this.stopped = true;
+    this.clock.clearTimeout(this.checkTimer);
+    await this.messages?.close();
   }
 }

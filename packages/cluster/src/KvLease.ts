@@ -1,3 +1,4 @@
+import { type Clock, systemClock, type TimerHandle } from '@ringflow/client';
 import type { KV } from '@nats-io/kv';
 
 /** Options of a {@link KvLease}. */
@@ -21,6 +22,8 @@ export interface KvLeaseOptions {
    * may expire and be taken). The holder must stop acting as one at once.
    */
   readonly lost: (why: string) => void;
+  /** The clock of the local deadline (default: the real one). */
+  readonly clock?: Clock;
 }
 
 /** JetStream's "wrong last sequence": the entry changed since the revision named. */
@@ -46,9 +49,17 @@ export class KvLease {
   private revision: number | undefined;
   private renewedAt = 0;
   /** Gives the lease up when no renewal was accepted in time (re-armed at each one). */
-  private deadline: NodeJS.Timeout | undefined;
+  private deadline: TimerHandle | undefined;
+  private readonly clock: Clock;
 
-  constructor(private readonly options: KvLeaseOptions) {}
+  constructor(private readonly options: KvLeaseOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The revision of the entry as this process wrote it last (undefined while not held). */
+  get heldRevision(): number | undefined {
+    return this.revision;
+  }
 
   /** True while this process holds the lease (as far as it knows). */
   get held(): boolean {
@@ -58,13 +69,32 @@ export class KvLease {
   /** Tries to take the lease; true when this process holds it now. */
   async acquire(): Promise<boolean> {
     if (this.revision !== undefined) return true;
-    const startedAt = Date.now();
+    const startedAt = this.clock.now();
     try {
       this.revision = await this.options.kv.create(this.options.key, this.options.value());
       this.accepted(startedAt);
       return true;
     } catch (error) {
       if (isWrongRevision(error) || isExists(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Takes the lease from a holder that stopped renewing it: rewrites the entry naming `revision`,
+   * the one seen unchanged for long enough. Of several processes taking it, NATS accepts one; a
+   * holder that renewed meanwhile made the entry's revision move, and the take is refused. True
+   * when this process holds the lease now.
+   */
+  async takeOver(revision: number): Promise<boolean> {
+    if (this.revision !== undefined) return true;
+    const startedAt = this.clock.now();
+    try {
+      this.revision = await this.options.kv.update(this.options.key, this.options.value(), revision);
+      this.accepted(startedAt);
+      return true;
+    } catch (error) {
+      if (isWrongRevision(error)) return false;
       throw error;
     }
   }
@@ -77,7 +107,7 @@ export class KvLease {
   async renew(): Promise<void> {
     const revision = this.revision;
     if (revision === undefined) return;
-    const startedAt = Date.now();
+    const startedAt = this.clock.now();
     try {
       const next = await this.options.kv.update(this.options.key, this.options.value(), revision);
       // Given up meanwhile (the deadline passed while this renewal travelled): it stays given up,
@@ -110,21 +140,23 @@ export class KvLease {
     this.renewedAt = startedAt;
     this.disarm();
     const { ttlMs, marginMs } = this.options;
-    this.deadline = setTimeout(
+    const deadline = this.clock.setTimeout(
       () => {
+        if (this.deadline !== deadline) return;
         this.deadline = undefined;
         if (this.revision !== undefined)
           this.drop(
-            `no renewal accepted for ${Date.now() - this.renewedAt} ms (the lease lives ${ttlMs} ms)`,
+            `no renewal accepted for ${this.clock.now() - this.renewedAt} ms (the lease lives ${ttlMs} ms)`,
           );
       },
-      Math.max(0, startedAt + ttlMs - marginMs - Date.now()),
+      Math.max(0, startedAt + ttlMs - marginMs - this.clock.now()),
     );
-    this.deadline.unref();
+    this.deadline = deadline;
+    (deadline as { unref?: () => void }).unref?.();
   }
 
   private disarm(): void {
-    if (this.deadline !== undefined) clearTimeout(this.deadline);
+    this.clock.clearTimeout(this.deadline);
     this.deadline = undefined;
   }
 
