@@ -233,7 +233,7 @@ try {
     throw new Error(`the flow's $schema (${schema}) is not in node_modules`);
   console.log(`\n(the flow's $schema, ${schema}, is installed)`);
   sh('npx ringflow --version', project, { check: (out) => expectIn(out, /^\d+\.\d+\.\d+/m, 'version') });
-  sh('npx ringflow init my-ivr', workDir, {
+  sh('npx ringflow init ../my-ivr --packages packed', clone, {
     exit: 1,
     check: (out) => expectIn(out, 'not overwriting', 'init again'),
   });
@@ -246,7 +246,11 @@ try {
     check: (out) => expectIn(out, '"event":"summary","calls":3', 'run --demo'),
   });
   sh('npx ringflow run flows/main-menu.yaml --demo --speed max --format text', project, {
-    check: (out) => expectIn(out, /3 calls/, 'run --demo, as text'),
+    check: (out) => {
+      expectIn(out, /3 calls/, 'run --demo, as text');
+      // The caller who hangs up during the menu: the flow's hang-up finds them gone (point 10).
+      expectIn(out, '(the caller had hung up already)', 'run --demo, a caller who left');
+    },
   });
   sh('npx vitest run', project, { check: (out) => expectIn(out, /Tests\s+1 passed/, 'vitest') });
   sh('npx tsc --noEmit', project);

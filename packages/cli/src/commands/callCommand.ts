@@ -3,7 +3,7 @@ import type { EventStream } from '@ringflow/client';
 import { type Command, UsageError, parseCommandLine } from '../Command.ts';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
-import { parseAccount } from '../parseAccount.ts';
+import { accountOption } from '../parseAccount.ts';
 
 const HELP = `Usage: ringflow call --server <url> <extension> [actions...] [options]
 
@@ -21,7 +21,8 @@ Actions (repeatable, done in order):
 
 Options:
   --server <url>            the simulator, e.g. http://127.0.0.1:8088 (required)
-  --user <name:password>    account of the simulator (default demo:demo)
+  --user <name:password>    account of the simulator (default demo:demo); as in 'ringflow run'
+                            and 'ringflow simulator', --user name --password pw is accepted too
   --from <number>           caller number (default 1000)
   --context <name>          dialplan context the call lands in (default from-callers)
   --app <name>              enter this application directly instead of dialling <extension>
@@ -49,6 +50,7 @@ function parse(args: readonly string[]) {
     options: {
       server: { type: 'string' },
       user: { type: 'string' },
+      password: { type: 'string' },
       from: { type: 'string' },
       context: { type: 'string' },
       app: { type: 'string' },
@@ -118,7 +120,7 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
     return ExitCode.OK;
   }
   const { root, ari } = driverRoot(values.server);
-  const account = values.user !== undefined ? parseAccount(values.user, '--user') : undefined;
+  const account = accountOption(values.user, values.password);
   const username = account?.username ?? 'demo';
   const password = account?.password ?? 'demo';
   const [extension, ...extra] = positionals;

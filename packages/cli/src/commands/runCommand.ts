@@ -6,6 +6,7 @@ import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
+import { accountOption } from '../parseAccount.ts';
 import { parseHttpAddress } from '../parseHttpAddress.ts';
 import { parseListenAddress } from '../parseListenAddress.ts';
 import { type DemoCaller, demoCallersFromSuite, silentCaller } from '../run/demoCallers.ts';
@@ -15,12 +16,12 @@ const HELP = `Usage: ringflow run <flow.yaml> [options]
 Runs a flow as an ARI application: every call entering the application runs the flow.
 
 Against a server (Asterisk or the simulator over the wire):
-  ringflow run flows/ivr.yaml --server http://127.0.0.1:8088 --user asterisk --password secret --app ivr
+  ringflow run flows/ivr.yaml --server http://127.0.0.1:8088 --user asterisk:secret --app ivr
   The dialplan sends calls in with Stasis(<app>). Runs until SIGTERM or SIGINT (Ctrl-C), then drains:
   no new calls, calls in progress may finish until --drain, the rest are hung up, exit 0.
 
 Waiting for servers to dial the application (outbound WebSockets, persistent or per call):
-  ringflow run flows/ivr.yaml --listen 127.0.0.1:8765 --app ow-call --listen-user appuser --listen-password apppass
+  ringflow run flows/ivr.yaml --listen 127.0.0.1:8765 --app ow-call --listen-user appuser:apppass
   Put uri = ws://127.0.0.1:8765/ in the server's websocket_client.conf (with the same username and
   password) and apps = ow-call in its ari.conf outbound_websocket section. Every REST request goes
   over the socket the call arrived on; with --server too, binary downloads use that HTTP address.
@@ -32,7 +33,7 @@ Several processes sharing calls (cluster mode, NATS JetStream), with per-call co
   takes each call over where it was. SIGTERM hands the calls over instead of draining them.
 
 Several processes sharing calls on a server reached the classic way (one event connection):
-  ringflow run flows/ivr.yaml --server http://pbx:8088 --user u --password p --cluster nats://127.0.0.1:4222
+  ringflow run flows/ivr.yaml --server http://pbx:8088 --user u:p --cluster nats://127.0.0.1:4222
   Run it several times: one process (elected by a lease in NATS) holds the event connection and
   publishes the events into a JetStream stream; every process drives the calls assigned to it.
   When one dies, another takes its role over within 4–7 s. SIGTERM hands the calls over.
@@ -45,11 +46,9 @@ callers, in virtual time paced on the real clock; it ends by itself with a summa
 
 Options:
   --server <url>          the server's HTTP address (http://host:8088; /ari is added when missing)
-  --user <name>           ARI user (ari.conf); with --server
-  --password <password>   its password; with --server
+  --user <name:password>  an ARI user of the server (ari.conf); with --server
   --listen <host:port[/path]>  wait for servers to dial the application there (outbound WebSockets)
-  --listen-user <name>    with --listen: the username servers must send (websocket_client.conf)
-  --listen-password <pw>  with --listen: its password
+  --listen-user <name:password>  with --listen: the account servers must send (websocket_client.conf)
   --cluster <nats://host:port>  with --listen or --server: keep calls in NATS JetStream (a
                           key-value bucket, made when missing) so that other processes take
                           them over; with --server alone, share the server's event connection
@@ -62,8 +61,7 @@ Options:
   --http <[host:]port>    with --server or --listen: serve /metrics (Prometheus), /healthz and
                           /readyz (503 until every server's event stream is connected) there;
                           a bare port binds to 127.0.0.1
-  --http-user <name>      with --http: require HTTP Basic credentials (with --http-password)
-  --http-password <pw>    with --http: their password
+  --http-user <name:password>  with --http: require these HTTP Basic credentials
   --drain <duration>      with --server: how long calls may finish after a stop signal (default 30s)
   --demo                  embedded: callers from the flow's scenario file (<flow>.test.yaml)
   --speed <n|max>         embedded: virtual seconds per real second (default 20; max: no waiting)
@@ -71,6 +69,10 @@ Options:
   --format <text|json>    text: a live view for people (default on a terminal); json: one JSON
                           object per line (default otherwise; with --server, the runtime's pino log)
   -h, --help              show this help
+
+Accounts are given as name:password everywhere (--user, --listen-user, --http-user, as in
+'ringflow call' and 'ringflow simulator'); --user name --password pw (and --listen-password,
+--http-password) is accepted too.
 
 Exit codes:
   0  the demo ended, or the application drained and stopped after SIGTERM/SIGINT
@@ -183,9 +185,8 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     inputs[item.slice(0, eq)] = item.slice(eq + 1);
   }
   const listen = values.listen === undefined ? undefined : parseListenAddress(values.listen);
-  if ((values['listen-user'] === undefined) !== (values['listen-password'] === undefined))
-    throw new UsageError('--listen-user and --listen-password go together');
-  if (values['listen-user'] !== undefined && listen === undefined)
+  const listenAccount = accountOption(values['listen-user'], values['listen-password'], '--listen-user');
+  if (listenAccount !== undefined && listen === undefined)
     throw new UsageError('--listen-user goes with --listen');
   const onServer = values.server !== undefined || listen !== undefined;
   if (values.cluster !== undefined) {
@@ -200,13 +201,13 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
   }
   const http = values.http === undefined ? undefined : parseHttpAddress(values.http);
   if (http && !onServer) throw new UsageError('--http goes with --server or --listen');
-  if ((values['http-user'] === undefined) !== (values['http-password'] === undefined))
-    throw new UsageError('--http-user and --http-password go together');
-  if (values['http-user'] !== undefined && http === undefined)
-    throw new UsageError('--http-user goes with --http');
+  const httpAccount = accountOption(values['http-user'], values['http-password'], '--http-user');
+  if (httpAccount !== undefined && http === undefined) throw new UsageError('--http-user goes with --http');
   if (values.server !== undefined) {
-    if (values.user === undefined || values.password === undefined)
-      throw new UsageError('--server needs --user and --password (an ARI user of ari.conf)');
+    if (values.user === undefined)
+      throw new UsageError(
+        '--server needs --user and --password of an ARI user (ari.conf): --user name:password',
+      );
     for (const option of ['demo', 'speed', 'limit'] as const)
       if (values[option] !== undefined)
         throw new UsageError(`--${option} is for the embedded simulator; drop it or drop --server`);
@@ -218,6 +219,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     for (const option of ['user', 'password', 'drain'] as const)
       if (values[option] !== undefined) throw new UsageError(`--${option} goes with --server`);
   }
+  const serverAccount = accountOption(values.user, values.password);
   const speed =
     values.speed === undefined || values.speed === 'max'
       ? values.speed === 'max'
@@ -269,17 +271,12 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
   );
   const waitForStop = io.waitForStop ?? waitForProcessStop;
   if (onServer) {
-    const account =
-      values['listen-user'] !== undefined
-        ? [{ username: values['listen-user'], password: values['listen-password']! }]
-        : [];
+    const account = listenAccount ? [listenAccount] : [];
     const { runOnServer } = await import('../run/runOnServer.ts');
     return (await runOnServer({
       flow,
       flowFile: file,
-      ...(server !== undefined
-        ? { server: { url: server, username: values.user!, password: values.password! } }
-        : {}),
+      ...(server !== undefined ? { server: { url: server, ...serverAccount! } } : {}),
       ...(listen ? { listen: { ...listen, accounts: account } } : {}),
       ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
       ...(clusterLeaseMs !== undefined ? { clusterLeaseMs } : {}),
@@ -288,9 +285,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
         ? {
             http: {
               ...http,
-              ...(values['http-user'] !== undefined
-                ? { auth: { username: values['http-user'], password: values['http-password']! } }
-                : {}),
+              ...(httpAccount ? { auth: httpAccount } : {}),
             },
           }
         : {}),

@@ -3,7 +3,7 @@ import type { Clock } from '@ringflow/client';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
-import { parseAccount } from '../parseAccount.ts';
+import { accountOption, parseAccount } from '../parseAccount.ts';
 import { parsePort } from '../parsePort.ts';
 import type {
   OutboundConnectionConfig,
@@ -77,6 +77,8 @@ Options:
   -h, --help                         show this help
 
 Without any --user or --read-only-user, one account demo:demo (full access) is created.
+Accounts are name:password, as in 'ringflow run' and 'ringflow call'; with one --user,
+--user name --password pw is accepted too.
 
 Exit codes:
   0  stopped by SIGINT or SIGTERM, after closing every connection
@@ -117,10 +119,18 @@ interface SimulatorArgs {
   readonly endpoints: Record<string, string>;
 }
 
+/** The --user accounts; `--password` (the alias form) pairs with a single `--user name`. */
+function fullAccess(users: readonly string[], password: string | undefined): WireUser[] {
+  if (password === undefined) return users.map((u) => parseAccount(u, '--user'));
+  if (users.length !== 1)
+    throw new UsageError('--password goes with one --user; give several accounts as --user name:password');
+  return [accountOption(users[0], password)!];
+}
+
 function readArgs(args: readonly string[]): SimulatorArgs {
   const { values } = parseCommandLine(() => parse(args));
   const users: WireUser[] = [
-    ...(values.user ?? []).map((u) => parseAccount(u, '--user')),
+    ...fullAccess(values.user ?? [], values.password),
     ...(values['read-only-user'] ?? []).map((u) => ({
       ...parseAccount(u, '--read-only-user'),
       readOnly: true,
@@ -166,6 +176,7 @@ function parse(args: readonly string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       user: { type: 'string', multiple: true },
+      password: { type: 'string' },
       'read-only-user': { type: 'string', multiple: true },
       dialplan: { type: 'string' },
       sounds: { type: 'string' },

@@ -165,8 +165,12 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   } catch (error) {
     say(
       options.server
-        ? `ringflow run: cannot connect to ${options.server.url} as ${options.server.username}: ${(error as Error).message}\n` +
-            'Check the URL (it ends with /ari), the user and password (ari.conf), and that http.conf has enabled=yes.'
+        ? refusedAccount(error)
+          ? // In the words of this command line: the user never called createRestClient.
+            `ringflow run: ${options.server.url} refused the user '${options.server.username}' (${refusedAccount(error)}).\n` +
+            'Check --user name:password: an ARI user of the server (ari.conf, read_only = no).'
+          : `ringflow run: cannot connect to ${options.server.url} as ${options.server.username}: ${(error as Error).message}\n` +
+            'Check the URL (it ends with /ari), --user name:password (an ARI user of ari.conf), and that http.conf has enabled=yes.'
         : `ringflow run: cannot listen on ${options.listen?.host}:${options.listen?.port}: ${(error as Error).message}`,
     );
     await app.stop().catch(() => {});
@@ -221,6 +225,16 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     return ExitCode.OK;
   })();
   return Promise.race([drained, second]);
+}
+
+/**
+ * The server's answer when it refused the account (401 on a request or on the event stream's
+ * handshake): `401 "Authentication required"`; undefined for any other failure.
+ */
+function refusedAccount(error: unknown): string | undefined {
+  const { status, serverMessage } = error as { status?: unknown; serverMessage?: unknown };
+  if (status !== 401) return undefined;
+  return typeof serverMessage === 'string' && serverMessage !== '' ? `401 "${serverMessage}"` : '401';
 }
 
 /** Prints a call's start, each state it enters, and its end. */

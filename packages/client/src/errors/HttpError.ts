@@ -23,7 +23,7 @@ export interface HttpErrorDetails {
 
 /** Short advice for statuses whose cause is on the caller's side. */
 const HINTS: Readonly<Record<number, string>> = {
-  401: 'check the username and password given to createRestClient',
+  401: "check the username and password: an ARI user of the server's ari.conf",
   403: 'the user may be read_only, or the backing store does not allow the change',
   405: 'the server does not offer this method on that path; is the server older than the operation?',
 };
