@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TransportRequest } from '@ringflow/client';
-import { AssigningRestTransport, ClassicCluster, JetStreamCallStore, KvLease } from '@ringflow/cluster';
+import {
+  AssigningRestTransport,
+  ClassicCluster,
+  HolderElection,
+  JetStreamCallStore,
+  KvLease,
+} from '@ringflow/cluster';
 import { type KV, Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
@@ -104,6 +110,106 @@ describe('KvLease (bucket TTL)', () => {
     expect(lease.held).toBe(false);
     expect(lost).toEqual(['no renewal accepted for 3500 ms (the lease lives 5000 ms)']);
   });
+});
+
+describe('HolderElection (the event connection lease, taken over by revision)', () => {
+  /** Elections of one key, each on its own NATS connection, with what happened to each and when. */
+  async function elections(names: readonly string[], wrap: (kv: KV, name: string) => KV = (kv) => kv) {
+    const nats = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const happened: { name: string; what: 'held' | 'lost'; at: number; why?: string }[] = [];
+    const made = new Map<string, { election: HolderElection; close: () => Promise<void> }>();
+    for (const name of names) {
+      const nc = await connect({ servers: nats.url });
+      cleanups.push(() => nc.close().catch(() => {}));
+      const kv = await new Kvm(nc).create('test-holder', { history: 1, ttl: 5_000 });
+      const election = new HolderElection({
+        kv: wrap(kv, name),
+        key: 'events.x.y',
+        me: name,
+        renewMs: 200,
+        takeoverMs: 800,
+        held: () => happened.push({ name, what: 'held', at: Date.now() }),
+        lost: (why) => happened.push({ name, what: 'lost', at: Date.now(), why }),
+        logger: pino({ level: 'silent' }),
+      });
+      cleanups.push(() => election.stop().catch(() => {}));
+      made.set(name, { election, close: () => nc.close() });
+    }
+    const holders = () => [...made].filter(([, m]) => m.election.holding).map(([name]) => name);
+    return { made, happened, holders };
+  }
+
+  it('one holder; when it dies, exactly one of three standbys takes the lease, within the takeover time; a live holder is never taken over', async () => {
+    const { made, happened, holders } = await elections(['a', 'b', 'c', 'd']);
+    made.get('a')!.election.start();
+    await until('a to hold the lease', () => holders().join() === 'a');
+    for (const name of ['b', 'c', 'd']) made.get(name)!.election.start();
+    // Renewing every 200 ms, a holder is never taken over (2 s: 10 takeover times' worth of reads).
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(holders()).toEqual(['a']);
+    expect(happened.map((h) => `${h.name} ${h.what}`)).toEqual(['a held']);
+    // a's process dies: its connection closes, it renews no more (its own deadline fires too).
+    const diedAt = Date.now();
+    await made.get('a')!.close();
+    await until('a standby to hold the lease', () => holders().some((h) => h !== 'a'));
+    const taken = happened.find((h) => h.what === 'held' && h.name !== 'a')!;
+    console.log(`HolderElection: holder gone -> lease taken by a standby after ${taken.at - diedAt} ms`);
+    // Settled: one holder, one take.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(holders().filter((h) => h !== 'a')).toEqual([taken.name]);
+    expect(happened.filter((h) => h.what === 'held' && h.name !== 'a')).toHaveLength(1);
+  }, 30_000);
+
+  it('a holder whose renewals hang gives the lease up before a standby takes it', async () => {
+    let hang = false;
+    const { made, happened, holders } = await elections(['a', 'b'], (kv, name) =>
+      name !== 'a'
+        ? kv
+        : new Proxy(kv, {
+            get(target, property) {
+              if (property === 'update' && hang) return () => new Promise<never>(() => {});
+              const value = Reflect.get(target, property) as unknown;
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          }),
+    );
+    made.get('a')!.election.start();
+    await until('a to hold the lease', () => holders().join() === 'a');
+    made.get('b')!.election.start();
+    await new Promise((r) => setTimeout(r, 500));
+    hang = true; // a is slow (a paused process, a NATS that does not answer it)
+    await until('b to hold the lease', () => holders().includes('b'));
+    const lost = happened.find((h) => h.name === 'a' && h.what === 'lost')!;
+    const took = happened.find((h) => h.name === 'b' && h.what === 'held')!;
+    expect(lost.why).toMatch(/^no renewal accepted for \d+ ms/);
+    expect(lost.at).toBeLessThan(took.at);
+    expect(holders()).toEqual(['b']);
+  }, 30_000);
+
+  it('KvLease.takeOver: refused when the holder renewed since the revision named; of two takers naming the same revision, one wins', async () => {
+    const nats = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const nc = await connect({ servers: nats.url });
+    cleanups.push(() => nc.close());
+    const kv = await new Kvm(nc).create('test-takeover', { history: 1, ttl: 5_000 });
+    const lease = (name: string) =>
+      new KvLease({ kv, key: 'k', value: () => name, ttlMs: 800, marginMs: 200, lost: () => {} });
+    const a = lease('a');
+    expect(await a.acquire()).toBe(true);
+    const seen = a.heldRevision!;
+    await a.renew();
+    const [b, c] = [lease('b'), lease('c')];
+    expect(await b.takeOver(seen)).toBe(false);
+    const now = (await kv.get('k'))!.revision;
+    const results = await Promise.all([b.takeOver(now), c.takeOver(now)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await kv.get('k'))?.string()).toBe(results[0] ? 'b' : 'c');
+    // a finds out at its next renewal.
+    await a.renew();
+    expect(a.held).toBe(false);
+    for (const l of [a, b, c]) await l.release();
+  }, 30_000);
 });
 
 describe('AssigningRestTransport', () => {

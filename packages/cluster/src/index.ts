@@ -10,6 +10,8 @@ export type { ClassicClusterOptions } from './ClassicCluster.ts';
 export { EventConnectionHolder } from './EventConnectionHolder.ts';
 export { JetStreamEventFeed } from './JetStreamEventFeed.ts';
 export { KvLease } from './KvLease.ts';
+export { HolderElection } from './HolderElection.ts';
+export type { HolderElectionOptions } from './HolderElection.ts';
 export type { KvLeaseOptions } from './KvLease.ts';
 export { WorkerDirectory } from './WorkerDirectory.ts';
 export { EVENTS_STREAM, eventSubject } from './EventSubjects.ts';
