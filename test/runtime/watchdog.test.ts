@@ -1,8 +1,16 @@
 import { VirtualClock } from '@ringflow/client';
 import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
-import type { CallEnded, InProcessServer } from '@ringflow/runtime';
+import {
+  type CallEnded,
+  type CallHandle,
+  type CallInput,
+  callActors,
+  type InProcessServer,
+  type WatchdogOptions,
+} from '@ringflow/runtime';
 import { createSimulator } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
+import { type AnyStateMachine, setup } from 'xstate';
 import { inProcessApp, losingEvents } from './harness.ts';
 
 /**
@@ -19,16 +27,17 @@ const machine = createFlowCallMachine(flow, { inputs: { openingHours: 'Mon-Sun 0
 /** The IVR on a simulator whose events matching `lost` are lost, with or without the watchdog. */
 function ivrLosing(
   lost: (event: Readonly<Record<string, unknown>>) => boolean,
-  watchdog: false | undefined,
+  watchdog: false | WatchdogOptions | undefined,
   wrap: (server: InProcessServer) => InProcessServer = (s) => s,
+  call: AnyStateMachine = machine,
 ) {
   const clock = new VirtualClock();
   const simulator = createSimulator({ clock, endpoints: { 'PJSIP/operator': { answerAfterMs: 3000 } } });
   const server = wrap(losingEvents(simulator, lost));
   const { app, requests } = inProcessApp(clock, [{ name: 'pbx', server }], {
     apps: [APP],
-    call: machine,
-    ...(watchdog === false ? { watchdog } : {}),
+    call,
+    ...(watchdog === undefined ? {} : { watchdog }),
   });
   const ended: CallEnded[] = [];
   app.callEnded$.subscribe((e) => ended.push(e));
@@ -38,6 +47,21 @@ function ivrLosing(
     );
   return { clock, simulator, app, requests, ended, plays };
 }
+
+/** Answers, then waits for the call to end (no request of its own to find out with). */
+const answerAndWait = setup({
+  types: { input: {} as CallInput, context: {} as { call: CallHandle } },
+  actors: callActors,
+}).createMachine({
+  context: ({ input }) => ({ call: input.call }),
+  initial: 'answering',
+  states: {
+    answering: {
+      invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'waiting' },
+    },
+    waiting: {},
+  },
+});
 
 const greetingEnd = (e: Readonly<Record<string, unknown>>) =>
   e.type === 'PlaybackFinished' && (e.playback as { media_uri?: string }).media_uri === 'sound:hello-world';
@@ -90,6 +114,31 @@ describe('the watchdog: a wait past its bound is checked with the server', () =>
       await t.app.stop();
       t.simulator.close();
     }
+  });
+
+  it('another client sends the call back to the dialplan and its StasisEnd is lost: the call ends, its channel left alone', async () => {
+    const stasisEnd = (e: Readonly<Record<string, unknown>>) => e.type === 'StasisEnd';
+    // Checked after 20 s, while the channel waits a minute in the dialplan (stasis-ivr,wait,1);
+    // the machine answers and waits (a flow's next request would find out first: 409).
+    const t = ivrLosing(stasisEnd, { channelMs: 20_000 }, undefined, answerAndWait);
+    await t.app.start();
+    t.simulator.driver.placeCall({ channelId: 'caller-1', from: '5551234', to: '100' });
+    await t.clock.advance(3_000);
+    const moved = await t.simulator.handle({
+      method: 'POST',
+      path: '/channels/caller-1/continue',
+      query: { context: 'stasis-ivr', extension: 'wait', priority: '1' },
+    });
+    expect(moved.status).toBe(204);
+    await t.clock.advance(30_000);
+    expect(t.simulator.hasChannel('caller-1')).toBe(true);
+    expect(t.ended.map((e) => e.outcome)).toEqual(['reconciled']);
+    expect(t.app.metrics.eventsRecovered.get({ type: 'StasisEnd', reason: 'watchdog' })).toBe(1);
+    expect(t.requests.filter((r) => r.method === 'DELETE' && r.path === '/channels/caller-1')).toHaveLength(
+      0,
+    );
+    await t.app.stop();
+    t.simulator.close();
   });
 
   it('the server cannot say what became of the prompt: the call ends as failed and is hung up', async () => {

@@ -59,8 +59,9 @@ export interface Recovery {
 /**
  * Asks the server about what a call waits on and tells its machine the events it missed, in the
  * words of the events it would have had, each marked `recovered: true`:
- * - its own channel gone: `StasisEnd` (the caller left: the flow's hang-up path runs; nothing
- *   else is checked);
+ * - its own channel gone, or running another dialplan application: `StasisEnd` (the caller
+ *   left, or the call left the application: the flow's hang-up path runs; nothing else is
+ *   checked);
  * - a playback gone: `PlaybackFinished` (it played to the end, or never started: either way it
  *   is not played again);
  * - a live recording gone: `RecordingFinished` when it was stored, else `RecordingFailed`; one
@@ -97,10 +98,15 @@ export async function recoverCall(
   const main = checked.find((o) => o.kind === 'channel' && o.id === call.channelId);
   if (main) {
     const channel = await view.channel(call.channelId);
-    if (!channel) {
+    // Still on the server but running another dialplan application: it left this application
+    // (continued, redirected) and its StasisEnd was lost. A listing without `dialplan.app_name`
+    // (servers before 1.10) cannot tell.
+    const appName = channel?.dialplan?.app_name;
+    const left = appName !== undefined && appName !== '' && appName !== 'Stasis';
+    if (!channel || left) {
       tell(
-        { type: 'StasisEnd', application: call.app ?? '', channel: { id: call.channelId } },
-        'the caller left',
+        { type: 'StasisEnd', application: call.app ?? '', channel: channel ?? { id: call.channelId } },
+        channel ? 'the call left the application' : 'the caller left',
       );
       return { told, events, present, callGone: true };
     }
