@@ -342,7 +342,9 @@ describe('cluster mode, classic event connection (ringflow run --server --cluste
       'every process to reconcile after the restart',
       () =>
         procs.every((p) =>
-          said(p, 'event stream gap: sessions reconciled').some((l) => (l.time as number) > restartedAt),
+          p.lines.some(
+            (l) => String(l.msg).startsWith('event stream gap:') && (l.time as number) > restartedAt,
+          ),
         ),
       60_000,
     );

@@ -4,10 +4,14 @@ import type { TransportRequest } from '@ringflow/client';
 import {
   AssigningRestTransport,
   ClassicCluster,
+  EVENTS_STREAM,
+  eventSubject,
   HolderElection,
   JetStreamCallStore,
+  JetStreamEventFeed,
   KvLease,
 } from '@ringflow/cluster';
+import { jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
@@ -209,6 +213,60 @@ describe('HolderElection (the event connection lease, taken over by revision)', 
     await a.renew();
     expect(a.held).toBe(false);
     for (const l of [a, b, c]) await l.release();
+  }, 30_000);
+});
+
+describe('JetStreamEventFeed: a stream that comes back reset', () => {
+  it('goes on with the messages published after the reset, and drops its connection so the calls resync', async () => {
+    const nats = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const nc = await connect({ servers: nats.url });
+    cleanups.push(() => nc.close());
+    const jsm = await jetstreamManager(nc);
+    const makeStream = () =>
+      jsm.streams.add({
+        name: EVENTS_STREAM,
+        subjects: ['ringflow.events.>'],
+        retention: RetentionPolicy.Limits,
+        storage: StorageType.File,
+      });
+    await makeStream();
+    const js = jetstream(nc);
+    const feed = await JetStreamEventFeed.start({
+      js,
+      serverToken: 'vX',
+      me: 'w1',
+      logger: pino({ level: 'silent' }),
+    });
+    cleanups.push(() => feed.stop());
+    const got: string[] = [];
+    let drops = 0;
+    const attach = () =>
+      feed.connect(undefined, {
+        open: () => {},
+        message: (frame) => got.push(String((frame as { n?: unknown }).n)),
+        pong: () => {},
+        rejected: () => {},
+        error: () => {},
+        closed: (code) => {
+          if (code === 1006) {
+            drops++;
+            attach(); // the runtime reconnects
+          }
+        },
+      });
+    attach();
+    const publish = (n: number) => js.publish(eventSubject('vX', 'c1'), JSON.stringify({ type: 'X', n }));
+    for (let n = 1; n <= 5; n++) await publish(n);
+    await until('the first five delivered', () => got.length === 5);
+    // The stream comes back with fewer messages and its sequence starting again (here: made
+    // again, as when NATS lost it): a plain ordered consumer would wait for sequence 6.
+    await jsm.streams.delete(EVENTS_STREAM);
+    await makeStream();
+    for (let n = 6; n <= 7; n++) await publish(n);
+    await until('the messages after the reset delivered', () => got.length === 7, 10_000);
+    expect(got).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(drops).toBe(1);
   }, 30_000);
 });
 
