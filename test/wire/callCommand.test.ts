@@ -67,7 +67,7 @@ describe('ringflow call', () => {
       expect(await call.exit).toBe(0);
       const { stdout } = call.output();
       expect(stdout).toMatch(/calling 100 \(channel \S+\)/);
-      expect(stdout).toMatch(/answered/);
+      expect(stdout).toMatch(/ringing\n.*answered/s);
       expect(stdout).toMatch(/playing sound:/);
       expect(stdout).toMatch(/pressing 1\n.*key 1 received/s);
       expect(stdout).toMatch(/hung up: Normal Clearing \(cause 16\)/);
@@ -77,6 +77,63 @@ describe('ringflow call', () => {
       await Promise.all([app.exit, sim.exit]);
     }
   });
+
+  it('says why a call that nothing answers ends at once, and what to do (issue 28, point 7)', async () => {
+    const sim = ringflow(['simulator', '--port', '0']);
+    const server = /listening on (http:\/\/\S+)\/ari/.exec(await sim.until(/listening on \S+\n/))![1]!;
+    try {
+      // Nothing runs as ringflow-demo, where the simulator's dialplan sends 100.
+      const call = ringflow(['call', '--server', server, '100', '--wait', '1s']);
+      expect(await call.exit).toBe(1);
+      const { stdout, stderr } = call.output();
+      expect(stdout).toMatch(/ringing\n.*dialplan from-callers,100: Stasis\(ringflow-demo,100\)/s);
+      expect(stderr).toContain(
+        "the dialplan (context from-callers, extension 100) sent the call to Stasis(ringflow-demo), but no application 'ringflow-demo' is connected",
+      );
+      expect(stderr).toContain(
+        `ringflow run <flow.yaml> --server ${server} --user <name:password> --app ringflow-demo`,
+      );
+      expect(stderr).toContain('--app <name>');
+
+      const direct = ringflow(['call', '--server', server, '--app', 'nobody']);
+      expect(await direct.exit).toBe(1);
+      expect(direct.output().stderr).toContain("no application 'nobody' is connected to the simulator");
+    } finally {
+      sim.child.kill('SIGTERM');
+      await sim.exit;
+    }
+  });
+
+  it('notices a simulator that goes away during the call at once, with exit 1', async () => {
+    const sim = ringflow(['simulator', '--port', '0']);
+    const server = /listening on (http:\/\/\S+)\/ari/.exec(await sim.until(/listening on \S+\n/))![1]!;
+    // --drain 1s: the call the application holds has no server left to end it.
+    const app = ringflow([
+      'run',
+      ivr,
+      '--server',
+      server,
+      '--user',
+      'demo:demo',
+      '--app',
+      'ringflow-demo',
+      '--drain',
+      '1s',
+    ]);
+    try {
+      await app.until('"application started"');
+      // A minute of waiting: without noticing, the command would still be waiting when the test times out.
+      const call = ringflow(['call', '--server', server, '100', '--wait', '60s']);
+      await call.until('answered');
+      sim.child.kill('SIGKILL');
+      expect(await call.exit).toBe(1);
+      expect(call.output().stderr).toMatch(/the simulator at \S+ went away during the call/);
+    } finally {
+      app.child.kill('SIGTERM');
+      sim.child.kill('SIGTERM');
+      await Promise.all([app.exit, sim.exit]);
+    }
+  }, 15_000);
 
   it('names the bad option, and says when the account is refused', async () => {
     const badKey = ringflow(['call', '--server', 'http://127.0.0.1:1', '100', '--press', 'x']);

@@ -33,8 +33,14 @@ Example:
   ringflow simulator --port 8088 &
   ringflow call --server http://127.0.0.1:8088 100 --press 1 --wait 5s --press 3
 
-Exit codes: 0 the call was placed and ended, 1 the simulator refused or could not be reached,
-2 wrong command line.
+What the call goes through is shown: ringing, each dialplan application it runs (with
+--context, or the default from-callers), the application it enters (Stasis), answered, media,
+keys, hung up. A call that ends without reaching an application says why (no application of
+that name connected, or a dialplan that never sends it to one) and what to do.
+
+Exit codes: 0 the call reached an application (or was answered) and ended; 1 the call ended
+without reaching one, the simulator refused or could not be reached, or went away during the
+call; 2 wrong command line.
 `;
 
 type Action =
@@ -156,6 +162,10 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
       try {
         message = (JSON.parse(text) as { message?: string }).message ?? text;
       } catch {}
+      if (values.app !== undefined && /has no event connection/.test(message))
+        throw new CallFailed(
+          `no application '${values.app}' is connected to the simulator. Run a flow as that application: ringflow run <flow.yaml> --server ${ari.replace(/\/ari$/, '')} --user <name:password> --app ${values.app}`,
+        );
       throw new CallFailed(`${method} ${path}: ${res.status} ${message}`);
     }
     return text === '' ? undefined : JSON.parse(text);
@@ -177,6 +187,14 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
   });
   let channelId: string | undefined;
   let ended = false;
+  /** The call entered an application (StasisStart) or was answered: something took it. */
+  let reached = false;
+  /** The applications the dialplan tried to send the call to and that were not connected. */
+  const failedStasis: string[] = [];
+  let lastStasisApp: string | undefined;
+  let where: { context?: string; exten?: string } = {};
+  /** Set when the event stream closed under us: the simulator went away. */
+  let lost: string | undefined;
   let onEnd: () => void = () => {};
   const endedPromise = new Promise<void>((resolve) => {
     onEnd = resolve;
@@ -185,16 +203,47 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
   const early: unknown[] = [];
   const show = (event: unknown): void => {
     const e = event as unknown as Record<string, unknown>;
-    const channel = e.channel as { id?: string; state?: string } | undefined;
+    const channel = e.channel as
+      | { id?: string; state?: string; dialplan?: { context?: string; exten?: string } }
+      | undefined;
     const playback = e.playback as { target_uri?: string; media_uri?: string } | undefined;
     const mine =
       channelId !== undefined &&
       (channel?.id === channelId || playback?.target_uri === `channel:${channelId}`);
     if (!mine) return;
+    if (channel?.dialplan?.context) where = channel.dialplan;
     switch (e.type) {
-      case 'ChannelStateChange':
-        say(channel?.state === 'Up' ? 'answered' : `state ${channel?.state}`);
+      case 'ChannelCreated':
+        if (channel?.state === 'Ring' || channel?.state === 'Ringing') say('ringing');
         break;
+      case 'ChannelStateChange':
+        if (channel?.state === 'Up') reached = true;
+        say(
+          channel?.state === 'Up'
+            ? 'answered'
+            : channel?.state === 'Ringing' || channel?.state === 'Ring'
+              ? 'ringing'
+              : `state ${channel?.state}`,
+        );
+        break;
+      case 'ChannelDialplan': {
+        const app = String(e.dialplan_app ?? '');
+        const data = String(e.dialplan_app_data ?? '');
+        if (app === 'Stasis') lastStasisApp = data.split(',')[0];
+        const at = channel?.dialplan;
+        say(`dialplan ${at?.context},${at?.exten}: ${app}(${data})`);
+        break;
+      }
+      case 'ChannelVarset':
+        if (e.variable === 'STASISSTATUS' && e.value === 'FAILED' && lastStasisApp !== undefined)
+          failedStasis.push(lastStasisApp);
+        break;
+      case 'StasisStart': {
+        reached = true;
+        const app = lastStasisApp ?? values.app;
+        say(app ? `entered the application ${app}` : 'entered an application');
+        break;
+      }
       case 'PlaybackStarted':
         say(`playing ${String(playback?.media_uri)}`);
         break;
@@ -211,6 +260,8 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
         say(`hang-up requested (cause ${String(e.cause)})`);
         break;
       case 'ChannelDestroyed':
+        // A Stasis() that did not fail had the application take the call, answered or not.
+        if (lastStasisApp !== undefined && !failedStasis.includes(lastStasisApp)) reached = true;
         say(`hung up: ${String(e.cause_txt ?? '')} (cause ${String(e.cause)})`);
         ended = true;
         onEnd();
@@ -219,12 +270,32 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
         break;
     }
   };
+  // The simulator going away closes the event stream: say so at once rather than wait out the
+  // actions (and a hang-up request nobody can answer).
+  const watchStream = (): void => {
+    const sub = stream.state$.subscribe((state) => {
+      if (lost !== undefined || ended) return;
+      if (state.kind === 'reconnecting' || state.kind === 'closed') {
+        const why =
+          state.kind === 'closed'
+            ? (state.error?.message ?? 'closed')
+            : 'error' in state.reason
+              ? describeCause(state.reason.error)
+              : `closed with code ${state.reason.code}`;
+        lost = `the simulator at ${ari} went away during the call (its event stream: ${why}); the call's end is unknown`;
+        onEnd();
+      }
+    });
+    closers.push(() => sub.unsubscribe());
+  };
+  const closers: (() => void)[] = [];
   const subscription = stream.events$.subscribe((event) => {
     if (channelId === undefined) early.push(event);
     else show(event);
   });
   try {
     await waitForOpen(stream, ari);
+    watchStream();
     const placed = (await driver('POST', '/calls', {
       ...(extension !== undefined ? { to: extension } : {}),
       ...(values.from !== undefined ? { from: values.from } : {}),
@@ -233,10 +304,13 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
       ...(values.language !== undefined ? { language: values.language } : {}),
     })) as { id: string };
     channelId = placed.id;
+    // The driver puts the call straight into a connected application (it refuses any other).
+    if (values.app !== undefined) reached = true;
     say(`calling ${extension ?? values.app} (channel ${channelId})`);
     for (const event of early.splice(0)) show(event);
     const path = `/calls/${encodeURIComponent(channelId)}`;
     for (const action of actions) {
+      if (lost !== undefined) break;
       if (ended) {
         say(`the call ended; skipping the remaining actions`);
         break;
@@ -264,6 +338,7 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
           break;
       }
     }
+    if (lost !== undefined) throw new CallFailed(lost);
     if (!ended) {
       say('hanging up');
       try {
@@ -274,6 +349,11 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
       }
       await Promise.race([endedPromise, new Promise((r) => setTimeout(r, 5000))]);
     }
+    if (lost !== undefined) throw new CallFailed(lost);
+    if (!reached) {
+      io.stderr(`ringflow call: ${unreached(extension, where, failedStasis, values.context, root)}\n`);
+      return ExitCode.FAILURE;
+    }
     return ExitCode.OK;
   } catch (error) {
     if (error instanceof CallFailed) {
@@ -282,12 +362,45 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
     }
     throw error;
   } finally {
+    for (const close of closers) close();
     subscription.unsubscribe();
     await stream.close();
   }
 }
 
 class CallFailed extends Error {}
+
+/** An error's message with its cause's (`connect ECONNREFUSED ...`), once. */
+function describeCause(error: Error): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
+}
+
+/**
+ * Why a call ended without reaching an application, and what to do: the dialplan sent it to
+ * Stasis(<app>) while no application of that name was connected, or never sent it to one.
+ */
+function unreached(
+  extension: string | undefined,
+  where: { context?: string; exten?: string },
+  failedStasis: readonly string[],
+  context: string | undefined,
+  driverRoot: string,
+): string {
+  const server = driverRoot.replace(/\/ringflow\/driver$/, '');
+  const place = `context ${where.context ?? context ?? 'from-callers'}, extension ${where.exten ?? extension}`;
+  const app = failedStasis[0];
+  if (app !== undefined)
+    return (
+      `nothing answered ${extension}: the dialplan (${place}) sent the call to Stasis(${app}), but no application '${app}' is connected to the simulator, so the dialplan went on and hung up.\n` +
+      `Run a flow as that application: ringflow run <flow.yaml> --server ${server} --user <name:password> --app ${app}\n` +
+      `or call an application that is connected, without the dialplan: ringflow call --server ${server} --app <name>`
+    );
+  return (
+    `nothing answered ${extension}: the call ended in the dialplan (${place}) without reaching an application (no Stasis).\n` +
+    `Send it to one: a dialplan whose [context] has the extension go to Stasis(<app>) (--context picks the context; ringflow simulator --dialplan <extensions.conf>), or call the application directly: ringflow call --server ${server} --app <name>`
+  );
+}
 
 async function waitForOpen(stream: EventStream, ari: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
