@@ -70,37 +70,56 @@ describe('accountOption', () => {
 });
 
 describe('one credentials style in run, call and simulator', () => {
-  it('simulator --user name --password pw, call and run --user name:password', async () => {
+  it('simulator --user name --password pw, run and call --user name:password', async () => {
     const sim = await startSimulator(['--user', 'ops', '--password', 's3cret']);
+    const run = capture();
+    const args = [
+      'run',
+      IVR,
+      '--server',
+      sim.url,
+      '--user',
+      'ops:s3cret',
+      '--app',
+      'ringflow-demo',
+      '--format',
+      'json',
+    ];
+    const running = main(args, run.io);
     try {
+      for (let i = 0; i < 200 && !run.text().includes('"msg":"application started"'); i++)
+        await Promise.race([running, new Promise((r) => setTimeout(r, 25))]);
+      expect(run.text()).toContain('"msg":"application started"');
+      // The simulator's dialplan sends 100 to ringflow-demo: the flow answers.
       const call = capture();
-      expect(
-        await main(['call', '--server', sim.url, '100', '--user', 'ops:s3cret', '--hangup'], call.io),
-      ).toBe(ExitCode.OK);
-      const alias = capture();
-      expect(
-        await main(
-          ['call', '--server', sim.url, '100', '--user', 'ops', '--password', 's3cret', '--hangup'],
-          alias.io,
-        ),
-      ).toBe(ExitCode.OK);
-
-      const run = capture(/application started/);
-      const args = [
-        'run',
-        IVR,
+      const callArgs = [
+        'call',
         '--server',
         sim.url,
+        '100',
         '--user',
         'ops:s3cret',
-        '--app',
-        'creds',
-        '--format',
-        'json',
+        '--wait',
+        '300ms',
+        '--hangup',
       ];
-      expect(await main(args, run.io), run.text()).toBe(ExitCode.OK);
-      expect(run.text()).toContain('"msg":"application started"');
+      expect(await main(callArgs, call.io), call.text()).toBe(ExitCode.OK);
+      const alias = capture();
+      const aliasArgs = [
+        'call',
+        '--server',
+        sim.url,
+        '100',
+        '--user',
+        'ops',
+        '--password',
+        's3cret',
+        '--hangup',
+      ];
+      expect(await main(aliasArgs, alias.io), alias.text()).toBe(ExitCode.OK);
     } finally {
+      run.stop();
+      expect(await running, run.text()).toBe(ExitCode.OK);
       await sim.stop();
     }
   });
