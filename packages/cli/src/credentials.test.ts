@@ -114,6 +114,8 @@ describe('one credentials style in run, call and simulator', () => {
         'ops',
         '--password',
         's3cret',
+        '--wait',
+        '300ms',
         '--hangup',
       ];
       expect(await main(aliasArgs, alias.io), alias.text()).toBe(ExitCode.OK);
