@@ -37,6 +37,7 @@ function hostWith(logger: Logger, clock: VirtualClock): SessionHost {
       throw new Error('no call queues in this test');
     },
     cleanup: () => {},
+    isBeingRemoved: () => false,
   };
 }
 

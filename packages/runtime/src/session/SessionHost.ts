@@ -32,4 +32,6 @@ export interface SessionHost {
    * reconciliation.
    */
   cleanup(what: string, run: () => Promise<unknown>, resource?: CleanupResource): void;
+  /** True while a cleanup of this process removes the channel or bridge (or will try again). */
+  isBeingRemoved(kind: CleanupResource['kind'], id: string): boolean;
 }

@@ -26,7 +26,7 @@ export interface EndedCall {
  */
 export function releaseOnServer(
   call: EndedCall,
-  host: Pick<SessionHost, 'client' | 'cleanup' | 'router' | 'server'>,
+  host: Pick<SessionHost, 'client' | 'cleanup' | 'isBeingRemoved'>,
   debug: (message: string, details: object) => void,
 ): void {
   const { client } = host;
@@ -49,22 +49,21 @@ export function releaseOnServer(
 /**
  * A bridge a call shared with others (a conference room) outlives the call unless nobody is left
  * in it. Each participant checks as it ends, after its own channel left, so the last one to leave
- * finds the room empty. Channels that belong to no live session of this application are on their
- * way out too (they are counted out: at stop, every call ends at once and each would otherwise
- * see the others still in the room).
+ * finds the room empty. Every channel the server lists in the room counts, the calls of other
+ * processes (cluster mode) included, except those this process is hanging up (at stop every call
+ * ends at once, and each would otherwise see the others still in the room).
  */
 function closeRoomIfEmpty(
   bridgeId: string,
-  host: Pick<SessionHost, 'client' | 'cleanup' | 'router' | 'server'>,
+  host: Pick<SessionHost, 'client' | 'cleanup' | 'isBeingRemoved'>,
   debug: (message: string, details: object) => void,
 ): void {
-  const { client, router } = host;
-  const asteriskId = host.server.asteriskId;
+  const { client } = host;
   host.cleanup(
     `close room ${bridgeId} if empty`,
     async () => {
       const bridge = await client.bridge(bridgeId).get();
-      const present = bridge.channels.filter((id) => router.ownersOf(asteriskId, 'channel', id).length > 0);
+      const present = bridge.channels.filter((id) => !host.isBeingRemoved('channel', id));
       if (present.length > 0) return;
       debug('last call left the room; destroying it', { bridge: bridgeId });
       await client.bridge(bridgeId).destroy();
