@@ -192,6 +192,8 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
   /** The applications the dialplan tried to send the call to and that were not connected. */
   const failedStasis: string[] = [];
   let lastStasisApp: string | undefined;
+  /** The last Stasis() the dialplan ran failed (its application was not connected). */
+  let lastStasisFailed = false;
   let where: { context?: string; exten?: string } = {};
   /** Set when the event stream closed under us: the simulator went away. */
   let lost: string | undefined;
@@ -229,14 +231,19 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
       case 'ChannelDialplan': {
         const app = String(e.dialplan_app ?? '');
         const data = String(e.dialplan_app_data ?? '');
-        if (app === 'Stasis') lastStasisApp = data.split(',')[0];
+        if (app === 'Stasis') {
+          lastStasisApp = data.split(',')[0];
+          lastStasisFailed = false;
+        }
         const at = channel?.dialplan;
         say(`dialplan ${at?.context},${at?.exten}: ${app}(${data})`);
         break;
       }
       case 'ChannelVarset':
-        if (e.variable === 'STASISSTATUS' && e.value === 'FAILED' && lastStasisApp !== undefined)
-          failedStasis.push(lastStasisApp);
+        if (e.variable === 'STASISSTATUS' && e.value === 'FAILED' && lastStasisApp !== undefined) {
+          lastStasisFailed = true;
+          if (!failedStasis.includes(lastStasisApp)) failedStasis.push(lastStasisApp);
+        }
         break;
       case 'StasisStart': {
         reached = true;
@@ -260,8 +267,9 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
         say(`hang-up requested (cause ${String(e.cause)})`);
         break;
       case 'ChannelDestroyed':
-        // A Stasis() that did not fail had the application take the call, answered or not.
-        if (lastStasisApp !== undefined && !failedStasis.includes(lastStasisApp)) reached = true;
+        // A Stasis() that did not fail had the application take the call, answered or not (a
+        // dialplan may retry a failed one: the last attempt counts).
+        if (lastStasisApp !== undefined && !lastStasisFailed) reached = true;
         say(`hung up: ${String(e.cause_txt ?? '')} (cause ${String(e.cause)})`);
         ended = true;
         onEnd();
