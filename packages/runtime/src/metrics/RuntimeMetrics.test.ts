@@ -1,5 +1,6 @@
 import { VirtualClock } from '@ringflow/client';
 import { describe, expect, it } from 'vitest';
+import { CallQueue } from '../queue/CallQueue.ts';
 import { RuntimeMetrics } from './RuntimeMetrics.ts';
 
 describe('RuntimeMetrics', () => {
@@ -38,5 +39,32 @@ describe('RuntimeMetrics', () => {
     expect(text).toContain('ringflow_calls_adopted_total{server="pbx1"} 1');
     await clock.advance(11_000);
     expect(m.eventsPerSecond()).toBe(0);
+  });
+});
+
+describe('RuntimeMetrics: queue agents', () => {
+  it('an agent wrapping up counts as available once the wrap-up is over, with no change of the queue', async () => {
+    const clock = new VirtualClock(0);
+    const metrics = new RuntimeMetrics(clock);
+    const queue = new CallQueue(
+      'support',
+      { agents: ['PJSIP/201'], strategy: 'ringAll', ringTimeoutMs: 15_000, wrapUpMs: 10_000, retryMs: 5_000 },
+      clock,
+      metrics.queueObserver,
+    );
+    queue.join({ callId: 'c1', tell: () => {} });
+    await Promise.resolve();
+    queue.answered('c1', 'PJSIP/201');
+    queue.agentFree('PJSIP/201');
+    await Promise.resolve();
+    const agents = (state: string) => {
+      metrics.toJSON();
+      return metrics.queueAgents.get({ queue: 'support', state });
+    };
+    expect(agents('wrapUp')).toBe(1);
+    await clock.advance(10_001);
+    expect(agents('wrapUp')).toBe(0);
+    expect(agents('available')).toBe(1);
+    expect(metrics.toPrometheus()).toContain('ringflow_queue_agents{queue="support",state="available"} 1');
   });
 });

@@ -7,7 +7,7 @@ import {
   type MetricsSnapshot,
 } from './MetricsRegistry.ts';
 import type { QueueObserver } from '../queue/CallQueue.ts';
-import type { AgentState } from '../queue/QueueState.ts';
+import type { AgentState, QueueState as QueueStateView } from '../queue/QueueState.ts';
 
 /** Waits in a call queue: seconds to half an hour. */
 const QUEUE_WAIT_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1800];
@@ -93,6 +93,8 @@ export class RuntimeMetrics {
   /** Series updated per event and per request, kept per label value (no lookup each time). */
   private readonly eventsByServer = new Map<string, { inc(amount?: number): void }>();
   private readonly latencyByOperation = new Map<string, { observe(value: number): void }>();
+  /** The last state each queue reported (its agents gauge is counted again when read). */
+  private readonly queueStates = new Map<string, QueueStateView>();
 
   constructor(clock: Clock) {
     this.clock = clock;
@@ -218,23 +220,39 @@ export class RuntimeMetrics {
   readonly queueObserver: QueueObserver = {
     changed: (state) => {
       this.queueCallersWaiting.set(state.callers.length, { queue: state.name });
-      const counts: Record<string, number> = {
-        available: 0,
-        ringing: 0,
-        talking: 0,
-        wrapUp: 0,
-        paused: 0,
-        loggedOut: 0,
-      };
-      const now = this.clock.now();
-      for (const agent of state.agents) counts[agentStateOf(agent, now)]! += 1;
-      for (const [s, n] of Object.entries(counts)) this.queueAgents.set(n, { queue: state.name, state: s });
+      this.queueStates.set(state.name, state);
+      this.countAgents(state);
     },
     left: (queue, outcome, waitedMs) => {
       this.queueCallers.inc({ queue, outcome });
       this.queueWait.observe(waitedMs / 1000, { queue, outcome });
     },
   };
+
+  /**
+   * Sets the agents gauge of one queue from its state, now: an agent resting until a time is
+   * `wrapUp` before it and `available` after, with no change of the queue in between, so the
+   * gauge is counted again whenever it is read too.
+   */
+  private countAgents(state: QueueStateView): void {
+    const counts: Record<string, number> = {
+      available: 0,
+      ringing: 0,
+      talking: 0,
+      wrapUp: 0,
+      paused: 0,
+      loggedOut: 0,
+    };
+    const now = this.clock.now();
+    for (const agent of state.agents) counts[agentStateOf(agent, now)]! += 1;
+    for (const [s, n] of Object.entries(counts)) this.queueAgents.set(n, { queue: state.name, state: s });
+  }
+
+  /** The gauges computed when read: events per second, each queue's agents. */
+  private refreshComputed(): void {
+    this.eventsPerSecondGauge.set(this.eventsPerSecond());
+    for (const state of this.queueStates.values()) this.countAgents(state);
+  }
 
   /** One step failure, as the call's logic reported it. */
   stepFailed(flow: string, step: string, status: number | undefined): void {
@@ -302,13 +320,13 @@ export class RuntimeMetrics {
 
   /** The Prometheus text format. */
   toPrometheus(): string {
-    this.eventsPerSecondGauge.set(this.eventsPerSecond());
+    this.refreshComputed();
     return this.registry.toPrometheus();
   }
 
   /** Every metric with its series, as plain data. */
   toJSON(): MetricsSnapshot {
-    this.eventsPerSecondGauge.set(this.eventsPerSecond());
+    this.refreshComputed();
     return this.registry.toJSON();
   }
 
