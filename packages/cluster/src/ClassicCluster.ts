@@ -6,7 +6,7 @@ import {
   type StasisStart,
   UndiciTransport,
 } from '@ringflow/client';
-import type { Application, CallRecord, ServerOptions } from '@ringflow/runtime';
+import type { Application, ServerOptions } from '@ringflow/runtime';
 import {
   jetstream,
   jetstreamManager,
@@ -24,6 +24,8 @@ import { ensureEventsStream } from './EventsStream.ts';
 import { JetStreamEventFeed } from './JetStreamEventFeed.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import { natsToken } from './natsToken.ts';
+import { OrphanTakeover } from './OrphanTakeover.ts';
+import { GONE_AFTER_TURNS, WorkerAbsences } from './WorkerAbsences.ts';
 import { WorkerDirectory } from './WorkerDirectory.ts';
 
 /** Options of {@link ClassicCluster.start}. */
@@ -65,11 +67,6 @@ const LEASES_BUCKET = 'ringflow-leases';
 const ASSIGNMENTS_BUCKET = 'ringflow-assignments';
 /** Assignments are needed until the call's first record is written; kept an hour (a long ring). */
 const ASSIGNMENT_TTL_MS = 60 * 60 * 1000;
-/**
- * Turns in a row (each with this worker's own lease renewed) a worker must be missing before its
- * calls are taken: a worker that lost its lease to a NATS restart takes it again within a turn.
- */
-const GONE_AFTER_TURNS = 2;
 /** Every this many turns, the store is also searched for calls of dead workers (not only on a change). */
 const FULL_SCAN_TURNS = 10;
 
@@ -98,24 +95,17 @@ export class ClassicCluster {
   /** For `ApplicationOptions.acceptCall`: only the calls assigned to this worker start here. */
   readonly acceptCall: (start: StasisStart) => boolean;
   private turn = 0;
-  private live: ReadonlySet<string> = new Set();
-  /** Workers seen live before and missing since, with the trusted turns they have been missing. */
-  private readonly absent = new Map<string, number>();
-  /** Turns in a row in which this worker renewed its own lease. */
-  private healthyTurns = 0;
-  /** Trusted turns after which a worker never seen live counts as gone. */
-  private readonly settleTurns: number;
+  /** Which workers are gone, from the leases listed at each turn. */
+  private readonly absences: WorkerAbsences;
+  /** Claims and restores the calls of gone workers. */
+  private readonly takeover: OrphanTakeover;
   private readonly timers: NodeJS.Timeout[] = [];
   private stopped = false;
-  private takingOver = false;
-  private takeOverAgain = false;
   /**
    * This worker lost its lease and let its calls go: it starts no call until it holds its lease
    * again, and then takes back those of its calls nobody claimed meanwhile.
    */
   private isFenced = false;
-  /** The lease was taken again after a fence: the next search also takes this worker's own orphans. */
-  private reclaimOwn = false;
   /**
    * New calls assigned to this worker whose StasisStart reached it while it was fenced: offered
    * to the application again once it holds its lease, if they are still its own (the holder
@@ -139,10 +129,19 @@ export class ClassicCluster {
     private readonly renewMs: number,
   ) {
     this.logger = options.logger;
-    this.settleTurns = Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS;
     this.serverToken = natsToken(server.name);
     this.rest = createRestClient({ url: server.url, username: server.username, password: server.password });
     const me = options.store.owner;
+    this.absences = new WorkerAbsences(me, Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS);
+    this.takeover = new OrphanTakeover({
+      store: options.store,
+      feed,
+      rest: this.rest,
+      app: options.app,
+      isGone: (worker) => this.absences.isGone(worker),
+      fenced: () => this.isFenced,
+      logger: this.logger,
+    });
     this.serverOptions = {
       url: server.url,
       username: server.username,
@@ -276,7 +275,7 @@ export class ClassicCluster {
 
   /** The workers whose lease this process saw at its last turn (itself included). */
   get liveWorkers(): ReadonlySet<string> {
-    return this.live;
+    return this.absences.liveWorkers;
   }
 
   /** True while this process holds the server's event connection and it is open (events flow). */
@@ -330,7 +329,7 @@ export class ClassicCluster {
   private fence(): void {
     if (this.stopped || this.isFenced) return;
     this.isFenced = true;
-    this.distrust();
+    this.absences.distrust();
     const calls = this.app?.detachCalls() ?? 0;
     this.logger.warn(
       { calls },
@@ -344,14 +343,12 @@ export class ClassicCluster {
     try {
       listed = await this.workers.tick();
     } catch (error) {
-      this.distrust();
+      this.absences.distrust();
       throw error;
     }
-    const before = this.live;
-    this.live = listed.live;
     if (listed.rejoined) {
       this.isFenced = false;
-      this.reclaimOwn = true;
+      this.takeover.reclaimOwnNext();
       this.scheduleTakeover();
       void this.offerRefusedCalls().catch((error: unknown) =>
         this.logger.warn({ err: error }, 'could not offer again the calls refused while fenced'),
@@ -360,21 +357,12 @@ export class ClassicCluster {
     if (!listed.renewed) {
       // This worker's own lease was not renewed (NATS away or restarted: every lease may have
       // lapsed at once): the others' absence means nothing yet.
-      this.distrust();
+      this.absences.listed(listed.live);
+      this.absences.distrust();
       return;
     }
-    this.healthyTurns++;
-    for (const worker of before)
-      if (!this.live.has(worker) && !this.absent.has(worker)) this.absent.set(worker, 0);
-    let newlyGone = false;
-    for (const [worker, turns] of this.absent) {
-      if (this.live.has(worker)) this.absent.delete(worker);
-      else {
-        this.absent.set(worker, turns + 1);
-        if (turns + 1 === GONE_AFTER_TURNS) newlyGone = true;
-      }
-    }
-    if (newlyGone) this.holder.workersLeft((worker) => this.isGone(worker));
+    const newlyGone = this.absences.observe(listed.live);
+    if (newlyGone) this.holder.workersLeft((worker) => this.absences.isGone(worker));
     if (newlyGone || this.turn++ % FULL_SCAN_TURNS === 0) this.scheduleTakeover();
   }
 
@@ -395,130 +383,9 @@ export class ClassicCluster {
     }
   }
 
-  /** Looks for the calls of gone workers, one search at a time (another follows if asked meanwhile). */
+  /** Looks for the calls of gone workers (see {@link OrphanTakeover}). */
   private scheduleTakeover(): void {
-    if (this.takingOver) {
-      this.takeOverAgain = true;
-      return;
-    }
-    this.takingOver = true;
-    void this.takeOverOrphans()
-      .catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'taking over the calls of gone workers failed'),
-      )
-      .finally(() => {
-        this.takingOver = false;
-        if (this.takeOverAgain && !this.stopped) {
-          this.takeOverAgain = false;
-          this.scheduleTakeover();
-        }
-      });
-  }
-
-  /** Forgets who was seen missing: absences count again from the next turn this worker renews. */
-  private distrust(): void {
-    this.healthyTurns = 0;
-    this.absent.clear();
-  }
-
-  /**
-   * Whether a worker is gone: missing from the leases for {@link GONE_AFTER_TURNS} turns in a row
-   * in which this worker renewed its own lease (after a NATS restart every worker takes its lease
-   * again within a turn); one never seen, once this worker has renewed long enough that any live
-   * worker's lease would have been seen.
-   */
-  private isGone(worker: string): boolean {
-    if (worker === this.options.store.owner || this.live.has(worker)) return false;
-    const absent = this.absent.get(worker);
-    if (absent !== undefined) return absent >= GONE_AFTER_TURNS;
-    return this.healthyTurns >= this.settleTurns;
-  }
-
-  /**
-   * Claims and restores the calls whose owner holds no worker lease any more, and, after this
-   * worker was fenced, its own calls that nobody claimed meanwhile (records of its own with no
-   * call here).
-   */
-  private async takeOverOrphans(): Promise<void> {
-    const app = this.app;
-    if (!app || this.isFenced) return;
-    const store = this.options.store;
-    const me = store.owner;
-    const reclaimOwn = this.reclaimOwn;
-    /** Whether this worker may take a call its owner holds now: a gone worker's, or its own orphan. */
-    const takeable = (record: CallRecord, owner: string) =>
-      record.app === this.options.app &&
-      (owner === me ? reclaimOwn && app.call(record.channelId) === undefined : this.isGone(owner));
-    const orphaned = new Map<string, { owner: string; record: CallRecord }>();
-    for (const { record, owner } of await store.listOwners())
-      if (takeable(record, owner)) orphaned.set(record.callId, { owner, record });
-    if (reclaimOwn) this.reclaimOwn = false;
-    if (orphaned.size === 0) return;
-    const startedAt = Date.now();
-    // Judged again on the listing the takeover itself makes (the claim takes a call from the owner
-    // that listing shows): a live worker may have claimed one of these calls since the first
-    // listing, and must not have it taken from it.
-    const taken = await app.takeOverCalls((record) => {
-      const owner = store.listedOwner(record.callId);
-      return orphaned.has(record.callId) && owner !== undefined && takeable(record, owner);
-    });
-    await this.removeEndedOrphans(app, orphaned, takeable);
-    if (taken === 0) return;
-    this.logger.info(
-      {
-        calls: taken,
-        // Records of this worker's own (after a fence) count among them.
-        from: [...new Set([...orphaned.values()].map((o) => o.owner))],
-        ms: Date.now() - startedAt,
-      },
-      'took over the calls of workers whose lease lapsed',
-    );
-    // The keys pressed since the record was written reached no one: handed to the calls again.
-    const counts = await Promise.all(
-      [...orphaned.values()]
-        .filter(({ record }) => app.call(record.channelId) !== undefined)
-        .map(({ record }) =>
-          withTimeout(this.feed.replayDigits(record.channelId, record.writtenAt), REPLAY_TIMEOUT_MS).catch(
-            (error: unknown) => {
-              this.logger.warn(
-                { err: error, call: record.callId },
-                'could not replay the keys pressed meanwhile',
-              );
-              return 0;
-            },
-          ),
-        ),
-    );
-    this.logger.info(
-      { calls: counts.length, replayedDigits: counts.reduce((a, b) => a + b, 0), ms: Date.now() - startedAt },
-      'replayed the keys pressed on the calls taken over',
-    );
-  }
-
-  /**
-   * Removes the records of gone workers' calls that were not taken over because their channels
-   * are gone (the caller hung up while nobody drove the call): nobody else would remove them.
-   */
-  private async removeEndedOrphans(
-    app: Application,
-    orphaned: ReadonlyMap<string, { owner: string; record: CallRecord }>,
-    takeable: (record: CallRecord, owner: string) => boolean,
-  ): Promise<void> {
-    const store = this.options.store;
-    const left = [...orphaned.values()].filter(({ record }) => {
-      const owner = store.listedOwner(record.callId);
-      return app.call(record.channelId) === undefined && owner !== undefined && takeable(record, owner);
-    });
-    if (left.length === 0) return;
-    const live = new Set((await this.rest.channels.list()).map((c) => c.id));
-    const ended = left.filter(({ record }) => !live.has(record.channelId)).map(({ record }) => record.callId);
-    if (ended.length === 0) return;
-    const removed = await store.removeOrphans(ended);
-    if (removed > 0)
-      this.logger.info(
-        { calls: removed },
-        "removed the records of gone workers' calls whose channels are gone (the callers left meanwhile)",
-      );
+    if (this.app && !this.stopped) this.takeover.schedule(this.app);
   }
 
   /** Lets the event connection go (another process takes it at its next turn). */
@@ -532,21 +399,11 @@ export class ClassicCluster {
    */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.takeover.stop();
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.holder.stop();
     await this.workers.leave();
     await this.feed.stop();
     await this.rest.close();
   }
-}
-
-/** A replay that has not finished by then is given up (its keys are lost, the call goes on). */
-const REPLAY_TIMEOUT_MS = 10_000;
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from JetStream within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -19,6 +19,7 @@ import type { Subscription } from 'rxjs';
 import { assignmentKey, EVENT_GAP, eventSubject, WORKER_HEADER } from './EventSubjects.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import { HolderElection } from './HolderElection.ts';
+import { isWrongRevision } from './KvLease.ts';
 import { natsToken } from './natsToken.ts';
 import type { WorkerDirectory } from './WorkerDirectory.ts';
 
@@ -243,8 +244,9 @@ export class EventConnectionHolder {
     const worker = this.options.workers.leastLoaded();
     try {
       await this.options.assignments.update(this.assignmentKey(channelId), worker, revision);
-    } catch {
-      return undefined;
+    } catch (error) {
+      if (isWrongRevision(error)) return undefined;
+      throw error; // NATS did not answer: logged by the caller, tried again at the next lapse
     }
     this.options.workers.assigned(worker);
     return worker;

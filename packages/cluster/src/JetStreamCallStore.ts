@@ -271,7 +271,7 @@ export class JetStreamCallStore implements CallStore {
   async removeOrphans(callIds: readonly string[]): Promise<number> {
     let removed = 0;
     for (const callId of callIds) {
-      const claimed = await this.claim(callId).catch(() => undefined);
+      const claimed = await this.claim(callId);
       if (!claimed) continue;
       await this.remove(callId);
       removed++;

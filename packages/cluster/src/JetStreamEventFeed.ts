@@ -11,6 +11,8 @@ import {
   type Consumer,
   type ConsumerMessages,
   DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
@@ -145,6 +147,7 @@ export class JetStreamEventFeed implements EventTransport {
     this.consumer = consumer;
     this.messages = messages;
     this.stalledChecks = 0;
+    // The old iteration is left either way (its consumer may be gone with the restart).
     if (previous) await previous.close().catch(() => {});
     void this.run(messages);
   }
@@ -262,10 +265,10 @@ export class JetStreamEventFeed implements EventTransport {
     // The subject's last message now: read up to it, so the read never waits for more.
     let last: { seq: number; time: Date } | undefined;
     try {
-      const jsm = await this.js.jetstreamManager();
-      last = (await jsm.streams.getMessage(EVENTS_STREAM, { last_by_subj: subject })) ?? undefined;
-    } catch {
-      return 0; // nothing on that subject
+      last = (await this.jsm.streams.getMessage(EVENTS_STREAM, { last_by_subj: subject })) ?? undefined;
+    } catch (error) {
+      if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.NoMessageFound) return 0;
+      throw error; // the caller logs it: the keys of that call are not replayed
     }
     if (!last || last.time.getTime() < sinceMs) return 0;
     const consumer = await this.js.consumers.get(EVENTS_STREAM, {
@@ -283,6 +286,7 @@ export class JetStreamEventFeed implements EventTransport {
         if (event.type === 'ChannelDtmfReceived') digits.push(event);
       }
     } finally {
+      // An ordered consumer: the server drops it by itself after a while if this delete fails.
       await consumer.delete().catch(() => {});
     }
     for (const event of digits) this.deliver(event);
@@ -355,6 +359,7 @@ export class JetStreamEventFeed implements EventTransport {
         return;
       }
       // Messages after the last one delivered, and none arriving: are any of them this server's?
+      // A consumer whose info cannot be read (gone with the restart) counts as stalled.
       const pending = (await this.consumer?.info().catch(() => undefined))?.num_pending ?? 1;
       if (pending === 0) {
         this.stalledChecks = 0;
