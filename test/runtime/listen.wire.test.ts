@@ -2,6 +2,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import {
   type Application,
+  applicationReadiness,
   type CallEnded,
   type CallHandle,
   type CallInput,
@@ -223,6 +224,8 @@ describe('the application listens and the server dials it', () => {
     sim.driver.onEvent((e) => {
       if (e.type === 'ChannelUserevent') userEvents.push(String(e.eventname));
     });
+    // Ready as soon as it listens: a load balancer that probes it must send it calls (issue 27).
+    expect(applicationReadiness(app)).toEqual({ ready: true, reasons: [] });
     for (let i = 0; i < 5; i++) sim.driver.placeCall({ context: 'ow', to: 'percall' });
     await until('five calls ended', () => ended.length === 5);
     expect(ended.map((c) => c.outcome)).toEqual(Array(5).fill('completed'));
