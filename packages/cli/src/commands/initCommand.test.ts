@@ -87,6 +87,7 @@ describe('ringflow init', () => {
     const c = capture();
     expect(await main(['init', join(parent, 'my-ivr'), '--packages', packed], c.io)).toBe(ExitCode.OK);
     expect(c.out()).toContain(`from the tarballs in ${packed}`);
+    expect(c.out()).not.toContain('runs from a clone');
     const pkg = JSON.parse(await readFile(join(parent, 'my-ivr/package.json'), 'utf8'));
     expect(pkg.dependencies['@ringflow/runtime']).toBe('file:../ringflow/packed/ringflow-runtime-0.1.0.tgz');
     expect(pkg.devDependencies['@ringflow/cli']).toBe('file:../ringflow/packed/ringflow-cli-0.1.0.tgz');
@@ -117,7 +118,10 @@ describe('ringflow init', () => {
 
   it('without --packages, depends on the registry, on the supported Node versions, esbuild allowed', async () => {
     const dir = await newFolder('published');
-    await main(['init', dir], capture().io);
+    const c = capture();
+    await main(['init', dir], c.io);
+    // Run from this repository: it says how to install from the clone instead.
+    expect(c.out()).toMatch(/This ringflow runs from a clone .*\n.*npm run pack .*--packages .*packed/);
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     expect(pkg.overrides).toBeUndefined();
     expect(pkg.engines.node).toBe('^20.19.0 || >=22.13.0');

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cliVersion } from '../cliVersion.ts';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
@@ -96,15 +97,39 @@ export const initCommand: Command = {
       await writeFile(path, file.text, { flag: 'wx' }); // wx: fail rather than overwrite, even in a race
     }
     const shown = relative('.', folder) || '.';
+    const clone = packed ? undefined : sourceCheckout();
     io.stdout(
       `Wrote a ringflow project in ${shown}/:\n${files.map((f) => `  ${f.path}\n`).join('')}` +
         (packed ? `It installs the ringflow packages from the tarballs in ${values.packages}.\n` : '') +
         '\n' +
-        `Next:\n  cd ${shown}\n  npm install\n  npm run demo    # the flow answers simulated callers\n  npm test        # validate, scenarios, vitest\n`,
+        `Next:\n  cd ${shown}\n  npm install\n  npm run demo    # the flow answers simulated callers\n  npm test        # validate, scenarios, vitest\n` +
+        (clone
+          ? `\nThis ringflow runs from a clone (${relative('.', clone) || '.'}): the project installs the packages from the npm registry.\n` +
+            `While they are not published there, install them from the clone instead: npm run pack (in the clone), then ringflow init <folder> --packages ${join(relative('.', clone) || '.', 'packed')}\n`
+          : ''),
     );
     return ExitCode.OK;
   },
 };
+
+/**
+ * The ringflow repository this command runs from (a clone: its root package.json is the
+ * `ringflow` workspace), or undefined when it runs from an installed package.
+ */
+function sourceCheckout(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 6; up++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        workspaces?: unknown;
+      };
+      if (pkg.name === 'ringflow' && pkg.workspaces) return dir;
+      if (pkg.name === '@ringflow/cli' && dir.split(sep).includes('node_modules')) return undefined;
+    } catch {}
+  }
+  return undefined;
+}
 
 /** Every ringflow package, as a project installed from tarballs needs them (the cli needs them all). */
 const PACKAGES = ['cli', 'client', 'cluster', 'dsl', 'runtime', 'simulator', 'testing'] as const;
