@@ -29,7 +29,6 @@ import type {
   OriginateOptions,
   RuntimeCounters,
 } from './ApplicationOptions.ts';
-import { applicationReplaced } from './applicationReplaced.ts';
 import { appOfName } from './appNames.ts';
 import { checkApplicationOptions, linkContextOf } from './applicationSetup.ts';
 import { BroadcastClaims } from './BroadcastClaims.ts';
@@ -40,6 +39,7 @@ import { MachinePicker } from './MachinePicker.ts';
 import type { ServerLink } from './ServerLink.ts';
 import { ServerLinks } from './ServerLinks.ts';
 import { StoredCalls } from './StoredCalls.ts';
+import { handleUnroutedEvent, type UnroutedEventHost } from './unroutedEvent.ts';
 
 /**
  * A running telephony application: connects to every server, starts a call session (one XState
@@ -244,31 +244,24 @@ export class Application {
     this.metrics.eventReceived(link.name);
     const asteriskId = typeof event.asterisk_id === 'string' ? event.asterisk_id : link.server.asteriskId;
     if (this.router.route(asteriskId, event) > 0) return;
-    if (isEventType(event, 'DeviceStateChanged')) {
-      this.queues.deviceChanged(link.name, event.device_state);
-    } else if (
-      isEventType(event, 'CallBroadcast') &&
-      this.claims &&
-      this.appOf(event.application) !== undefined
-    ) {
-      this.claims.offered(link.client, event, link.logger);
-    } else if (isEventType(event, 'ApplicationReplaced') && this.appOf(event.application) !== undefined) {
-      const app = this.appOf(event.application);
-      applicationReplaced(link, event.application, {
-        accepted: this.links.isAccepted(link),
-        hasStore: this.options.store !== undefined,
-        calls: this.sessions
-          .on(link)
-          .filter((s) => s.application === undefined || this.appOf(s.application) === app),
-      });
-    } else if (isEventType(event, 'ApplicationRegistered') && this.links.isAccepted(link)) {
-      void this.links.accepted?.takeOver(link, event.application);
-    } else if (isEventType(event, 'StasisStart') && this.appOf(event.application) !== undefined) {
-      if (this.options.acceptCall?.(event, link.name) !== false) this.inbound(link, event);
-    } else {
-      this.unrouted++;
-    }
+    if (!handleUnroutedEvent(this.unroutedHost, link, event)) this.unrouted++;
   }
+
+  /** What the events no session owns may reach (see {@link handleUnroutedEvent}); made once. */
+  private get unroutedHost(): UnroutedEventHost {
+    this.#unroutedHost ??= {
+      queues: this.queues,
+      claims: this.claims,
+      links: this.links,
+      sessions: this.sessions,
+      hasStore: this.options.store !== undefined,
+      appOf: (name) => this.appOf(name),
+      accepts: (start, link) => this.options.acceptCall?.(start, link.name) !== false,
+      inbound: (link, start) => this.inbound(link, start),
+    };
+    return this.#unroutedHost;
+  }
+  #unroutedHost: UnroutedEventHost | undefined;
 
   private inbound(link: ServerLink, start: StasisStart): void {
     if (this.state === 'draining' || this.state === 'stopped')
