@@ -23,7 +23,11 @@ const machine = createFlowCallMachine(flow, { inputs: { openingHours: 'Mon-Sun 0
 
 describe('over the wire: the event socket is cut while prompts end', () => {
   it('every call is told its prompt finished, goes on to the menu and ends normally', async () => {
-    const simulator = createSimulator({ clock: systemClock });
+    // A 2.5 s greeting: every caller's has started well before the first one ends, even under load.
+    const simulator = createSimulator({
+      clock: systemClock,
+      sounds: { extraSounds: [{ id: 'hello-world', durationMs: 2500 }] },
+    });
     /** Each play request the server received: the channel, the media, the playback id. */
     const plays: { channel: string; media: string; playbackId: string }[] = [];
     const watched: SimulatedServer = {
@@ -83,15 +87,19 @@ describe('over the wire: the event socket is cut while prompts end', () => {
         );
         return left.every((reply) => reply.status === 404);
       });
-      expect(menus().size).toBe(0);
+      // Callers whose greeting ended before the cut (none but on a very slow machine) heard the
+      // menu already; every other call's PlaybackFinished was lost.
+      const before = menus();
       // Down for 3 s in all, as the operator's cut was.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 3000 - (Date.now() - cutAt))));
       proxy.restore();
       await until('every call to reach the main menu', () => menus().size === CALLERS, { timeoutMs: 20_000 });
       expect(gaps).toHaveLength(1);
       expect(gaps[0]).toMatchObject({ endedCalls: [], adoptedCalls: [] });
-      expect([...gaps[0]!.recoveredCalls].sort()).toEqual([...callers].sort());
-      expect(app.metrics.eventsRecovered.get({ type: 'PlaybackFinished', reason: 'gap' })).toBe(CALLERS);
+      const lost = callers.filter((c) => !before.has(c));
+      expect(lost.length).toBeGreaterThan(0);
+      expect([...gaps[0]!.recoveredCalls].sort()).toEqual(lost.sort());
+      expect(app.metrics.eventsRecovered.get({ type: 'PlaybackFinished', reason: 'gap' })).toBe(lost.length);
       // Each greeting was played once: the recovery told the flow it finished, it was not replayed.
       expect(greetings()).toHaveLength(CALLERS);
       for (const channelId of callers) simulator.driver.hangup(channelId);
