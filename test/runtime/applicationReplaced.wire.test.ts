@@ -2,33 +2,15 @@ import { systemClock } from '@ringflow/client';
 import {
   type Application,
   type CallEnded,
-  type CallHandle,
-  type CallInput,
   applicationReadiness,
-  callActors,
   createApplication,
   MemoryCallStore,
 } from '@ringflow/runtime';
 import { createSimulator, startWireServer, type WireServer } from '@ringflow/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setup } from 'xstate';
 import { captureLogs } from '../reliability/captureLogs.ts';
 import { EventSocketProxy } from './EventSocketProxy.ts';
-
-/** Answers and waits for the caller to hang up. */
-const waitForHangup = setup({
-  types: { input: {} as CallInput, context: {} as { call: CallHandle } },
-  actors: callActors,
-}).createMachine({
-  context: ({ input }) => ({ call: input.call }),
-  initial: 'answering',
-  states: {
-    answering: {
-      invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'talking' },
-    },
-    talking: {},
-  },
-});
+import { waitForHangup } from './harness.ts';
 
 const users = [{ username: 'ringflow', password: 'secret' }];
 const cleanups: (() => Promise<unknown> | unknown)[] = [];

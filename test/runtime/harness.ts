@@ -2,6 +2,9 @@ import { createRestClient, type RestClient, VirtualClock } from '@ringflow/clien
 import {
   type Application,
   type ApplicationOptions,
+  type CallHandle,
+  type CallInput,
+  callActors,
   createApplication,
   type InProcessServer,
   inProcessEventTransport,
@@ -9,6 +12,7 @@ import {
 } from '@ringflow/runtime';
 import { pino } from 'pino';
 import { expect } from 'vitest';
+import { setup } from 'xstate';
 
 /** One REST request the application sent, as the server received it. */
 export interface SeenRequest {
@@ -173,3 +177,18 @@ export function losingEvents(
       }),
   };
 }
+
+/** Answers and waits for the caller to hang up (no request of its own after the answer). */
+export const waitForHangup = setup({
+  types: { input: {} as CallInput, context: {} as { call: CallHandle } },
+  actors: callActors,
+}).createMachine({
+  context: ({ input }) => ({ call: input.call }),
+  initial: 'answering',
+  states: {
+    answering: {
+      invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'talking' },
+    },
+    talking: {},
+  },
+});

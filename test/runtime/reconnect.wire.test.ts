@@ -1,32 +1,11 @@
 import { systemClock } from '@ringflow/client';
-import {
-  type CallHandle,
-  type CallInput,
-  callActors,
-  createApplication,
-  type GapReport,
-} from '@ringflow/runtime';
+import { createApplication, type GapReport } from '@ringflow/runtime';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { setup } from 'xstate';
 import { EventSocketProxy } from './EventSocketProxy.ts';
-
-/** Answers and waits for the caller to hang up. */
-const waitForHangup = setup({
-  types: { input: {} as CallInput, context: {} as { call: CallHandle } },
-  actors: callActors,
-}).createMachine({
-  context: ({ input }) => ({ call: input.call }),
-  initial: 'answering',
-  states: {
-    answering: {
-      invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'talking' },
-    },
-    talking: {},
-  },
-});
+import { waitForHangup } from './harness.ts';
 
 /** Polls a condition on real time (sockets are involved), failing after a generous bound. */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {

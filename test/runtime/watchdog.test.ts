@@ -1,17 +1,10 @@
 import { VirtualClock } from '@ringflow/client';
 import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
-import {
-  type CallEnded,
-  type CallHandle,
-  type CallInput,
-  callActors,
-  type InProcessServer,
-  type WatchdogOptions,
-} from '@ringflow/runtime';
+import type { CallEnded, InProcessServer, WatchdogOptions } from '@ringflow/runtime';
 import { createSimulator } from '@ringflow/simulator';
 import { describe, expect, it } from 'vitest';
-import { type AnyStateMachine, setup } from 'xstate';
-import { inProcessApp, losingEvents } from './harness.ts';
+import type { AnyStateMachine } from 'xstate';
+import { inProcessApp, losingEvents, waitForHangup } from './harness.ts';
 
 /**
  * No wait without an end (issue 27): an event lost where nothing can tell (no gap in the stream)
@@ -47,21 +40,6 @@ function ivrLosing(
     );
   return { clock, simulator, app, requests, ended, plays };
 }
-
-/** Answers, then waits for the call to end (no request of its own to find out with). */
-const answerAndWait = setup({
-  types: { input: {} as CallInput, context: {} as { call: CallHandle } },
-  actors: callActors,
-}).createMachine({
-  context: ({ input }) => ({ call: input.call }),
-  initial: 'answering',
-  states: {
-    answering: {
-      invoke: { src: 'answer', input: ({ context }) => ({ call: context.call }), onDone: 'waiting' },
-    },
-    waiting: {},
-  },
-});
 
 const greetingEnd = (e: Readonly<Record<string, unknown>>) =>
   e.type === 'PlaybackFinished' && (e.playback as { media_uri?: string }).media_uri === 'sound:hello-world';
@@ -120,7 +98,7 @@ describe('the watchdog: a wait past its bound is checked with the server', () =>
     const stasisEnd = (e: Readonly<Record<string, unknown>>) => e.type === 'StasisEnd';
     // Checked after 20 s, while the channel waits a minute in the dialplan (stasis-ivr,wait,1);
     // the machine answers and waits (a flow's next request would find out first: 409).
-    const t = ivrLosing(stasisEnd, { channelMs: 20_000 }, undefined, answerAndWait);
+    const t = ivrLosing(stasisEnd, { channelMs: 20_000 }, undefined, waitForHangup);
     await t.app.start();
     t.simulator.driver.placeCall({ channelId: 'caller-1', from: '5551234', to: '100' });
     await t.clock.advance(3_000);
