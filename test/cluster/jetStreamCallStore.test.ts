@@ -1,5 +1,6 @@
 import { ErrorCode, RingflowError } from '@ringflow/client';
-import { JetStreamCallStore } from '@ringflow/cluster';
+import { JetStreamCallStore, natsToken } from '@ringflow/cluster';
+import { Kvm } from '@nats-io/kv';
 import {
   type CallEnded,
   type CallInput,
@@ -60,6 +61,36 @@ async function rejection(work: Promise<unknown>): Promise<unknown> {
 }
 
 describe('JetStreamCallStore (a real nats-server -js on loopback)', () => {
+  it('a record NATS lost (killed before it flushed) is written again by its owner, not taken as a takeover', async () => {
+    const store = await storeFor('a');
+    await store.save(record('lost-1', 'greet'));
+    // What a NATS SIGKILL can do: the entry is gone when the server comes back.
+    const kv = await new Kvm(store.connection).open(`calls-${buckets}`);
+    await kv.purge(`call.${natsToken('ivr')}.${natsToken('lost-1')}`);
+    expect(await store.list()).toEqual([]);
+    await store.save(record('lost-1', 'menu'));
+    expect(await store.ownerOf('lost-1')).toBe('a');
+    expect((await store.list()).map((r) => (r.machine as { step: string }).step)).toEqual(['menu']);
+    await store.remove('lost-1');
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('removeOrphans claims the records of a dead owner and removes them; a record claimed by a live process is left', async () => {
+    const dead = await storeFor('dead');
+    const bucket = `calls-${buckets}`;
+    const cleaner = await storeFor('cleaner', bucket);
+    const rival = await storeFor('rival', bucket);
+    await dead.save(record('gone-1', 'menu'));
+    await dead.save(record('gone-2', 'menu'));
+    await cleaner.listOwners();
+    // A live process took gone-2 over meanwhile: it is its to remove.
+    await rival.listOwners();
+    expect(await rival.claim('gone-2')).toBeDefined();
+    expect(await cleaner.removeOrphans(['gone-1', 'gone-2'])).toBe(1);
+    expect((await rival.list()).map((r) => r.callId)).toEqual(['gone-2']);
+    expect(await rival.ownerOf('gone-2')).toBe('rival');
+  });
+
   it('keeps records: save, replace, list, remove; ids of any shape', async () => {
     const store = await storeFor('a');
     const id = 'PJSIP/alice-00000001;1.2 é';
