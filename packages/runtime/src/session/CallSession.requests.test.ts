@@ -40,7 +40,7 @@ function startedSession() {
         throw new Error('no call queues in this test');
       },
       cleanup: () => {},
-    isBeingRemoved: () => false,
+      isBeingRemoved: () => false,
     },
     { channelId: 'call-1', direction: 'inbound', machineFor: () => createMachine({}), onEnded: () => {} },
   );
