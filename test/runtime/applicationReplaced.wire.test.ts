@@ -11,21 +11,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureLogs } from '../reliability/captureLogs.ts';
 import { EventSocketProxy } from './EventSocketProxy.ts';
 import { waitForHangup } from './harness.ts';
+import { until } from '@ringflow/testing';
 
 const users = [{ username: 'ringflow', password: 'secret' }];
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** Polls a condition on real time (sockets are involved), failing after a generous bound. */
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 async function world() {
   const simulator = createSimulator({ clock: systemClock });

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { EventSocketProxy } from './EventSocketProxy.ts';
+import { until } from '@ringflow/testing';
 
 const answerAndHangUp = setup({
   types: { input: {} as CallInput, context: {} as { call: CallHandle } },
@@ -19,11 +20,6 @@ const answerAndHangUp = setup({
     leaving: { invoke: { src: 'hangup', input: ({ context }) => ({ call: context.call }) } },
   },
 });
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(check()).toBe(true);
-}
 
 describe('over the wire: how credentials travel', () => {
   for (const auth of ['basic', 'api_key'] as const) {
@@ -55,7 +51,7 @@ describe('over the wire: how credentials travel', () => {
         }
         // The application works: a call comes in, is answered and hung up.
         simulator.driver.placeCall({ app: 'auth-test', channelId: 'c1' });
-        await until(() => app.metrics.summary().callsEnded === 1);
+        await until('the call to end', () => app.metrics.summary().callsEnded === 1);
         expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
       } finally {
         await app.stop();

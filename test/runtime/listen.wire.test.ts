@@ -20,6 +20,7 @@ import {
 import { makeTestCertificates } from '../reliability/makeTestCertificates.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AnyStateMachine, setup } from 'xstate';
+import { until } from '@ringflow/testing';
 
 const DIALPLAN = `
 [ow]
@@ -65,16 +66,6 @@ const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function simulator(): Simulator {
   const sim = createSimulator({ dialplan: { text: DIALPLAN } });
@@ -256,7 +247,7 @@ describe('the application listens and the server dials it', () => {
     cleanups.push(() => outbound.close());
     const ids = Array.from({ length: 200 }, () => sim.driver.placeCall({ context: 'ow', to: 'percall' }));
     const total = () => processes.reduce((n, p) => n + p.ended.length, 0);
-    await until('200 calls ended', () => total() === 200, 60_000);
+    await until('200 calls ended', () => total() === 200, { timeoutMs: 60_000 });
     const handled = processes.map((p) => p.ended);
     // Each call ran, completed, on exactly one process: the one its connection landed on.
     expect(handled.flat().every((c) => c.outcome === 'completed')).toBe(true);

@@ -6,15 +6,7 @@ import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { EventSocketProxy } from './EventSocketProxy.ts';
 import { waitForHangup } from './harness.ts';
-
-/** Polls a condition on real time (sockets are involved), failing after a generous bound. */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  expect(await check()).toBe(true);
-}
+import { until } from '@ringflow/testing';
 
 describe('over the wire: the network drops the event socket during calls', () => {
   it('reconnects, ends the sessions whose channels went away, keeps the others, reports the gap', async () => {
@@ -48,15 +40,18 @@ describe('over the wire: the network drops the event socket during calls', () =>
         const channels = await app.client().channels.list();
         return channels.filter((c) => c.state === 'Up').length === 2;
       };
-      await until(async () => app.counters().activeSessions === 2 && (await answered()));
+      await until(
+        'both calls answered',
+        async () => app.counters().activeSessions === 2 && (await answered()),
+      );
       const gap = firstValueFrom(app.gaps$);
       // The network under the event socket fails and stays down while one caller hangs up: the
       // server has nowhere to send that call's StasisEnd, so the application never hears it.
       proxy.down();
-      await until(() => wire.eventConnections === 0);
+      await until('the event socket gone', () => wire.eventConnections === 0);
       simulator.driver.hangup('leaves');
-      await until(() => !simulator.hasChannel('leaves'));
-      await until(() => proxy.refused > 0);
+      await until('the leaving caller gone', () => !simulator.hasChannel('leaves'));
+      await until('a reconnect refused', () => proxy.refused > 0);
       expect(
         app
           .activeCalls()
@@ -75,13 +70,13 @@ describe('over the wire: the network drops the event socket during calls', () =>
       expect(report.gap.attempts).toBeGreaterThan(1);
       expect(reports).toHaveLength(1);
       // The call that left was told StasisEnd (recovered): its hang-up path runs, then it ends.
-      await until(() => app.activeCalls().length === 1);
+      await until('the call that left to end', () => app.activeCalls().length === 1);
       expect(app.activeCalls().map((s) => s.channelId)).toEqual(['stays']);
       expect(app.metrics.summary()).toMatchObject({ reconnects: 1, gaps: 1 });
       expect(app.metrics.callsEnded.get({ outcome: 'reconciled' })).toBe(1);
       // The kept call still gets its events over the new socket.
       simulator.driver.hangup('stays');
-      await until(() => app.counters().activeSessions === 0);
+      await until('every call to end', () => app.counters().activeSessions === 0);
       expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
       expect(app.counters()).toMatchObject({ subscriptions: 0, timers: 0, pendingRequests: 0, routes: 0 });
       expect(app.metrics.toPrometheus()).toContain('ringflow_reconnects_total{server="pbx"} 1');
