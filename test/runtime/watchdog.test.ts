@@ -141,4 +141,34 @@ describe('the watchdog: a wait past its bound is checked with the server', () =>
     await t.app.stop();
     t.simulator.close();
   });
+
+  it('fifty calls lose their greeting end together: at most maxChecks are checked at once, every call goes on', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let clock!: VirtualClock;
+    // Each playback lookup takes 200 ms of the call's clock, so checks overlap.
+    const slowLookups = (server: InProcessServer): InProcessServer => ({
+      handle: async (request) => {
+        if (request.method !== 'GET' || !request.path.startsWith('/playbacks/'))
+          return server.handle(request);
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, 200));
+        inFlight--;
+        return server.handle(request);
+      },
+      connectEvents: (request, deliver) => server.connectEvents(request, deliver),
+    });
+    const t = ivrLosing(greetingEnd, { maxChecks: 5 }, slowLookups);
+    clock = t.clock;
+    await t.app.start();
+    for (let i = 1; i <= 50; i++)
+      t.simulator.driver.placeCall({ channelId: `caller-${i}`, from: '5551234', to: '100' });
+    await t.clock.advance(60_000);
+    expect(new Set(t.plays('sound:demo-instruct').map((r) => r.path)).size).toBe(50);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(5);
+    await t.app.stop();
+    t.simulator.close();
+  });
 });

@@ -27,6 +27,11 @@ export interface WatchdogOptions {
   readonly sweepMs?: number;
   /** Checks in a row the server does not answer before the call is ended as failed. Default 3. */
   readonly attempts?: number;
+  /**
+   * Calls checked at once, at most (the others wait for the next sweep), so that a burst of calls
+   * that started together never floods the server or the REST pool. Default 20.
+   */
+  readonly maxChecks?: number;
 }
 
 /** The watchdog's bounds, each given (see {@link WatchdogOptions}). */
@@ -39,6 +44,7 @@ export const DEFAULT_WATCHDOG: WatchdogBounds = {
   channelMs: 60_000,
   sweepMs: 2_000,
   attempts: 3,
+  maxChecks: 20,
 };
 
 /**
@@ -51,7 +57,7 @@ export function watchdogBounds(options: WatchdogOptions | undefined): WatchdogBo
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
       throw new RingflowError(
         ErrorCode.CONFIG,
-        `options.watchdog.${name} is ${String(value)}: give a positive number (${name === 'attempts' ? 'checks' : 'milliseconds'}), or watchdog: false to turn the watchdog off.`,
+        `options.watchdog.${name} is ${String(value)}: give a positive number (${name.endsWith('Ms') ? 'milliseconds' : 'a count'}), or watchdog: false to turn the watchdog off.`,
       );
   }
   return bounds;
@@ -89,9 +95,21 @@ export function waitOf(resource: OwnedResource, channelId: string): string {
 }
 
 /**
+ * A fixed share (0 to a quarter) of `bound` for a resource, from its id: the first deadlines of
+ * calls that started together are spread over a quarter of the bound instead of all falling due
+ * in one sweep (and the same id always gets the same share, so tests stay deterministic).
+ */
+function spreadOf(id: string, bound: number): number {
+  let hash = 2166136261;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619);
+  return ((hash >>> 0) % 1024) * (bound / 4096);
+}
+
+/**
  * The waits of a call the watchdog keeps an eye on (what the server is known to have, see
  * {@link OwnedResource.confirmed}, and the call's own channel), each given its deadline the first
- * time it is seen; returns those past their deadline at `now`.
+ * time it is seen (its bound, plus a spread of up to a quarter of it); returns those past their
+ * deadline at `now`.
  */
 export function overdueWaits(
   owned: readonly OwnedResource[],
@@ -102,8 +120,10 @@ export function overdueWaits(
   const due: OwnedResource[] = [];
   for (const resource of owned) {
     if (!resource.confirmed && resource.id !== channelId) continue;
-    if (resource.checkAt === undefined) resource.checkAt = now + boundOf(resource, channelId, bounds);
-    else if (resource.checkAt <= now) due.push(resource);
+    if (resource.checkAt === undefined) {
+      const bound = boundOf(resource, channelId, bounds);
+      resource.checkAt = now + bound + spreadOf(resource.id, bound);
+    } else if (resource.checkAt <= now) due.push(resource);
   }
   return due;
 }
@@ -177,7 +197,7 @@ export class CallWatchdog {
       calls++;
       if (session.ended || !session.machine || this.checking.has(session)) continue;
       const due = overdueWaits(session.ownedNow(), session.channelId, now, this.bounds);
-      if (due.length === 0) continue;
+      if (due.length === 0 || this.checking.size >= this.bounds.maxChecks) continue;
       const client = this.host.clientOf(session);
       if (client) void this.check(session, due, client);
     }
