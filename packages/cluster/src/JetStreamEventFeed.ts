@@ -183,7 +183,11 @@ export class JetStreamEventFeed implements EventTransport {
     let event: { type?: unknown; channel?: { id?: unknown } };
     try {
       event = msg.json();
-    } catch {
+    } catch (error) {
+      this.logger.warn(
+        { err: error, subject: msg.subject, seq: msg.seq },
+        'an unreadable event in the stream: skipped',
+      );
       return;
     }
     if (event.type === 'StasisStart' && msg.headers?.get(WORKER_HEADER) === this.me) {
