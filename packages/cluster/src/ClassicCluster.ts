@@ -317,6 +317,7 @@ export class ClassicCluster {
       else if (status.type === 'reconnect') {
         this.logger.info('NATS connection back');
         this.holder.natsReconnected();
+        this.feed.natsReconnected();
       }
     }
   }

@@ -28,6 +28,9 @@ const MAX_BUFFERED = 10_000;
 const REPLAY_WAIT_MS = 5_000;
 /** How often the stream's state is compared with what the consumer delivered. */
 const CHECK_MS = 1_000;
+/** After NATS comes back, the stream is checked this often for a while (a stalled consumer is the rule then). */
+const FAST_CHECK_MS = 250;
+const FAST_CHECKS_FOR_MS = 15_000;
 /** Checks in a row with undelivered messages and none arriving before the consumer counts as stalled. */
 const STALLED_CHECKS = 2;
 
@@ -81,6 +84,8 @@ export class JetStreamEventFeed implements EventTransport {
   /** The stream's creation time, as first seen (a stream made again is a reset too). */
   private streamCreated: string | undefined;
   private arrivedSinceCheck = false;
+  /** Until then (this clock), the stream is checked every {@link FAST_CHECK_MS}. */
+  private fastChecksUntil = 0;
   private stalledChecks = 0;
   private stopped = false;
   private reopening = false;
@@ -172,6 +177,8 @@ export class JetStreamEventFeed implements EventTransport {
       if (nanos <= this.skipUntilNanos) return;
       this.skipUntilNanos = 0n;
     }
+    // Delivered already (by a consumer this one replaced, just before it was closed).
+    if (msg.seq <= this.lastSeq) return;
     this.lastSeq = msg.seq;
     this.lastNanos = nanos;
     this.arrivedSinceCheck = true;
@@ -299,25 +306,42 @@ export class JetStreamEventFeed implements EventTransport {
 
   private scheduleCheck(): void {
     if (this.stopped) return;
-    this.checkTimer = this.clock.setTimeout(() => {
-      void this.check()
-        .then(
-          () => {
-            this.checkFailing = undefined;
-          },
-          (error: unknown) => {
-            const kind = (error as Error | null)?.message ?? String(error);
-            if (this.checkFailing !== kind)
-              this.logger.warn(
-                { err: error },
-                'could not check the JetStream events stream (tried again every second)',
-              );
-            this.checkFailing = kind;
-          },
-        )
-        .finally(() => this.scheduleCheck());
-    }, CHECK_MS);
+    this.checkTimer = this.clock.setTimeout(
+      () => {
+        this.checkTimer = undefined;
+        void this.check()
+          .then(
+            () => {
+              this.checkFailing = undefined;
+            },
+            (error: unknown) => {
+              const kind = (error as Error | null)?.message ?? String(error);
+              if (this.checkFailing !== kind)
+                this.logger.warn(
+                  { err: error },
+                  'could not check the JetStream events stream (tried again every second)',
+                );
+              this.checkFailing = kind;
+            },
+          )
+          .finally(() => this.scheduleCheck());
+      },
+      this.clock.now() < this.fastChecksUntil ? FAST_CHECK_MS : CHECK_MS,
+    );
     (this.checkTimer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * This process's NATS connection came back (NATS restarted, or was out of reach): the stream is
+   * checked every 250 ms for 15 s, so that a consumer the client does not resume is made again
+   * soon after JetStream answers.
+   */
+  natsReconnected(): void {
+    this.fastChecksUntil = this.clock.now() + FAST_CHECKS_FOR_MS;
+    // A check under way schedules the next one itself (at the fast pace now).
+    if (this.stopped || this.checkTimer === undefined) return;
+    this.clock.clearTimeout(this.checkTimer);
+    this.scheduleCheck();
   }
 
   /**
