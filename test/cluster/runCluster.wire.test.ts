@@ -74,6 +74,44 @@ describe('ringflow run --cluster', () => {
     );
   });
 
+  it('--listen --cluster: ready once listening with NATS up; not ready, saying why, while NATS is away', async () => {
+    const nats = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const run = ringflow([
+      'run',
+      ivr,
+      '--listen',
+      '127.0.0.1:0',
+      '--app',
+      'ivr',
+      '--cluster',
+      nats.url,
+      '--http',
+      '127.0.0.1:0',
+      '--format',
+      'json',
+    ]);
+    let ops = '';
+    await until('the probes to be served', () => {
+      const m = /probes on (http:\/\/127\.0\.0\.1:\d+)\/healthz/.exec(run.output().stderr);
+      ops = m?.[1] ?? '';
+      return ops !== '';
+    });
+    const readyz = async () => {
+      const reply = await fetch(`${ops}/readyz`);
+      return { status: reply.status, text: await reply.text() };
+    };
+    // Before any server dialled it (a load balancer's probe must see it ready, or no call comes).
+    await until('ready while listening', async () => (await readyz()).status === 200);
+    await nats.kill();
+    await until('not ready while NATS is away', async () => {
+      const r = await readyz();
+      return r.status === 503 && /NATS connection is lost/.test(r.text);
+    });
+    await nats.start();
+    await until('ready again once NATS is back', async () => (await readyz()).status === 200);
+  });
+
   it('SIGTERM hands the calls over: another ringflow run --cluster takes them and finishes the flow', async () => {
     const nats = await startNatsServer();
     cleanups.push(() => nats.stop());

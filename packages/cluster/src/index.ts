@@ -15,5 +15,6 @@ export type { HolderElectionOptions } from './HolderElection.ts';
 export type { KvLeaseOptions } from './KvLease.ts';
 export { WorkerDirectory } from './WorkerDirectory.ts';
 export { EVENTS_STREAM, eventSubject } from './EventSubjects.ts';
+export { NatsHealth } from './NatsHealth.ts';
 export { natsToken } from './natsToken.ts';
 export { AssigningRestTransport } from './AssigningRestTransport.ts';

@@ -75,6 +75,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       `ringflow run: cluster mode: calls kept in NATS JetStream at ${options.cluster} (process ${store.owner})`,
     );
   }
+  const natsHealth = store
+    ? (await import('@ringflow/cluster')).NatsHealth.follow(store.connection)
+    : undefined;
   // A server reached the classic way gives the application's events to one connection: one process
   // at a time holds it (a lease in NATS) and the others get the events from a JetStream stream.
   let classic: ClassicCluster | undefined;
@@ -136,15 +139,16 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         metrics: () => app.metrics.registry.toPrometheus(),
         readiness: () => {
           const readiness = applicationReadiness(app);
+          const reasons = [...readiness.reasons];
+          // In cluster mode a process without NATS keeps no record and cannot take calls over.
+          const nats = natsHealth?.problem;
+          if (nats) reasons.push(nats);
           // A worker that lost its cluster lease drives no call until it holds it again.
-          if (!classic?.fenced) return readiness;
-          return {
-            ready: false,
-            reasons: [
-              ...readiness.reasons,
+          if (classic?.fenced)
+            reasons.push(
               'cluster: this process lost its worker lease (NATS unreachable or not answering) and let its calls go; it takes calls again once it holds the lease',
-            ],
-          };
+            );
+          return { ready: reasons.length === 0, reasons };
         },
         ...(view ? { handlers: [view.handler] } : {}),
       });
