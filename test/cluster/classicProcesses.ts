@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { systemClock } from '@ringflow/client';
 import { JetStreamCallStore } from '@ringflow/cluster';
 import type { CallRecord } from '@ringflow/runtime';
-import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { createSimulator, type SimulatorOptions, startWireServer } from '@ringflow/simulator';
+import { EventSocketProxy } from '../runtime/EventSocketProxy.ts';
 import { startNatsServer } from './startNatsServer.ts';
 import { startStallingProxy } from './stallingProxy.ts';
 
@@ -107,22 +108,36 @@ export function endings(procs: readonly Proc[]): { call: string; outcome: unknow
  */
 export async function startClassicCluster(
   processes: number,
-  options: { extraArgs?: readonly string[]; stallable?: number; dialplan?: string } = {},
+  options: {
+    extraArgs?: readonly string[];
+    stallable?: number;
+    dialplan?: string;
+    /** The simulator's sounds (longer prompts, say). */
+    sounds?: SimulatorOptions['sounds'];
+    /** The processes reach the server through an {@link EventSocketProxy} (`events`) that can cut event sockets. */
+    eventProxy?: boolean;
+  } = {},
 ) {
   const { extraArgs = [], stallable } = options;
   const nats = await startNatsServer();
   cleanups.push(() => nats.stop());
   const proxy = await startStallingProxy(nats.port);
   cleanups.push(() => proxy.close());
-  const sim = createSimulator({ clock: systemClock, dialplan: { text: options.dialplan ?? DIALPLAN } });
+  const sim = createSimulator({
+    clock: systemClock,
+    dialplan: { text: options.dialplan ?? DIALPLAN },
+    ...(options.sounds ? { sounds: options.sounds } : {}),
+  });
   cleanups.push(() => sim.close());
   const wire = await startWireServer(sim, { users, clock: systemClock });
   cleanups.push(() => wire.close());
+  const events = options.eventProxy ? await EventSocketProxy.start(wire.port) : undefined;
+  if (events) cleanups.push(() => events.close());
   const args = [
     'run',
     ivr,
     '--server',
-    `http://127.0.0.1:${wire.port}`,
+    `http://127.0.0.1:${events?.port ?? wire.port}`,
     '--user',
     'ringflow',
     '--password',
@@ -181,5 +196,5 @@ export async function startClassicCluster(
   });
   /** How many times a prompt was started on a call's channel. */
   const promptsHeard = (call: string, media: string) => prompts.get(`${call} ${media}`) ?? 0;
-  return { nats, proxy, sim, procs, observer, voicemails, promptsHeard, entered, start };
+  return { nats, proxy, sim, wire, events, procs, observer, voicemails, promptsHeard, entered, start };
 }
