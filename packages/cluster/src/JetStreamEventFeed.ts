@@ -414,6 +414,10 @@ export class JetStreamEventFeed implements EventTransport {
   /** The stream lost messages or was made again: a consumer from `at`, and the calls resync. */
   private async reset(at: StartAt, why: string): Promise<void> {
     this.logger.warn({ why }, 'JetStream events stream reset: consumer made again; reconciling the calls');
+    // Nothing more from the old consumer (its sequences are those of the stream before).
+    const old = this.messages;
+    this.messages = undefined;
+    await old?.close().catch(() => {});
     // The sequence went back: counted again from the next message delivered.
     this.lastSeq = 0;
     await this.open(at);
