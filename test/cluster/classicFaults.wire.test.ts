@@ -86,7 +86,7 @@ function tellCalls(procs: readonly Proc[], calls: readonly string[], since: numb
 
 describe('classic cluster mode under faults (issue 27)', () => {
   it('holder killed with SIGKILL while 40 calls arrive over 10 s: a new holder within about a second, every call enters the application and completes exactly once', async () => {
-    const { sim, procs, observer, voicemails, entered } = await startClassicCluster(3, {
+    const { sim, procs, observer, voicemails, entered, promptsHeard } = await startClassicCluster(3, {
       dialplan: RETRYING,
     });
     const holder = procs.find(holds)!;
@@ -167,6 +167,8 @@ describe('classic cluster mode under faults (issue 27)', () => {
     // ... and was driven once: one completion, one voicemail, nothing failed.
     expect(ended).toHaveLength(calls.length);
     for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    // Two processes driving one call would both start its voicemail prompt.
+    for (const call of calls) expect(promptsHeard(call, 'sound:vm-intro')).toBe(1);
     for (const e of endings(procs)) expect(e.outcome).not.toBe('failed');
     await until('the bucket empty', async () => (await observer.list()).length === 0);
     passed = true;
@@ -241,6 +243,7 @@ describe('classic cluster mode under faults (issue 27)', () => {
     stopPressing();
     expect(ended).toHaveLength(calls.length);
     for (const call of calls) expect(voicemails.get(call)).toBe(1);
+    for (const call of calls) expect(promptsHeard(call, 'sound:vm-intro')).toBe(1);
     await until('the bucket empty', async () => (await observer.list()).length === 0);
     passed = true;
   }, 240_000);
