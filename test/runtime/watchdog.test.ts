@@ -119,6 +119,33 @@ describe('the watchdog: a wait past its bound is checked with the server', () =>
     t.simulator.close();
   });
 
+  it('the StasisEnd is lost and the flow hears 409 "not in Stasis" on its next request: its hang-up path runs, the channel is not hung up', async () => {
+    const stasisEnd = (e: Readonly<Record<string, unknown>>) => e.type === 'StasisEnd';
+    const t = ivrLosing(stasisEnd, undefined);
+    await t.app.start();
+    t.simulator.driver.placeCall({ channelId: 'caller-1', from: '5551234', to: '100' });
+    await t.clock.advance(500);
+    // During the greeting another client sends the call to the dialplan, where it waits a minute.
+    const moved = await t.simulator.handle({
+      method: 'POST',
+      path: '/channels/caller-1/continue',
+      query: { context: 'stasis-ivr', extension: 'wait', priority: '1' },
+    });
+    expect(moved.status).toBe(204);
+    await t.clock.advance(10_000);
+    // The menu's prompt was refused (409): the flow learned the call had left, and the runtime
+    // asked the server at once (no watchdog wait).
+    expect(t.ended.map((e) => [e.outcome, e.result])).toEqual([['reconciled', 'hungUp']]);
+    expect(t.app.metrics.eventsRecovered.get({ type: 'StasisEnd', reason: 'refusal' })).toBe(1);
+    expect(t.requests.filter((r) => r.path === '/events/user/CallerLeft')).toHaveLength(1);
+    expect(t.requests.filter((r) => r.method === 'DELETE' && r.path === '/channels/caller-1')).toHaveLength(
+      0,
+    );
+    expect(t.simulator.hasChannel('caller-1')).toBe(true);
+    await t.app.stop();
+    t.simulator.close();
+  });
+
   it('the server cannot say what became of the prompt: the call ends as failed and is hung up', async () => {
     // Every lookup of a playback fails (500), as from a server in trouble.
     const failingLookups = (server: InProcessServer): InProcessServer => ({

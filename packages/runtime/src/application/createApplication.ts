@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   ErrorCode,
-  isEventType,
   RingflowError,
   type ServerSocketListener,
   type StasisStart,

@@ -1,4 +1,4 @@
-import { formatTimestamp, parseStasisAppData, type StreamEvent } from '@ringflow/client';
+import { type Channel, formatTimestamp, parseStasisAppData, type StreamEvent } from '@ringflow/client';
 import type { OwnedResource } from '../session/OwnedResources.ts';
 import type { ServerView } from './ServerView.ts';
 
@@ -98,11 +98,9 @@ export async function recoverCall(
   const main = checked.find((o) => o.kind === 'channel' && o.id === call.channelId);
   if (main) {
     const channel = await view.channel(call.channelId);
-    // Still on the server but running another dialplan application: it left this application
-    // (continued, redirected) and its StasisEnd was lost. A listing without `dialplan.app_name`
-    // (servers before 1.10) cannot tell.
-    const appName = channel?.dialplan?.app_name;
-    const left = appName !== undefined && appName !== '' && appName !== 'Stasis';
+    // Still on the server but out of the application (continued, redirected, moved to another
+    // application) and its StasisEnd was lost.
+    const left = channel !== undefined && leftApplication(channel, call.app);
     if (!channel || left) {
       tell(
         { type: 'StasisEnd', application: call.app ?? '', channel: channel ?? { id: call.channelId } },
@@ -121,6 +119,22 @@ export async function recoverCall(
       }),
   );
   return { told, events, present, callGone: false };
+}
+
+/**
+ * Whether a channel listed by the server is out of the application `app` although it is still
+ * there: running another dialplan application, or the Stasis of another application (a per-call
+ * connection's `<app>:<channel>` counts as `<app>`). A listing without `dialplan.app_name`
+ * (servers before 1.10) cannot tell: false.
+ */
+function leftApplication(channel: Channel, app: string | undefined): boolean {
+  const appName = channel.dialplan?.app_name;
+  if (appName === undefined || appName === '') return false;
+  if (appName !== 'Stasis') return true;
+  const stasis = parseStasisAppData(channel.dialplan ?? {});
+  if (!stasis || app === undefined) return false;
+  const colon = app.indexOf(':');
+  return stasis.app !== (colon > 0 ? app.slice(0, colon) : app);
 }
 
 type Tell = (event: Record<string, unknown> & { type: string }, what: string) => void;

@@ -1,4 +1,4 @@
-import type { ResourceKind } from '@ringflow/client';
+import { HttpError, type ResourceKind } from '@ringflow/client';
 
 /** Operations after which the channel they name is on its way out of the application. */
 const LEAVING_OPERATIONS = new Set([
@@ -57,4 +57,18 @@ export function resourceCreatedBy(
   if (creates === undefined) return undefined;
   const id = params[creates.param];
   return typeof id === 'string' ? { kind: creates.kind, id } : undefined;
+}
+
+/**
+ * True for the server's refusal of a request on a channel that is not in the application (409
+ * "Channel not in Stasis application", as a real server words it).
+ *
+ * @example leftTheApplication(error) // true for POST /channels/c-1/play answered 409 "Channel not in Stasis application"
+ */
+export function leftTheApplication(error: unknown): boolean {
+  return (
+    error instanceof HttpError &&
+    error.status === 409 &&
+    error.serverMessage === 'Channel not in Stasis application'
+  );
 }

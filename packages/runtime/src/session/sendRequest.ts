@@ -8,7 +8,8 @@
 
 import { ErrorCode, HttpError, isResourceGone, markCallGone, RingflowError } from '@ringflow/client';
 import type { CallRequestOptions } from '../call/CallHandle.ts';
-import { resourceCreatedBy, takesChannelOut } from './requestEffects.ts';
+import { askServer } from '../recovery/ServerView.ts';
+import { leftTheApplication, resourceCreatedBy, takesChannelOut } from './requestEffects.ts';
 import type { SessionState } from './SessionState.ts';
 import { settleClosing } from './sessionEnd.ts';
 
@@ -48,6 +49,22 @@ export async function sendRequest(
     if (channelId && isResourceGone(error) && state.owned.has('channel', channelId)) {
       markCallGone(error);
       channelGone(state, channelId, operation);
+    } else if (channelId === mainChannelId && !state.leaving && leftTheApplication(error)) {
+      // The server says the call's channel is no longer in the application (sent elsewhere in
+      // the dialplan or to another application by someone else) while the session believed it
+      // was: its StasisEnd was lost, or is on its way. The call is gone for this application (its
+      // logic runs its hang-up path and does not hang up a channel that is not its own), and the
+      // server is asked at once what became of it, so the session ends without waiting for a
+      // watchdog.
+      markCallGone(error);
+      channelGone(state, channelId, operation);
+      const main = state.owned.get('channel', mainChannelId);
+      if (main)
+        state.session
+          .recover(askServer(state.host.client), [main], 'refusal')
+          .catch((err: unknown) =>
+            state.log('warn', 'could not ask the server what became of the call', { err }),
+          );
     } else if (state.phase.name === 'closing' && error instanceof HttpError && error.status < 500) {
       // The call's channel has left the application: a refusal now (a user event whose source
       // channel is gone, 409 "not in Stasis") is a consequence of that, not a machine failure.
