@@ -35,6 +35,20 @@ import { SessionState } from './SessionState.ts';
 import { sendRequest } from './sendRequest.ts';
 import { TrackingClock } from './TrackingClock.ts';
 
+/**
+ * What made a call ask the server about what it waits on: an event stream `gap`, a `restore` from
+ * its record, its `watchdog`, a request `refusal` saying its channel left the application.
+ */
+export type RecoveryReason = 'gap' | 'restore' | 'watchdog' | 'refusal';
+
+/** The line a call logs once when a recovery told its machine something. */
+const RECOVERED_LINE: Record<RecoveryReason, string> = {
+  gap: 'call recovered after a gap: told the machine what it missed',
+  restore: 'restored call: told the machine what it missed',
+  watchdog: 'call recovered by its watchdog: told the machine what it missed',
+  refusal: 'call recovered after a refused request: told the machine what it missed',
+};
+
 /** What the application tells a session about the call it serves. */
 export interface CallSessionOptions {
   readonly channelId: string;
@@ -246,20 +260,14 @@ export class CallSession implements HandleSession {
    * `recovered: true` (see {@link recoverCall}). Logs once what it told (`warn`: events were
    * lost; `info` after a restore, where that is expected) and counts each event by type. Rejects
    * when the server could not be asked.
-   * @param why what lost the events, for the log and the metrics: `gap`, `restore`, `watchdog`
+   * @param why what lost the events, for the log and the metrics (see {@link RecoveryReason})
    */
-  async recover(view: ServerView, scope: RecoveryScope, why: string): Promise<Recovery> {
+  async recover(view: ServerView, scope: RecoveryScope, why: RecoveryReason): Promise<Recovery> {
     const state = this.#state;
     const recovery = await recoverCall(this.#recoverable, view, scope);
     if (recovery.told.length > 0) {
       for (const type of recovery.events) state.host.metrics.eventsRecovered.inc({ type, reason: why });
-      state.log(
-        why === 'restore' ? 'info' : 'warn',
-        `call recovered after a ${why}: told the machine what it missed`,
-        {
-          recovered: recovery.told,
-        },
-      );
+      state.log(why === 'restore' ? 'info' : 'warn', RECOVERED_LINE[why], { recovered: recovery.told });
     }
     return recovery;
   }
@@ -280,6 +288,8 @@ export class CallSession implements HandleSession {
       tell: (event) => {
         if (session.ended) return;
         if (isEventType(event, 'StasisEnd') && event.channel?.id === session.channelId) {
+          // Closing: the machine had its channel's end already.
+          if (state.phase.name === 'closing') return;
           // The caller is gone: nothing hangs the channel up again.
           state.leaving = true;
           state.noteGone(session.channelId);
