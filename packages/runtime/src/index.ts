@@ -13,6 +13,7 @@ export type {
 } from './application/createApplication.ts';
 export type { CleanupRetryOptions } from './application/CleanupRetry.ts';
 export type { GapReport } from './recovery/GapReport.ts';
+export { LEAVING_OPERATIONS, takesChannelOut } from './session/requestEffects.ts';
 export { DEFAULT_WATCHDOG, type WatchdogOptions } from './recovery/CallWatchdog.ts';
 export { isRecovered, RECOVERED, type Recovery, type RecoveryScope } from './recovery/recoverCall.ts';
 export { askServer, listedServer, type ServerView } from './recovery/ServerView.ts';

@@ -1,7 +1,10 @@
 import { HttpError, type ResourceKind } from '@ringflow/client';
 
-/** Operations after which the channel they name is on its way out of the application. */
-const LEAVING_OPERATIONS = new Set([
+/**
+ * Operations after which the channel they name is on its way out of the application (for tools
+ * that tell a caller's hang-up from the application's: the dev console).
+ */
+export const LEAVING_OPERATIONS: ReadonlySet<string> = new Set([
   'channels.hangup',
   'channels.continueInDialplan',
   'channels.move',
