@@ -77,8 +77,10 @@ function recordAt(roots: ExpressionRoots, chain: string): RecordShape | undefine
 
 function unknownFieldMessage(record: RecordShape, chain: string, field: string): string {
   const fields = Object.keys(record.fields);
-  if (chain === 'vars')
-    return `"vars.${field}" is never declared or assigned.${didYouMean(field, fields) || ' Declare it under vars with an initial value.'}`;
+  if (chain === 'vars') {
+    const suggestion = didYouMean(field, fields);
+    return `"vars.${field}" is never declared or assigned (it would always be missing at run time).${suggestion} ${suggestion ? 'If not, declare' : 'Declare'} it (vars: { ${field}: <initial value> }) or assign it (a set, or as: ${field} on a step).`;
+  }
   if (chain === 'input')
     return `"input.${field}" is not a declared input.${didYouMean(field, fields) || ' Declare it under inputs.'}`;
   const suggestion = didYouMean(field, fields) || ` Its fields: ${fields.join(', ')}.`;

@@ -58,6 +58,8 @@ describe('flow steps on the simulator', () => {
     const flow = defineFlow({
       name: 'fragile',
       start: 'a',
+      // Declared (reading an undeclared variable is refused), but null: reading a field of it fails.
+      vars: { nothing: null },
       on: { error: 'sorry' },
       states: {
         a: { steps: ['answer', { getChannelVar: { name: 'X', on: { missing: 'broken' } } }] },

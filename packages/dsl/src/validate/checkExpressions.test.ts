@@ -109,3 +109,86 @@ describe('expression types', () => {
     ]);
   });
 });
+
+describe('variables read by expressions', () => {
+  it('refuses reading a variable that nothing declares or assigns, and names the one meant', () => {
+    const text = flow(`  a:
+    steps:
+      - set: { tries: { expr: "vars.tries + 1" } }
+    choose:
+      - { when: "vars.tires < 3", goto: a }
+      - { goto: b }
+`);
+    const result = parseFlow(text, 't.yaml');
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      't.yaml:11:18 error RF303 unknown-variable: "vars.tires" is never declared or assigned (it would always be missing at run time). Did you mean "tries"? If not, declare it (vars: { tires: <initial value> }) or assign it (a set, or as: tires on a step).',
+    ]);
+    // Without a close name: how to declare it.
+    expect(
+      lines(flow(`  a:\n    steps:\n      - play: { media: { expr: "vars.greeting" } }\n    next: b\n`)),
+    ).toEqual([
+      't.yaml:9:33 error RF303 unknown-variable: "vars.greeting" is never declared or assigned (it would always be missing at run time). Declare it (vars: { greeting: <initial value> }) or assign it (a set, or as: greeting on a step).',
+    ]);
+  });
+
+  it('knows every way a variable gets a value: vars, set steps and transitions, as on any step', () => {
+    const text = `name: t
+vars: { declared: 0 }
+prompts: { en: { p: sound:x } }
+queues: { support: { agents: [PJSIP/201] } }
+start: a
+on:
+  hangup: { set: { fromFlowHandler: 1 } }
+states:
+  a:
+    steps:
+      - set: { fromSetStep: 1 }
+      - gather: { prompt: p, as: fromGather, on: { noInput: { set: { fromStepOn: 1 } } } }
+      - menu: { prompt: p, choices: { "1": { goto: b, set: { fromChoice: 1 } } }, as: fromMenu }
+      - http: { url: "http://crm/x", as: fromHttp }
+      - subflow: { flow: pin, as: fromSubflow }
+      - queue: { name: support, as: fromQueue }
+      - dial: { endpoint: PJSIP/1, as: fromDial }
+      - record: { as: fromRecord }
+      - getChannelVar: { name: X, as: fromChannelVar }
+    on:
+      dtmf: { set: { fromStateOn: 1 } }
+    after:
+      5s: { goto: b, set: { fromAfter: 1 } }
+    choose:
+      - { when: "vars.declared == 0", goto: b, set: { fromChoose: 1 } }
+      - goto: b
+  b:
+    steps:
+      - userEvent:
+          name: All
+          variables:
+            a: { expr: "string(vars.declared) + string(vars.fromSetStep) + string(vars.fromStepOn)" }
+            b: { expr: "string(vars.fromChoice) + string(vars.fromFlowHandler) + vars.fromGather.outcome" }
+            c: { expr: "vars.fromMenu.outcome + vars.fromHttp.outcome + vars.fromSubflow.outcome" }
+            d: { expr: "vars.fromQueue.outcome + vars.fromDial.outcome + vars.fromRecord.outcome" }
+            e: { expr: "vars.fromChannelVar.outcome + string(vars.fromStateOn) + string(vars.fromAfter)" }
+            f: { expr: "string(vars.fromChoose)" }
+          if: "vars.fromDial.outcome != ''"
+      - hangup
+subflows:
+  pin:
+    start: s
+    vars: { own: 1 }
+    states: { s: { final: true, output: { pin: { expr: "vars.own" } } } }
+`;
+    const errors = parseFlow(text, 't.yaml').diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map(formatDiagnostic)).toEqual([]);
+    // A subflow's variables are its own: the main flow's are not visible there.
+    const leaked = text.replace(
+      'output: { pin: { expr: "vars.own" } }',
+      'output: { pin: { expr: "vars.declared" } }',
+    );
+    expect(
+      parseFlow(leaked, 't.yaml')
+        .diagnostics.filter((d) => d.severity === 'error')
+        .map((d) => [d.code, d.path.join('.')]),
+    ).toEqual([['RF303', 'subflows.pin.states.s.output.pin.expr']]);
+  });
+});

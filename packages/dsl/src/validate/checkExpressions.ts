@@ -84,7 +84,10 @@ function variableShapes(body: FlowBody): Record<string, TypeShape> {
       }
     }
   };
+  // Transitions assign too: in states (steps' on, menu choices, next, choose, on, after) and in
+  // the flow's own on handlers.
   visit(body.states);
+  visit(body.on);
   return shapes;
 }
 
@@ -200,7 +203,8 @@ export function checkExpressions(
         body,
         base: key === '' ? [] : ['subflows', key],
         input: recordShape('input', inputs),
-        vars: recordShape('vars', variableShapes(body), 'warning'),
+        // Reading a variable nothing declares or assigns is an error: it is always missing.
+        vars: recordShape('vars', variableShapes(body)),
       };
       scopes.set(key, scope);
     }

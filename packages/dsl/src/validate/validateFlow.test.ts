@@ -30,7 +30,7 @@ describe('validation of YAML flows', () => {
       'broken-many.yaml:16:20 error RF105 invalid-duration: "5 seconds" is not valid: expected a number with a unit: 500ms, 5s, 2m or 1h.',
       'broken-many.yaml:19:18 error RF200 unknown-target: No state named "suport". States are: greet, sales, bye, lost.',
       'broken-many.yaml:23:28 error RF300 expression-syntax: In expression "vars.tries >": Unexpected token: EOF.',
-      'broken-many.yaml:25:16 warning RF303 unknown-variable: "vars.trys" is never declared or assigned. Did you mean "tries"?',
+      'broken-many.yaml:25:16 error RF303 unknown-variable: "vars.trys" is never declared or assigned (it would always be missing at run time). Did you mean "tries"? If not, declare it (vars: { trys: <initial value> }) or assign it (a set, or as: trys on a step).',
       expect.stringMatching(
         /^broken-many\.yaml:30:27 error RF104 invalid-value: "bogus" is not allowed here; expected one of "normal", "busy"/,
       ),
