@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic, type Path } from '../validate/Diagnostic.ts';
-import { didYouMean } from '../validate/suggest.ts';
+import { didYouMean, suggest } from '../validate/suggest.ts';
 import { resolveNode, type SchemaNode } from './s.ts';
 
 /** An expression found while checking, handed to the expression checker with its place. */
@@ -57,6 +57,13 @@ export function describeNode(input: SchemaNode): string {
     case 'keyed':
       return `a ${node.noun}`;
   }
+}
+
+/** A value as written in a one-line flow mapping (`zip`, `"vars.n > 1"`), or `...` when long or nested. */
+function shortValue(value: unknown): string {
+  if (typeof value === 'string') return /^[A-Za-z_][\w-]*$/.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '...';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -355,18 +362,53 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
         return;
       }
       const keys = Object.keys(value);
-      if (keys.length !== 1) {
+      if (keys.length === 0) {
         report(
           diagnostic(
-            keys.length === 0 ? 'missing-field' : 'invalid-value',
+            'missing-field',
             path,
-            keys.length === 0
-              ? `Empty ${node.noun}: write one ${node.noun} name as the key, e.g. "play: { prompt: welcome }".`
-              : `A ${node.noun} has exactly one name as its key, found ${keys.length} (${keys.join(', ')}). Put each ${node.noun} in its own list item, and its options under its name.`,
+            `Empty ${node.noun}: write one ${node.noun} name as the key, e.g. "play: { prompt: welcome }".`,
           ),
         );
-        // Still check keys that are known names, so every problem shows up at once.
+        return;
       }
+      const known = keys.filter((k) => node.branches[k] !== undefined);
+      if (known.length === 1 && keys.length > 1) {
+        // One step with options written beside it (`- gather: {...}` then `as: pin` one level up):
+        // one error per option that names the fix, and the step itself checked as usual.
+        const name = known[0]!;
+        const branch = resolveNode(node.branches[name]!);
+        const fields = branch.kind === 'object' ? branch.props : {};
+        for (const key of keys) {
+          if (key === name) continue;
+          const field = Object.hasOwn(fields, key) ? key : undefined;
+          const meant = field ?? suggest(key, Object.keys(fields));
+          report(
+            diagnostic(
+              'unknown-field',
+              [...path, key],
+              meant !== undefined
+                ? `"${key}" belongs inside the ${name} ${node.noun}${field ? '' : ` (did you mean "${meant}"?)`}: ${name}: { ..., ${meant}: ${shortValue(value[key])} }.`
+                : `Unknown field "${key}" beside the ${name} ${node.noun}: a ${node.noun} item has only its name as key, its options go inside it (${name}: { ... }). The ${name} ${node.noun} takes: ${Object.keys(fields).join(', ')}.`,
+              { target: 'key' },
+            ),
+          );
+          // What the option holds is still checked where it is written (a condition, a name).
+          if (field !== undefined) walk(fields[field]!, value[key], [...path, key], out);
+        }
+        const body = value[name];
+        walk(node.branches[name]!, body === null || body === undefined ? {} : body, [...path, name], out);
+        return;
+      }
+      if (keys.length !== 1)
+        report(
+          diagnostic(
+            'invalid-value',
+            path,
+            `A ${node.noun} has exactly one name as its key, found ${keys.length} (${keys.join(', ')}). Put each ${node.noun} in its own list item, and its options under its name.`,
+          ),
+        );
+      // Still check keys that are known names, so every problem shows up at once.
       for (const key of keys) {
         const branch = node.branches[key];
         if (!branch) {

@@ -22,6 +22,7 @@ import { resolveNode, type SchemaNode } from '../schema/s.ts';
 import { stepDefinition } from '../steps/index.ts';
 import type { StepDefinition } from '../steps/StepDefinition.ts';
 import { type Diagnostic, diagnostic, type Path } from './Diagnostic.ts';
+import { stepEntries } from './stepEntries.ts';
 
 type FlowBody = SubflowDocument;
 
@@ -122,11 +123,7 @@ function handlerEventShape(event: string): TypeShape | undefined {
 }
 
 function stepAt(body: FlowBody, state: string, index: number): [string, Record<string, unknown>] | undefined {
-  const step = body.states?.[state]?.steps?.[index];
-  if (typeof step === 'string') return [step, {}];
-  if (!step || typeof step !== 'object') return undefined;
-  const [name, params] = Object.entries(step)[0] ?? [];
-  return name === undefined ? undefined : [name, (params ?? {}) as Record<string, unknown>];
+  return stepEntries(body.states?.[state]?.steps?.[index]);
 }
 
 function startsWith(path: Path, prefix: Path): boolean {

@@ -7,6 +7,7 @@ import { describeValue, type FoundExpression } from '../schema/checkValue.ts';
 import { stepDefinition } from '../steps/index.ts';
 import type { SoundFields } from '../steps/StepDefinition.ts';
 import { type Diagnostic, diagnostic, type Path } from './Diagnostic.ts';
+import { stepEntries } from './stepEntries.ts';
 import { checkExpressions } from './checkExpressions.ts';
 import { didYouMean } from './suggest.ts';
 
@@ -19,15 +20,6 @@ interface Edge {
   readonly path: Path;
   readonly eventless: boolean;
   readonly guarded: boolean;
-}
-
-function stepEntries(step: unknown): [string, Record<string, unknown>] | undefined {
-  if (typeof step === 'string') return [step, {}];
-  if (typeof step !== 'object' || step === null) return undefined;
-  const entries = Object.entries(step);
-  if (entries.length !== 1) return undefined;
-  const [name, body] = entries[0]!;
-  return [name, (body ?? {}) as Record<string, unknown>];
 }
 
 /** The value at a path inside a step's parameters (undefined when a part is missing). */

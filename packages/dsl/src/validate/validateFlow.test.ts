@@ -288,3 +288,44 @@ describe('queues', () => {
     ]);
   });
 });
+
+describe('options written beside their step', () => {
+  it('gives one error that names the fix, and still checks the rest of the step', () => {
+    const text = minimal(
+      `  a:
+    steps:
+      - answer
+      - gather: { prompt: ask, maxDigits: 4, on: { noInput: byee } }
+        as: zip
+      - play: { prompt: ask }
+        if: "vars.zip.digits == '1'"
+        onn: { done: a }
+    next: bye
+  bye:
+    steps: [hangup]
+`,
+      'prompts: { en: { ask: sound:demo-instruct } }\n',
+    );
+    expect(parseFlow(text, 't.yaml').diagnostics.map(formatDiagnostic)).toEqual([
+      't.yaml:8:61 error RF200 unknown-target: No state named "byee". Did you mean "bye"?',
+      't.yaml:9:9 error RF100 unknown-field: "as" belongs inside the gather step: gather: { ..., as: zip }.',
+      't.yaml:11:9 error RF100 unknown-field: "if" belongs inside the play step: play: { ..., if: "vars.zip.digits == \'1\'" }.',
+      't.yaml:12:9 error RF100 unknown-field: "onn" belongs inside the play step (did you mean "on"?): play: { ..., on: ... }.',
+    ]);
+  });
+
+  it('still checks what such an option holds, and says when two steps share an item', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    steps:\n      - play: { media: sound:x }\n        if: "vars.x >"\n      - answer: {}\n        hangup: {}\n',
+      ),
+    );
+    const errors = found.filter((f) => f.severity === 'error');
+    expect(errors.map((f) => [f.at, f.code])).toEqual([
+      ['7:9', 'RF100'],
+      ['7:22', 'RF300'],
+      ['8:9', 'RF104'],
+    ]);
+    expect(errors[2]!.message).toMatch(/found 2 \(answer, hangup\)/);
+  });
+});
