@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  callersChooseVoicemail,
   endings,
   HOLDING,
   holds,
   inMenu,
   onCleanup,
-  type Proc,
   runCleanups,
   said,
   startClassicCluster,
+  sleep,
+  tellCalls,
   until,
 } from './classicProcesses.ts';
 
@@ -36,53 +38,6 @@ exten => 100,1,Set(TRIES=0)
  same => n,Wait(0.2)
  same => n,Goto(retry)
 `;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Has the callers choose voicemail (3) whenever they are in the main menu by the store (a key
- * pressed while the event connection changes hands is lost, as on a real server with nobody
- * connected: a caller who still hears the menu presses it again, as people do, after 3 s). Runs
- * until the returned stop is called.
- */
-function callersChooseVoicemail(
-  calls: () => readonly string[],
-  inMainMenu: () => Promise<ReadonlySet<string>>,
-  press: (call: string) => void,
-): () => void {
-  let stopped = false;
-  const pressedAt = new Map<string, number>();
-  void (async () => {
-    while (!stopped) {
-      const waiting = await inMainMenu().catch(() => new Set<string>());
-      for (const call of calls())
-        if (waiting.has(call) && Date.now() - (pressedAt.get(call) ?? 0) > 3_000) {
-          pressedAt.set(call, Date.now());
-          press(call);
-        }
-      await sleep(200);
-    }
-  })();
-  return () => {
-    stopped = true;
-  };
-}
-
-/** What each call that did not end as expected went through, from the processes' logs. */
-function tellCalls(procs: readonly Proc[], calls: readonly string[], since: number): void {
-  for (const call of calls)
-    console.log(
-      'call',
-      call,
-      JSON.stringify(
-        procs.flatMap((p) =>
-          p.lines
-            .filter((l) => l.call === call && (l.level as number) >= 30)
-            .map((l) => [p.owner, (l.time as number) - since, l.msg, l.outcome ?? l.state ?? '']),
-        ),
-      ).slice(0, 2_000),
-    );
-}
 
 describe('classic cluster mode under faults (issue 27)', () => {
   it('holder killed with SIGKILL while 40 calls arrive over 10 s: a new holder within about a second, every call enters the application and completes exactly once', async () => {

@@ -6,7 +6,8 @@ import { JetStreamCallStore } from '@ringflow/cluster';
 import type { CallRecord } from '@ringflow/runtime';
 import { createSimulator, type SimulatorOptions, startWireServer } from '@ringflow/simulator';
 import { EventSocketProxy } from '../runtime/EventSocketProxy.ts';
-import { startNatsServer } from './startNatsServer.ts';
+import { startNatsCluster, type TestNatsCluster } from './startNatsCluster.ts';
+import { startNatsServer, type TestNatsServer } from './startNatsServer.ts';
 import { startStallingProxy } from './stallingProxy.ts';
 
 /**
@@ -116,13 +117,30 @@ export async function startClassicCluster(
     sounds?: SimulatorOptions['sounds'];
     /** The processes reach the server through an {@link EventSocketProxy} (`events`) that can cut event sockets. */
     eventProxy?: boolean;
+    /**
+     * Three clustered NATS nodes (`natsCluster`) instead of one server: every process is given all
+     * three (`--cluster a,b,c --cluster-replicas 3`); `nats` and `proxy` are then not there.
+     */
+    natsCluster?: boolean;
   } = {},
 ) {
   const { extraArgs = [], stallable } = options;
-  const nats = await startNatsServer();
-  cleanups.push(() => nats.stop());
-  const proxy = await startStallingProxy(nats.port);
-  cleanups.push(() => proxy.close());
+  let nats: TestNatsServer | undefined;
+  let natsCluster: TestNatsCluster | undefined;
+  let proxy: Awaited<ReturnType<typeof startStallingProxy>> | undefined;
+  if (options.natsCluster) {
+    const started = await startNatsCluster();
+    natsCluster = started;
+    cleanups.push(() => started.stop());
+  } else {
+    const server = await startNatsServer();
+    nats = server;
+    cleanups.push(() => server.stop());
+    const stalling = await startStallingProxy(server.port);
+    proxy = stalling;
+    cleanups.push(() => stalling.close());
+  }
+  const natsUrl = natsCluster?.urls ?? nats!.url;
   const sim = createSimulator({
     clock: systemClock,
     dialplan: { text: options.dialplan ?? DIALPLAN },
@@ -145,7 +163,8 @@ export async function startClassicCluster(
     '--app',
     'ivr',
     '--cluster',
-    nats.url,
+    natsUrl,
+    ...(natsCluster ? ['--cluster-replicas', '3'] : []),
     '--input',
     'openingHours=Daily 24h',
     '--format',
@@ -158,7 +177,7 @@ export async function startClassicCluster(
     // The stallable process reaches NATS through the proxy and serves its probes (--http).
     const p = ringflow(
       procs.length === stallable
-        ? [...args.map((a) => (a === nats.url ? proxy.url : a)), '--http', '127.0.0.1:0']
+        ? [...args.map((a) => (a === natsUrl && proxy ? proxy.url : a)), '--http', '127.0.0.1:0']
         : args,
     );
     procs.push(p);
@@ -177,7 +196,10 @@ export async function startClassicCluster(
       return (changes.at(-1)?.workers as unknown[] | undefined)?.length === processes;
     }),
   );
-  const observer = await JetStreamCallStore.connect(nats.url, { owner: 'observer' });
+  const observer = await JetStreamCallStore.connect(natsUrl.split(','), {
+    owner: 'observer',
+    ...(natsCluster ? { replicas: 3 } : {}),
+  });
   cleanups.push(() => observer.close());
   const voicemails = new Map<string, number>();
   const prompts = new Map<string, number>();
@@ -196,5 +218,66 @@ export async function startClassicCluster(
   });
   /** How many times a prompt was started on a call's channel. */
   const promptsHeard = (call: string, media: string) => prompts.get(`${call} ${media}`) ?? 0;
-  return { nats, proxy, sim, wire, events, procs, observer, voicemails, promptsHeard, entered, start };
+  return {
+    // Single-server mode's (without natsCluster): typed as always there for the tests that use them.
+    nats: nats as TestNatsServer,
+    proxy: proxy as Awaited<ReturnType<typeof startStallingProxy>>,
+    natsCluster,
+    sim,
+    wire,
+    events,
+    procs,
+    observer,
+    voicemails,
+    promptsHeard,
+    entered,
+    start,
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Has the callers choose voicemail (3) whenever they are in the main menu by the store (a key
+ * pressed while the event connection changes hands is lost, as on a real server with nobody
+ * connected: a caller who still hears the menu presses it again, as people do, after 3 s). Runs
+ * until the returned stop is called.
+ */
+export function callersChooseVoicemail(
+  calls: () => readonly string[],
+  inMainMenu: () => Promise<ReadonlySet<string>>,
+  press: (call: string) => void,
+): () => void {
+  let stopped = false;
+  const pressedAt = new Map<string, number>();
+  void (async () => {
+    while (!stopped) {
+      const waiting = await inMainMenu().catch(() => new Set<string>());
+      for (const call of calls())
+        if (waiting.has(call) && Date.now() - (pressedAt.get(call) ?? 0) > 3_000) {
+          pressedAt.set(call, Date.now());
+          press(call);
+        }
+      await sleep(200);
+    }
+  })();
+  return () => {
+    stopped = true;
+  };
+}
+
+/** What each call that did not end as expected went through, from the processes' logs. */
+export function tellCalls(procs: readonly Proc[], calls: readonly string[], since: number): void {
+  for (const call of calls)
+    console.log(
+      'call',
+      call,
+      JSON.stringify(
+        procs.flatMap((p) =>
+          p.lines
+            .filter((l) => l.call === call && (l.level as number) >= 30)
+            .map((l) => [p.owner, (l.time as number) - since, l.msg, l.outcome ?? l.state ?? '']),
+        ),
+      ).slice(0, 2_000),
+    );
 }

@@ -65,7 +65,7 @@ describe('ringflow run --cluster', () => {
     const bad = ringflow([...listen, '--cluster', 'http://127.0.0.1:4222']);
     expect(await bad.exit).toBe(2);
     expect(bad.output().stderr).toMatch(
-      /--cluster: expected a NATS address such as nats:\/\/127.0.0.1:4222, got 'http:\/\/127.0.0.1:4222'/,
+      /--cluster: expected a NATS address such as nats:\/\/127.0.0.1:4222 \(or several, comma separated\), got 'http:\/\/127.0.0.1:4222'/,
     );
     const nobody = ringflow([...listen, '--cluster', 'nats://127.0.0.1:1']);
     expect(await nobody.exit).toBe(1);

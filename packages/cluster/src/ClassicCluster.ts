@@ -61,6 +61,12 @@ export interface ClassicClusterOptions {
   readonly holderTakeoverMs?: number;
   /** How long events stay in the stream. Default 10 minutes. */
   readonly eventsMaxAgeMs?: number;
+  /**
+   * Copies of the lease and assignment buckets and of the events stream in a NATS cluster (1, 3
+   * or 5; give the store's). Default 1 (a single NATS server); 3 on a cluster of three nodes, so
+   * that one node lost loses nothing. Buckets and stream already there keep their own.
+   */
+  readonly replicas?: number;
 }
 
 const LEASES_BUCKET = 'ringflow-leases';
@@ -203,20 +209,32 @@ export class ClassicCluster {
     const server: HeldServer = { ...options.server, name };
     const eventsMaxAgeMs = options.eventsMaxAgeMs ?? 10 * 60 * 1000;
     const connection = options.connection;
+    const replicas = options.replicas ?? 1;
+    if (replicas !== 1 && replicas !== 3 && replicas !== 5)
+      throw new RingflowError(
+        ErrorCode.CONFIG,
+        `ClassicCluster: replicas is ${String(replicas)}: give 1, 3 or 5 (copies in a NATS cluster).`,
+      );
     let leases: KV;
     let assignments: KV;
     let js: JetStreamClient;
     let jsm: JetStreamManager;
     try {
       const kvm = new Kvm(connection);
-      leases = await kvm.create(LEASES_BUCKET, { history: 1, ttl: ttlMs, storage: StorageType.File });
+      leases = await kvm.create(LEASES_BUCKET, {
+        history: 1,
+        ttl: ttlMs,
+        storage: StorageType.File,
+        replicas,
+      });
       assignments = await kvm.create(ASSIGNMENTS_BUCKET, {
         history: 1,
         ttl: ASSIGNMENT_TTL_MS,
         storage: StorageType.File,
+        replicas,
       });
       jsm = await jetstreamManager(connection);
-      await ensureEventsStream(jsm, eventsMaxAgeMs);
+      await ensureEventsStream(jsm, eventsMaxAgeMs, replicas);
       js = jetstream(connection);
     } catch (error) {
       throw new RingflowError(
@@ -247,6 +265,7 @@ export class ClassicCluster {
       me,
       logger: options.logger.child({ server: name, role: 'worker' }),
       eventsMaxAgeMs,
+      replicas,
     });
     const holder = new EventConnectionHolder({
       js,

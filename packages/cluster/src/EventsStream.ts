@@ -19,14 +19,19 @@ export function isStreamNotFound(error: unknown): boolean {
 }
 
 /**
- * Makes the events stream when it is missing (limits retention, file storage, de-duplication);
+ * Makes the events stream when it is missing (limits retention, file storage, de-duplication,
+ * `replicas` copies in a NATS cluster: default 1);
  * resolves with whether it made it. Only "stream not found" leads to making it: any other failure
  * (NATS or JetStream not answering, no permission) is thrown as it came.
  *
  * @example
  * await ensureEventsStream(jsm, 10 * 60 * 1000);
  */
-export async function ensureEventsStream(jsm: JetStreamManager, maxAgeMs: number): Promise<boolean> {
+export async function ensureEventsStream(
+  jsm: JetStreamManager,
+  maxAgeMs: number,
+  replicas = 1,
+): Promise<boolean> {
   try {
     await jsm.streams.info(EVENTS_STREAM);
     return false;
@@ -41,6 +46,7 @@ export async function ensureEventsStream(jsm: JetStreamManager, maxAgeMs: number
       storage: StorageType.File,
       max_age: maxAgeMs * 1_000_000,
       duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
+      num_replicas: replicas,
     });
   } catch (error) {
     // Another process made it at the same time: it is there now.

@@ -5,6 +5,7 @@ import type { CallRecord, CallStore } from '@ringflow/runtime';
 import { type JetStreamManager, jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { isNatsUnavailable, retryWhileUnavailable } from './retryWhileUnavailable.ts';
 
 /** Options of {@link JetStreamCallStore.open}. */
 export interface JetStreamCallStoreOptions {
@@ -52,6 +53,11 @@ const DEFAULT_BUCKET = 'ringflow-calls';
 /** Claims of one call tried again while its old owner's last writes keep landing. */
 const CLAIM_ATTEMPTS = 5;
 const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a request NATS cannot answer now (a timeout, a 503 while a NATS cluster elects the
+ * bucket's leader after a node died) is tried again before it fails: elections take seconds.
+ */
+const UNAVAILABLE_RETRY_MS = 15_000;
 
 /**
  * A {@link CallStore} on a NATS JetStream key-value bucket, shared by every process of a cluster:
@@ -215,20 +221,22 @@ export class JetStreamCallStore implements CallStore {
       this.keys.set(record.callId, key);
     }
     try {
-      call.revision =
-        call.revision === undefined
-          ? await this.kv.create(key, value)
-          : await this.kv.update(key, value, call.revision);
+      const revision = call.revision;
+      call.revision = await this.retrying(() =>
+        revision === undefined ? this.kv.create(key, value) : this.kv.update(key, value, revision),
+      );
       return;
     } catch (error) {
       if (!isWrongRevision(error)) throw error;
-      // A write of ours that failed on our side (a time-out while NATS restarted) may have
-      // landed: the entry is still ours then, and this write goes on from its revision. NATS
+      // A write of ours that failed on our side (a time-out while NATS restarted, or repeated
+      // above after one) may have landed: the entry is still ours then, and this write goes on
+      // from its revision. NATS
       // killed (SIGKILL) may also have lost our last writes, or the whole entry (a claim never
       // deletes one): the entry is written again.
       const stored = await this.read(key);
       if (stored === undefined && call.revision !== undefined) {
-        call.revision = await this.kv.create(key, value).catch((again: unknown) => {
+        call.revision = await this.retrying(() => this.kv.create(key, value)).catch((again: unknown) => {
+          if (isNatsUnavailable(again)) throw again;
           call.lost = true;
           throw this.takenOver(record.callId, again);
         });
@@ -238,7 +246,7 @@ export class JetStreamCallStore implements CallStore {
         call.lost = true;
         throw this.takenOver(record.callId, error);
       }
-      call.revision = await this.kv.update(key, value, stored.revision);
+      call.revision = await this.retrying(() => this.kv.update(key, value, stored.revision));
     }
   }
 
@@ -252,7 +260,8 @@ export class JetStreamCallStore implements CallStore {
     this.keys.delete(callId);
     if (call.lost || call.revision === undefined || key === undefined) return;
     try {
-      await this.kv.purge(key, { previousSeq: call.revision });
+      const revision = call.revision;
+      await this.retrying(() => this.kv.purge(key, { previousSeq: revision }));
     } catch (error) {
       if (!isWrongRevision(error)) throw error;
       // Still this process's entry at another revision (NATS lost its last writes): removed at
@@ -281,7 +290,7 @@ export class JetStreamCallStore implements CallStore {
 
   private async purgeAt(key: string, revision: number): Promise<void> {
     try {
-      await this.kv.purge(key, { previousSeq: revision });
+      await this.retrying(() => this.kv.purge(key, { previousSeq: revision }));
     } catch (error) {
       if (!isWrongRevision(error)) throw error;
     }
@@ -344,7 +353,9 @@ export class JetStreamCallStore implements CallStore {
 
   private async keysMatching(filter: string): Promise<string[]> {
     const prefix = `$KV.${this.bucket}.`;
-    const info = await this.jsm.streams.info(`KV_${this.bucket}`, { subjects_filter: `${prefix}${filter}` });
+    const info = await this.retrying(() =>
+      this.jsm.streams.info(`KV_${this.bucket}`, { subjects_filter: `${prefix}${filter}` }),
+    );
     return Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(prefix.length));
   }
 
@@ -363,15 +374,24 @@ export class JetStreamCallStore implements CallStore {
     // The owner's last writes may land while this process claims (a process handing its calls
     // over closes their sockets as its last records travel): a newer write by the same owner is
     // read again and claimed; an owner other than `from` means another process claimed first.
+    /** A claim of ours went unanswered (NATS unavailable) and was repeated: it may have landed. */
+    let mayHaveLanded = false;
     for (let attempt = 1; stored && stored.value.owner === from; attempt++) {
       const call = this.call(callId);
       const record = stored.value.record;
+      const revision = stored.revision;
       try {
-        call.revision = await this.kv.update(
-          key,
-          JSON.stringify({ owner: this.owner, record } satisfies StoredCall),
-          stored.revision,
-        );
+        call.revision = await this.retrying(() => {
+          const claimed = this.kv.update(
+            key,
+            JSON.stringify({ owner: this.owner, record } satisfies StoredCall),
+            revision,
+          );
+          claimed.catch((error: unknown) => {
+            if (isNatsUnavailable(error)) mayHaveLanded = true;
+          });
+          return claimed;
+        });
         call.lost = false;
         return record;
       } catch (error) {
@@ -379,6 +399,11 @@ export class JetStreamCallStore implements CallStore {
         if (!isWrongRevision(error) || attempt >= CLAIM_ATTEMPTS) throw error;
       }
       stored = await this.read(key);
+    }
+    // The entry names this process: the claim that went unanswered did land.
+    if (stored && mayHaveLanded && stored.value.owner === this.owner) {
+      this.call(callId).revision = stored.revision;
+      return stored.value.record;
     }
     return undefined;
   }
@@ -396,9 +421,14 @@ export class JetStreamCallStore implements CallStore {
   }
 
   private async read(key: string): Promise<{ value: StoredCall; revision: number } | undefined> {
-    const entry = await this.kv.get(key);
+    const entry = await this.retrying(() => this.kv.get(key));
     if (entry?.operation !== 'PUT') return undefined;
     return { value: entry.json<StoredCall>(), revision: entry.revision };
+  }
+
+  /** `work` tried again while NATS answers it cannot now (safe: every write names a revision). */
+  private retrying<T>(work: () => Promise<T>): Promise<T> {
+    return retryWhileUnavailable(work, UNAVAILABLE_RETRY_MS);
   }
 
   private call(callId: string): OwnedCall {

@@ -101,6 +101,7 @@ export class JetStreamEventFeed implements EventTransport {
     private readonly me: string,
     private readonly logger: Logger,
     private readonly eventsMaxAgeMs: number,
+    private readonly replicas: number,
     clock: Clock,
   ) {
     this.clock = clock;
@@ -114,6 +115,8 @@ export class JetStreamEventFeed implements EventTransport {
     readonly logger: Logger;
     /** The events stream's max age, should the feed have to make it again (NATS lost it). */
     readonly eventsMaxAgeMs?: number;
+    /** The events stream's copies in a NATS cluster, should the feed have to make it again. Default 1. */
+    readonly replicas?: number;
     readonly clock?: Clock;
   }): Promise<JetStreamEventFeed> {
     const feed = new JetStreamEventFeed(
@@ -123,6 +126,7 @@ export class JetStreamEventFeed implements EventTransport {
       options.me,
       options.logger,
       options.eventsMaxAgeMs ?? 10 * 60 * 1000,
+      options.replicas ?? 1,
       options.clock ?? systemClock,
     );
     feed.streamCreated = (await feed.jsm.streams.info(EVENTS_STREAM)).created;
@@ -358,7 +362,7 @@ export class JetStreamEventFeed implements EventTransport {
       } catch (error) {
         if (!isStreamNotFound(error)) throw error;
         // NATS lost the stream itself: made again, and read from its start.
-        await ensureEventsStream(this.jsm, this.eventsMaxAgeMs);
+        await ensureEventsStream(this.jsm, this.eventsMaxAgeMs, this.replicas);
         this.logger.error('the JetStream events stream was gone (NATS lost it): made again');
         this.streamCreated = (await this.jsm.streams.info(EVENTS_STREAM)).created;
         await this.reset({ kind: 'all' }, 'the events stream was made again');

@@ -51,7 +51,10 @@ Options:
   --listen-user <name:password>  with --listen: the account servers must send (websocket_client.conf)
   --cluster <nats://host:port>  with --listen or --server: keep calls in NATS JetStream (a
                           key-value bucket, made when missing) so that other processes take
-                          them over; with --server alone, share the server's event connection
+                          them over; with --server alone, share the server's event connection.
+                          A NATS cluster: every node, comma separated (nats://a:4222,nats://b:4222,...)
+  --cluster-replicas <n>  with --cluster: copies of the buckets and the events stream in a NATS
+                          cluster, 1, 3 or 5 (default 1: one NATS server; 3 on three nodes)
   --cluster-lease <duration>  with --cluster and --server: how long a process's leases outlive
                           its last renewal (default 5s): a dead process's calls move after about
                           this; a process cut from NATS this long lets its calls go
@@ -111,6 +114,7 @@ function parse(args: readonly string[]) {
       listen: { type: 'string' },
       cluster: { type: 'string' },
       'cluster-lease': { type: 'string' },
+      'cluster-replicas': { type: 'string' },
       http: { type: 'string' },
       'http-user': { type: 'string' },
       'http-password': { type: 'string' },
@@ -194,11 +198,23 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
       throw new UsageError(
         '--cluster goes with --server (one process at a time holds the event connection, the calls are shared) or --listen (per-call connections); see docs/cluster.md',
       );
-    if (!/^(nats|tls):\/\/[^/\s]+:\d+\/?$/.test(values.cluster))
-      throw new UsageError(
-        `--cluster: expected a NATS address such as nats://127.0.0.1:4222, got '${values.cluster}'`,
-      );
+    for (const address of values.cluster.split(','))
+      if (!/^(nats|tls):\/\/[^/\s]+:\d+\/?$/.test(address))
+        throw new UsageError(
+          `--cluster: expected a NATS address such as nats://127.0.0.1:4222 (or several, comma separated), got '${address}'`,
+        );
   }
+  const clusterReplicas =
+    values['cluster-replicas'] === undefined ? undefined : Number(values['cluster-replicas']);
+  if (clusterReplicas !== undefined && values.cluster === undefined)
+    throw new UsageError('--cluster-replicas goes with --cluster');
+  if (
+    clusterReplicas !== undefined &&
+    clusterReplicas !== 1 &&
+    clusterReplicas !== 3 &&
+    clusterReplicas !== 5
+  )
+    throw new UsageError(`--cluster-replicas: 1, 3 or 5, got '${values['cluster-replicas']}'`);
   const http = values.http === undefined ? undefined : parseHttpAddress(values.http);
   if (http && !onServer) throw new UsageError('--http goes with --server or --listen');
   const httpAccount = accountOption(values['http-user'], values['http-password'], '--http-user');
@@ -280,6 +296,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
       ...(listen ? { listen: { ...listen, accounts: account } } : {}),
       ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
       ...(clusterLeaseMs !== undefined ? { clusterLeaseMs } : {}),
+      ...(clusterReplicas !== undefined ? { clusterReplicas } : {}),
       app: values.app ?? flow.document.name,
       ...(http
         ? {

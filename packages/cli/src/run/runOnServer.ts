@@ -18,8 +18,13 @@ export interface ServerRunOptions {
   /** Where to wait for servers that dial the application (outbound WebSockets). */
   readonly listen?: ListenOptions;
   readonly app: string;
-  /** A NATS address: calls are kept in JetStream, and SIGTERM hands them over to other processes. */
+  /**
+   * A NATS address, or a NATS cluster's, comma separated: calls are kept in JetStream, and SIGTERM
+   * hands them over to other processes.
+   */
   readonly cluster?: string;
+  /** Copies of the cluster's buckets and events stream in a NATS cluster (1, 3 or 5). Default 1. */
+  readonly clusterReplicas?: number;
   /**
    * Classic cluster mode: how long a process's leases (the event connection, its worker lease)
    * outlive its last renewal. Longer than a NATS restart takes, so a restart costs no takeover;
@@ -66,7 +71,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   if (options.cluster) {
     const { JetStreamCallStore } = await import('@ringflow/cluster');
     try {
-      store = await JetStreamCallStore.connect(options.cluster);
+      store = await JetStreamCallStore.connect(options.cluster.split(','), {
+        ...(options.clusterReplicas !== undefined ? { replicas: options.clusterReplicas } : {}),
+      });
     } catch (error) {
       say(`ringflow run: --cluster: ${(error as Error).message}`);
       return ExitCode.FAILURE;
@@ -91,6 +98,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         app: options.app,
         logger,
         ...(options.clusterLeaseMs !== undefined ? { leaseTtlMs: options.clusterLeaseMs } : {}),
+        ...(options.clusterReplicas !== undefined ? { replicas: options.clusterReplicas } : {}),
       });
     } catch (error) {
       say(`ringflow run: --cluster: ${(error as Error).message}`);
