@@ -167,7 +167,16 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
       `cannot read the flow ${flowFile}: ${describeFileError(error)}. Name it with flow: <file>, relative to this file`,
     );
   }
-  if (!doc || !flow) return { ok: false, diagnostics: sortDiagnostics(reader.diagnostics) };
+  if (!doc || !flow) {
+    // The scenarios' own shape is told with the flow's errors, rather than after they are fixed.
+    if (doc && Array.isArray(doc.scenarios) && reader.fits(['scenarios']))
+      doc.scenarios.forEach((item, i) => {
+        const own = (item as { calls?: unknown } | null)?.calls;
+        const cast = own !== null && typeof own === 'object' ? own : (doc.calls ?? { caller: {} });
+        reader.check(scenarioSchema(Object.keys(cast)), item, ['scenarios', i]);
+      });
+    return { ok: false, diagnostics: sortDiagnostics(reader.diagnostics) };
+  }
   reader.states = Object.keys(flow.document.states);
   const flows = await loadOtherFlows(doc.flows, file, reader);
   for (const [name, other] of Object.entries(flows))

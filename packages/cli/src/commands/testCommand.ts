@@ -1,10 +1,10 @@
-import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CoverageReport, ScenarioResult } from '@ringflow/testing';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
+import { displayPath, FlowProblems, orderInGroup } from './FlowProblems.ts';
 
 /** The values of --transport (ScenarioTransport of @ringflow/testing, which loads only when the command runs). */
 const TRANSPORTS = ['http', 'socket', 'per-call'] as const;
@@ -75,12 +75,17 @@ export const testCommand: Command = {
       return ExitCode.FAILURE;
     }
     const out = format === 'json' ? jsonOutput(io) : textOutput(io, formatCoverage);
+    const problems = new FlowProblems();
     const run = await runScenarioFiles(
       files,
       {
         onSuite: (suite) => out.suite(suite.file, suite.scenarios.length),
         onResult: (result) => out.result(result),
-        onProblems: (file, diagnostics) => out.problems(file, diagnostics.map(formatDiagnostic)),
+        // Each problem once, flow first: two scenario files of one broken flow tell its errors once.
+        onProblems: (file, diagnostics) => {
+          const fresh = problems.add(diagnostics, file);
+          out.problems(file, orderInGroup(fresh).map(formatDiagnostic), diagnostics.length - fresh.length);
+        },
       },
       transport === undefined ? {} : { transport: transport as (typeof TRANSPORTS)[number] },
     );
@@ -107,14 +112,14 @@ function parse(args: readonly string[]) {
 interface TestOutput {
   suite(file: string, count: number): void;
   result(result: ScenarioResult): void;
-  problems(file: string, lines: readonly string[]): void;
+  /** Problems that keep a scenario file from running; `repeated`: how many were told already (by another file). */
+  problems(file: string, lines: readonly string[], repeated: number): void;
   coverage(report: CoverageReport): void;
   summary(passed: number, failed: number): void;
 }
 
 function shortPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel.startsWith('..') ? file : rel;
+  return displayPath(file);
 }
 
 function textOutput(io: CommandIo, formatCoverage: (report: CoverageReport) => string): TestOutput {
@@ -126,9 +131,13 @@ function textOutput(io: CommandIo, formatCoverage: (report: CoverageReport) => s
       io.stdout(`  ${r.passed ? '✓' : '✗'} ${r.scenario}  (${seconds} s of call)\n`);
       if (!r.passed) failures.push(r);
     },
-    problems: (file, lines) => {
+    problems: (file, lines, repeated) => {
       io.stdout(`${shortPath(file)}: cannot run, fix these first:\n`);
       for (const line of lines) io.stdout(`  ${line}\n`);
+      if (repeated > 0)
+        io.stdout(
+          `  (and ${repeated === 1 ? 'the problem' : `the ${repeated} problems`} of its flow told above)\n`,
+        );
     },
     coverage: (report) => io.stdout(`\n${formatCoverage(report)}\n`),
     summary: (passed, failed) => {
@@ -167,7 +176,8 @@ function jsonOutput(io: CommandIo): TestOutput {
             }
           : {}),
       }),
-    problems: (file, lines) => line({ file: shortPath(file), problems: lines }),
+    problems: (file, lines, repeated) =>
+      line({ file: shortPath(file), problems: lines, ...(repeated > 0 ? { toldAbove: repeated } : {}) }),
     coverage: (report) => line({ coverage: report }),
     summary: (passed, failed) => line({ passed, failed, msg: `${passed} passed, ${failed} failed` }),
   };

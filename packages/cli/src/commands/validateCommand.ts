@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '@ringflow/dsl';
 import { type Command, parseCommandLine, UsageError } from '../Command.ts';
 import { ExitCode } from '../ExitCode.ts';
+import { displayPath, FlowProblems } from './FlowProblems.ts';
 
 type Dsl = typeof import('@ringflow/dsl');
 
@@ -75,27 +77,24 @@ export const validateCommand: Command = {
       io.stderr(`ringflow validate: no .yaml file under ${positionals.join(' ') || '.'}\n`);
       return ExitCode.FAILURE;
     }
-    const all: Diagnostic[] = [];
-    const seen = new Set<string>();
+    // Each problem once, paths relative to here, a flow's problems with its scenario files'.
+    const problems = new FlowProblems();
     let unreadable = missing.length;
     for (const file of files) {
-      const diagnostics = SCENARIO_FILE.test(file)
+      const checked = SCENARIO_FILE.test(file)
         ? await checkScenarioFile(dsl, file)
         : await checkFlowFile(dsl, file);
-      if (typeof diagnostics === 'string') {
+      if (typeof checked === 'string') {
         unreadable++;
-        io.stderr(`ringflow validate: cannot read ${file}: ${diagnostics}\n`);
+        io.stderr(`ringflow validate: cannot read ${displayPath(file)}: ${checked}\n`);
         continue;
       }
-      for (const d of diagnostics) {
-        // A scenario file reports its flow's errors too: once is enough when both are checked.
-        const line = formatDiagnostic(d);
-        if (seen.has(line)) continue;
-        seen.add(line);
-        all.push(d);
-        if (format === 'text') io.stdout(`${line}\n`);
-        else if (format === 'json') io.stdout(`${JSON.stringify(asJson(d))}\n`);
-      }
+      problems.add(checked.diagnostics, checked.flowFile);
+    }
+    const all = problems.ordered();
+    for (const d of all) {
+      if (format === 'text') io.stdout(`${formatDiagnostic(d)}\n`);
+      else if (format === 'json') io.stdout(`${JSON.stringify(asJson(d))}\n`);
     }
     if (format === 'sarif') io.stdout(`${JSON.stringify(toSarif(all), null, 2)}\n`);
     const errors = all.filter((d) => d.severity === 'error').length;
@@ -108,28 +107,37 @@ export const validateCommand: Command = {
   },
 };
 
+/** What checking one file found, and the flow the file is about (itself, or the flow a scenario file tests). */
+interface Checked {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly flowFile: string;
+}
+
 /** The diagnostics of a flow file, or why it cannot be read. */
-async function checkFlowFile(dsl: Dsl, file: string): Promise<readonly Diagnostic[] | string> {
+async function checkFlowFile(dsl: Dsl, file: string): Promise<Checked | string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     return dsl.describeFileError(error);
   }
-  return dsl.parseFlow(text, file).diagnostics;
+  return { diagnostics: dsl.parseFlow(text, file).diagnostics, flowFile: file };
 }
 
 /** The diagnostics of a scenario file and of the flow it tests, or why it cannot be read. */
-async function checkScenarioFile(dsl: Dsl, file: string): Promise<readonly Diagnostic[] | string> {
+async function checkScenarioFile(dsl: Dsl, file: string): Promise<Checked | string> {
+  let text: string;
   try {
-    await readFile(file, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch (error) {
     return dsl.describeFileError(error);
   }
   // Loaded only when a scenario file is checked: the reader of scenario files, not the harness
   // that runs them (which brings the simulator and the runtime).
-  const { loadScenarioFile } = await import('@ringflow/testing/scenario-files');
-  return (await loadScenarioFile(file)).diagnostics;
+  const { defaultFlowFile, loadScenarioFile } = await import('@ringflow/testing/scenario-files');
+  const named = (dsl.parseYamlWithPositions(text, file).value as { flow?: unknown } | null)?.flow;
+  const flowFile = typeof named === 'string' ? resolve(dirname(file), named) : defaultFlowFile(file);
+  return { diagnostics: (await loadScenarioFile(file)).diagnostics, flowFile };
 }
 
 function parse(args: readonly string[]) {
