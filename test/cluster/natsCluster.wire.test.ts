@@ -132,7 +132,7 @@ describe('cluster mode on a NATS cluster of three nodes (issue 32 point 5)', () 
     await until(
       'every caller to reach voicemail after the node died',
       () => calls.every((c) => promptsHeard(c, 'sound:vm-intro') > 0),
-      60_000,
+      90_000,
     );
     const goneOnAt = Date.now();
     const ended = await until(
@@ -141,7 +141,7 @@ describe('cluster mode on a NATS cluster of three nodes (issue 32 point 5)', () 
         const all = endings(procs).filter((e) => calls.includes(e.call) && e.outcome === 'completed');
         return all.length >= calls.length ? all : undefined;
       },
-      90_000,
+      120_000,
     );
     const completedAt = Date.now();
     stopPressing();
@@ -163,5 +163,5 @@ describe('cluster mode on a NATS cluster of three nodes (issue 32 point 5)', () 
     for (const e of endings(procs)) expect(e.outcome).not.toBe('failed');
     await until('the bucket empty', async () => (await observer.list()).length === 0);
     passed = true;
-  }, 240_000);
+  }, 300_000);
 });
