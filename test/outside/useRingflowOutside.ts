@@ -140,11 +140,9 @@ const README_CHECKS: Record<string, Expect> = {
 };
 
 /**
- * Issue 28, point 2 (another change): reading a variable that nothing declares or assigns is an
- * error. Until it lands, `ringflow validate` says so as a warning (RF303, exit 0); once it does,
- * set this to `true`: the run then requires exit 1.
+ * Issue 28, point 2: reading a variable that nothing declares or assigns is an error (RF303):
+ * `ringflow validate` exits 1 and names the fix.
  */
-const MISSPELT_VARIABLE_IS_AN_ERROR = false;
 const MISSPELT_FLOW = `name: tries
 start: ask
 vars: { tries: 0 }
@@ -261,8 +259,7 @@ try {
   mkdirSync(join(project, 'drafts'));
   writeFileSync(join(project, 'drafts/tries.yaml'), MISSPELT_FLOW);
   sh('npx ringflow validate drafts/tries.yaml', project, {
-    exit: MISSPELT_VARIABLE_IS_AN_ERROR ? 1 : [0, 1],
-    warnings: /RF303|1 warning/,
+    exit: 1,
     check: (out) => expectIn(out, /"vars\.tires".*Did you mean "tries"\?/, 'the misspelt variable'),
   });
 
