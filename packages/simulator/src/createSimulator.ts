@@ -15,6 +15,8 @@ import {
 import { SimulatorDriver } from './driver/SimulatorDriver.ts';
 import { EventBus } from './events/EventBus.ts';
 import { handlers } from './handlers/index.ts';
+import { configureMediaSockets, type MediaSockets } from './media/MediaSockets.ts';
+import type { MediaWebSocketOptions } from './media/MediaWebSocketOptions.ts';
 import { missingResource } from './routing/lookupBeforeChecks.ts';
 import { routeRequest } from './routing/Router.ts';
 import { readParams } from './routing/readParams.ts';
@@ -83,6 +85,12 @@ export interface SimulatorOptions {
    * ringing; `null` makes them ring until the driver answers or rejects them. Default 1000.
    */
   readonly answerOutboundAfterMs?: number | null;
+  /**
+   * Media over WebSocket (`POST /channels/externalMedia` with `transport=websocket`): the
+   * `websocket_client` sections media channels may dial, and how. Applications may always
+   * connect in (`connection_type=server`) at `/media/<MEDIA_WEBSOCKET_CONNECTION_ID>`.
+   */
+  readonly mediaWebSockets?: MediaWebSocketOptions;
 }
 
 /** An in-memory server speaking the interface: see {@link createSimulator}. */
@@ -92,6 +100,11 @@ export interface Simulator extends SimulatedServer {
   readonly serverResource: PublishedServerResource;
   /** Acts as callers and phones do (place calls, press digits, hang up...) and observes events. */
   readonly driver: SimulatorDriver;
+  /**
+   * Media over WebSocket: incoming connections (`acceptIncoming`, which the wire server serves at
+   * `/media/<id>`) and what callers heard of the audio applications sent (`heard`, `onHeard`).
+   */
+  readonly media: MediaSockets;
   /** How many channels exist (hung-up snoops lingering included). */
   readonly channelCount: number;
   /** True while a channel with this id exists (not yet destroyed). */
@@ -140,6 +153,7 @@ class SimulatorImpl implements Simulator {
   readonly world: World;
   readonly facilities: Facilities;
   readonly driver: SimulatorDriver;
+  readonly media: MediaSockets;
   private closed = false;
   /** Listeners of what leaves the server (text messages, DTMF to far ends); the driver uses them. */
   readonly outboundListeners = new Set<(kind: string, detail: Readonly<Record<string, unknown>>) => void>();
@@ -236,6 +250,12 @@ class SimulatorImpl implements Simulator {
     );
     for (const [name, value] of dialplan.globals) world.globals.set(name, value);
     this.driver = new SimulatorDriver(world, (listener) => this.outboundListeners.add(listener));
+    const media = configureMediaSockets(world, options.mediaWebSockets ?? {});
+    this.media = media;
+    // DTMF played to an external media channel reaches its socket instead of a far end.
+    this.outboundListeners.add((kind, detail) => {
+      if (kind === 'dtmf') media.dtmfPlayed(String(detail.channelId), String(detail.digit));
+    });
   }
 
   get channelCount(): number {

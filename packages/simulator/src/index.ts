@@ -38,4 +38,24 @@ export type { OutboundConnectionConfig } from './outbound/OutboundConnectionConf
 export { dialWebSocket } from './outbound/OutboundSocket.ts';
 export type { ApplicationDialer, ApplicationPipe } from './outbound/ApplicationPipe.ts';
 export { connectInProcess } from './outbound/connectInProcess.ts';
+export {
+  createMediaPipePair,
+  dialMediaWebSocket,
+  MAX_MEDIA_MESSAGE_BYTES,
+  MEDIA_PATH_PREFIX,
+  QUEUE_LIMIT,
+  XOFF_LEVEL,
+  XON_LEVEL,
+} from './media/index.ts';
+export type {
+  ExternalMediaWebSocketRequest,
+  HeardAudio,
+  IncomingMediaAnswer,
+  MediaDialer,
+  MediaDialRequest,
+  MediaPipe,
+  MediaSockets,
+  MediaWebSocketClient,
+  MediaWebSocketOptions,
+} from './media/index.ts';
 export type { InProcessListener, InProcessListenOptions } from './outbound/connectInProcess.ts';

@@ -1,4 +1,6 @@
 import type { PublishedEvent } from '../events/EventBus.ts';
+import type { HeardAudio } from '../media/HeardAudio.ts';
+import { mediaSocketsOf } from '../media/MediaSockets.ts';
 import { answerDialedLeg, createChannel, dialFields, hangupChannel } from '../world/channelLifecycle.ts';
 import { reviewAudio } from '../world/audioFlow.ts';
 import { playDigits, receiveDtmf } from '../world/dtmf.ts';
@@ -309,6 +311,19 @@ export class SimulatorDriver {
         endpoint: { technology: ep.technology, resource: ep.resource },
       },
     );
+  }
+
+  /**
+   * What the caller on `channelId` heard of the audio applications sent on media sockets (a
+   * voice bot's utterances): one entry per stretch played without a gap, oldest first, once it
+   * ended. See `sim.media.onHeard` to be told as they end.
+   *
+   * @example
+   * await clock.advance(3000);
+   * sim.driver.heard(callerId).map((a) => a.frames); // [50]: one second of the bot's audio
+   */
+  heard(channelId: string): readonly HeardAudio[] {
+    return mediaSocketsOf(this.world).heard(channelId);
   }
 
   /** Calls `listener` with every event the server raises (once, whoever receives it); returns the remover. */

@@ -4,6 +4,7 @@ import { SimError } from '../SimError.ts';
 import { answerChannel, dialFields, hangupChannel } from '../world/channelLifecycle.ts';
 import { parseFunctionName, readChannelFunction, writeChannelFunction } from '../world/channelFunctions.ts';
 import { otherMediaStarts } from '../world/channelMedia.ts';
+import { mediaSocketsOf } from '../media/MediaSockets.ts';
 import { sendDtmf } from '../world/dtmf.ts';
 import { hangupReasonCauses } from '../world/hangupCauses.ts';
 import { createForDial, dialCreated, type OriginateRequest, originate } from '../world/originate.ts';
@@ -373,7 +374,25 @@ export const channelsHandlers: HandlerTable = {
 
   externalMedia: (ctx) => {
     const { world, params } = ctx;
+    if (optStr(params, 'transport') === 'websocket') {
+      return ok(
+        mediaSocketsOf(world).createChannel({
+          app: str(params, 'app'),
+          channelId: optStr(params, 'channelId'),
+          externalHost: optStr(params, 'external_host'),
+          encapsulation: str(params, 'encapsulation'),
+          connectionType: optStr(params, 'connection_type'),
+          format: optStr(params, 'format'),
+          direction: optStr(params, 'direction'),
+          transportData: optStr(params, 'transport_data'),
+          variables: containers(params, 'variables'),
+        }),
+      );
+    }
     const encapsulation = str(params, 'encapsulation');
+    if (!optStr(params, 'format')) throw new SimError(400, 'format cannot be empty');
+    if (!['both', 'in', 'out'].includes(optStr(params, 'direction') ?? 'both'))
+      throw new SimError(400, 'Invalid direction specified');
     const host = optStr(params, 'external_host');
     if (!host && encapsulation !== 'none' && str(params, 'connection_type') !== 'server') {
       throw new SimError(400, 'external_host is required');

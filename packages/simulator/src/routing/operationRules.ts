@@ -37,7 +37,13 @@ export const operationRules: Readonly<Record<string, Readonly<Record<string, Par
     ifExists: { invalid: refuse(400, 'ifExists invalid') },
     terminateOn: { invalid: refuse(400, 'terminateOn invalid') },
   },
-  'channels.externalMedia': { app: { missing: [400, 'app cannot be empty'] } },
+  'channels.externalMedia': {
+    app: { missing: [400, 'app cannot be empty'] },
+    // Observed (websocket transport): the handler refuses these in the real server's order.
+    format: { missing: 'accept' },
+    connection_type: { invalid: 'accept' },
+    direction: { invalid: 'accept' },
+  },
   'channels.getChannelVar': { variable: { missing: [400, 'Variable name is required'] } },
   'channels.setChannelVar': { variable: { missing: [400, 'Variable name is required'] } },
   'channels.getChannelVars': { variables: { missing: [400, 'Variable names are required'] } },

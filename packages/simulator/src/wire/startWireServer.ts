@@ -4,6 +4,12 @@ import type { Duplex } from 'node:stream';
 import { type Clock, systemClock } from '@ringflow/client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SimulatorDriver } from '../driver/SimulatorDriver.ts';
+import {
+  createMediaUpgrades,
+  type IncomingMedia,
+  incomingMediaOf,
+  MEDIA_PATH_PREFIX,
+} from '../media/acceptMediaUpgrade.ts';
 import type { EventConnection, SimRequest, SimResponse, SimulatedServer } from '../transport.ts';
 import { allowedMethods } from './allowedMethods.ts';
 import { apiDocsResponse } from './apiDocsResponse.ts';
@@ -49,6 +55,11 @@ export interface WireServerOptions {
    * `/ringflow/driver/...` for the same accounts (see driverApi.ts). Read-only accounts may not use it.
    */
   readonly driver?: SimulatorDriver;
+  /**
+   * Where applications connect in to external media channels (`ws://host:port/media/<id>`, at the
+   * HTTP root, no credentials). Default: the simulator's own (`sim.media`), when the server has one.
+   */
+  readonly media?: IncomingMedia;
   /** Told about failures inside the simulated server (each also answered with a 500). */
   readonly onError?: (error: unknown) => void;
 }
@@ -106,6 +117,8 @@ export async function startWireServer(
   const clients = new Set<WebSocket>();
   const sockets = new Set<Socket>();
   const coalescer = new WriteCoalescer();
+  const incomingMedia = options.media ?? incomingMediaOf(server);
+  const mediaUpgrades = incomingMedia ? createMediaUpgrades(incomingMedia) : undefined;
   let asteriskIdProbe: Promise<string> | undefined;
 
   const asteriskId = (): Promise<string> => {
@@ -320,6 +333,9 @@ export async function startWireServer(
     socket.on('error', () => socket.destroy());
     const target = parseRequestTarget(req.url ?? '');
     if (!target) return html(400, 'Bad Request', 'The request target is not a valid URL path.');
+    if (mediaUpgrades && target.path.startsWith(MEDIA_PATH_PREFIX)) {
+      return mediaUpgrades.accept(req, socket, head, target.path);
+    }
     if (target.path !== EVENTS_PATH) {
       const inInterface = target.path === INTERFACE_ROOT || target.path.startsWith(`${INTERFACE_ROOT}/`);
       return inInterface
@@ -438,6 +454,7 @@ export async function startWireServer(
       http.closeIdleConnections();
       const open = [...clients];
       for (const ws of open) ws.close(1001, 'Server shutting down');
+      mediaUpgrades?.closeAll();
       // Real time on purpose: this waits for network peers, not for simulated call time.
       const cutOff = systemClock.setTimeout(() => {
         for (const ws of open) ws.terminate();

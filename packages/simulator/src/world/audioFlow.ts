@@ -1,3 +1,4 @@
+import { soundMayHaveChanged } from '../media/soundChangeHook.ts';
 import type { RecordingTarget } from './LiveRecording.ts';
 import type { MediaTarget } from './mediaQueue.ts';
 import { SimBridge } from './SimBridge.ts';
@@ -71,6 +72,8 @@ export function reviewAudio(world: World, ...origins: SoundOrigin[]): void {
       bridge.recordingName === undefined ? undefined : world.recordings.get(bridge.recordingName);
     recording?.talkingChanged(bridgeHasSound(world, bridge));
   }
+  // External media channels send frames while sound reaches them.
+  soundMayHaveChanged(world, channels);
 }
 
 function reviewTalkDetection(world: World, ch: SimChannel): void {
