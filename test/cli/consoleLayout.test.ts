@@ -31,19 +31,18 @@ describe('the console diagram of the shipped flows', () => {
       for (const t of layout.transitions) {
         expect(t.points.length, `${t.from} → ${t.to}`).toBeGreaterThanOrEqual(2);
         expect(t.label.text).toBe(labelText(t.labels));
+        // Drawn whole: wrapped on lines, never cut.
+        expect(t.label.lines.join(' ').replace(/,/g, '')).toBe(t.labels.join(' ').replace(/,/g, ''));
       }
       const labels = layout.transitions
         .filter((t) => t.from !== t.to)
-        .map((t) => {
-          const width = t.label.text.length * 5.6;
-          return {
-            x: t.label.x - width / 2,
-            y: t.label.y - 6,
-            width,
-            height: 12,
-            what: `label ${t.label.text}`,
-          };
-        });
+        .map((t) => ({
+          x: t.label.x - t.label.width / 2,
+          y: t.label.y - t.label.height / 2,
+          width: t.label.width,
+          height: t.label.height,
+          what: `label ${t.label.text}`,
+        }));
       const all = [...boxes, ...labels];
       for (const [i, a] of all.entries())
         for (const b of all.slice(i + 1)) expect(apart(a, b), `${a.what} overlaps ${b.what}`).toBe(true);

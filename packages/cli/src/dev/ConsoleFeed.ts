@@ -1,12 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FeedMessage, TimelineEntry } from './feedMessages.ts';
 
-/** One line of a call's timeline, as the page shows it. */
-export interface TimelineEntry {
-  readonly at: number;
-  readonly call: string;
-  readonly kind: 'event' | 'request' | 'state' | 'end' | 'error' | 'vars' | 'userEvent' | 'failure' | 'timer';
-  readonly text: string;
-}
+export type { FeedMessage, TimelineEntry } from './feedMessages.ts';
 
 /** How many messages a page opened late is sent first (the oldest are dropped beyond). */
 const HISTORY = 5000;
@@ -24,7 +19,7 @@ export class ConsoleFeed {
   private readonly pages = new Set<ServerResponse>();
   private readonly history: string[] = [];
 
-  send(message: Readonly<Record<string, unknown>>): void {
+  send(message: FeedMessage): void {
     const data = `data: ${JSON.stringify(message)}\n\n`;
     this.history.push(data);
     if (this.history.length > HISTORY) this.history.shift();

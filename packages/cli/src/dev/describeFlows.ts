@@ -1,4 +1,5 @@
 import { type Flow, flowGraph } from '@ringflow/dsl';
+import type { FlowDescription } from './feedMessages.ts';
 
 /**
  * The flows as the console page draws them: each one's graph (the graph of `ringflow graph`), the
@@ -14,7 +15,7 @@ export function describeFlows(
     readonly flow: Flow;
     readonly error?: string;
   }[],
-) {
+): FlowDescription[] {
   return flows.map((f) => ({
     name: f.name,
     file: f.file,

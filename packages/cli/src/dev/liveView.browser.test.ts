@@ -93,7 +93,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in 
       ],
       { stdout: (t) => said.push(t), stderr: (t) => said.push(t), waitForStop: () => stopped },
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -128,7 +132,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in 
     const context = await browser.newContext({
       httpCredentials: { username: 'ops', password: 'secret' },
       acceptDownloads: true,
-      viewport: { width: 1400, height: 800 },
+      viewport: { width: 1280, height: 720 },
     });
     const page = await context.newPage();
     await page.goto(view);
@@ -153,19 +157,19 @@ describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in 
       return channels.find((c) => c.id !== id)?.id;
     }, 'the dialled far end');
     // The far end is listed as it rings, then answered; nothing on the page acts on it.
-    const listed = page.locator('#farends .farend', { hasText: 'PJSIP/operator' });
-    await listed.filter({ hasText: '(ringing)' }).waitFor({ timeout: 10_000 });
+    const listed = page.locator('#calls .farend', { hasText: 'PJSIP/operator' });
+    await listed.filter({ hasText: 'ringing' }).waitFor({ timeout: 10_000 });
     expect(await listed.locator('button').count()).toBe(0);
     await drive('POST', `/calls/${farEnd}/answer`);
-    await listed.filter({ hasText: '(answered)' }).waitFor({ timeout: 10_000 });
+    await listed.filter({ hasText: 'answered' }).waitFor({ timeout: 10_000 });
     await page
-      .locator('#timeline div', { hasText: `ChannelStateChange (${farEnd})` })
+      .locator('#timeline li', { hasText: `ChannelStateChange (${farEnd})` })
       .first()
       .waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(shotsDir, 'console-live.png') });
     await drive('DELETE', `/calls/${farEnd}`);
     await row.filter({ hasText: 'ended' }).waitFor({ timeout: 10_000 });
-    expect(await page.locator('#farends .farend').count()).toBe(0);
+    expect(await page.locator('#calls .farend').count()).toBe(0);
 
     // Save as test: the browser gets the file; the server writes nothing beside the flow.
     const downloading = page.waitForEvent('download', { timeout: 20_000 });

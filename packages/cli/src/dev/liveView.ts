@@ -83,16 +83,17 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
   const showFarEnd = (event: { readonly type: string } & Readonly<Record<string, unknown>>) => {
     const channel = event.channel as { id?: string; name?: string; state?: string } | undefined;
     const id = channel?.id;
-    if (id === undefined || recorder.callOfFarEnd(id) === undefined) return;
+    const call = id === undefined ? undefined : recorder.callOfFarEnd(id);
+    if (id === undefined || call === undefined) return;
     const name = channel?.name ?? id;
     if (event.type === 'ChannelDestroyed') {
       ringing.delete(id);
-      feed.send({ type: 'farEnd', id, ringing: false, gone: true });
+      feed.send({ type: 'farEnd', id, call, ringing: false, gone: true });
     } else if (channel?.state === 'Up' && event.type === 'ChannelStateChange')
-      feed.send({ type: 'farEnd', id, ringing: false, answered: true, name });
+      feed.send({ type: 'farEnd', id, call, ringing: false, answered: true, name });
     else if (!ringing.has(id) && channel?.state !== 'Up') {
       ringing.add(id);
-      feed.send({ type: 'farEnd', id, ringing: true, name });
+      feed.send({ type: 'farEnd', id, call, ringing: true, name });
     }
   };
 
@@ -179,6 +180,7 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
             showFarEnd(event);
           },
           onForgotten: (id) => recorder.forget(id),
+          endOf: (call) => recorder.record(call.id, call)?.end,
         },
       );
     },

@@ -82,6 +82,15 @@ describe('startDevConsole', () => {
       m.type === 'timeline' ? [(m.entry as { text: string }).text] : [],
     );
     expect(texts).toContainEqual(expect.stringMatching(new RegExp(`POST /channels/${id}/answer → 204`)));
+    // Its start and end times, and how it ended in a scenario's words (the page's call list).
+    expect(messages).toContainEqual({ type: 'call', id, flow: 'hello', at: expect.any(Number) });
+    expect(messages).toContainEqual({
+      type: 'ended',
+      call: id,
+      outcome: 'completed',
+      at: expect.any(Number),
+      end: { status: 'completed', by: 'flow' },
+    });
   });
 
   it('lists a dialled far end as ringing until the page answers it', async () => {
@@ -101,9 +110,13 @@ states:
     );
     const desk = await startDevConsole({ files: [file], port: 0 });
     try {
-      await fetch(`${desk.url}api/call`, { method: 'POST', body: JSON.stringify({ flow: 'desk' }) });
+      const { id } = (await (
+        await fetch(`${desk.url}api/call`, { method: 'POST', body: JSON.stringify({ flow: 'desk' }) })
+      ).json()) as { id: string };
       const ringing = await readFeed(desk.url, (m) => m.some((x) => x.type === 'farEnd' && x.ringing));
       const farEnd = ringing.find((x) => x.type === 'farEnd')!;
+      // Grouped under the call that dialled it.
+      expect(farEnd.call).toBe(id);
       const answered = await fetch(`${desk.url}api/answer`, {
         method: 'POST',
         body: JSON.stringify({ call: farEnd.id }),
@@ -277,7 +290,7 @@ exten => 200,1,Playback(beep)
       });
       const { id } = (await post('call', { extension: '100', from: '555' })) as { id: string };
       const messages = await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === id));
-      expect(messages).toContainEqual({ type: 'call', id, flow: 'hello' });
+      expect(messages).toContainEqual({ type: 'call', id, flow: 'hello', at: expect.any(Number) });
       expect(messages).toContainEqual({ type: 'state', call: id, state: 'greet' });
       const saved = (await post('save', { call: id })) as {
         yaml: string;
@@ -291,7 +304,12 @@ exten => 200,1,Playback(beep)
       // An extension whose dialplan takes the call into no flow: the page is told it ended there.
       const beep = (await post('call', { extension: '200' })) as { id: string };
       const ended = await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === beep.id));
-      expect(ended).toContainEqual({ type: 'ended', call: beep.id, outcome: 'ended in the dialplan' });
+      expect(ended).toContainEqual({
+        type: 'ended',
+        call: beep.id,
+        outcome: 'ended in the dialplan',
+        at: expect.any(Number),
+      });
       expect(ended.some((x) => x.type === 'call' && x.id === beep.id)).toBe(false);
       // Straight into a flow, the extension typed is the number the call dialled.
       const direct = (await post('call', { flow: 'hello', extension: '300' })) as { id: string };

@@ -12,6 +12,7 @@ import type { AnyStateMachine } from 'xstate';
 import { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
+import type { FeedMessage } from './feedMessages.ts';
 import { consoleMachine } from './consoleMachine.ts';
 import { describeFlows } from './describeFlows.ts';
 import { consolePage } from './consolePage.ts';
@@ -63,7 +64,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   if (options.files.length === 0)
     throw new Error('give at least one flow file, e.g. ringflow dev flows/ivr.yaml');
   const feed = new ConsoleFeed();
-  const send = (message: Record<string, unknown>) => feed.send(message);
+  const send = (message: FeedMessage) => feed.send(message);
   const recorder = new CallRecorder();
   const flows = new Map<string, LoadedFlow>();
   // The flow (the version) each call entered, by channel id, until its session is watched.
@@ -138,16 +139,17 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     if (id && e.type === 'ChannelDestroyed' && inDialplan.delete(id) && !watched.has(id)) {
       const cause = (event as { cause_txt?: string }).cause_txt;
       feed.line(id, 'end', `■ call ended in the dialplan${cause ? `: ${cause}` : ''}`);
-      send({ type: 'ended', call: id, outcome: 'ended in the dialplan' });
+      send({ type: 'ended', call: id, outcome: 'ended in the dialplan', at: Date.now() });
     }
     // Channels a call's flow dialled are far ends: the page answers, rejects or hangs them up.
-    if (!id || recorder.callOfFarEnd(id) === undefined) return;
+    const call = id === undefined ? undefined : recorder.callOfFarEnd(id);
+    if (!id || call === undefined) return;
     if (e.type === 'ChannelCreated') {
-      send({ type: 'farEnd', id, ringing: true, name: e.channel?.name ?? id });
+      send({ type: 'farEnd', id, call, ringing: true, name: e.channel?.name ?? id });
     }
     if (e.type === 'ChannelStateChange' && e.channel?.state === 'Up')
-      send({ type: 'farEnd', id, ringing: false, answered: true, name: e.channel?.name ?? id });
-    if (e.type === 'ChannelDestroyed') send({ type: 'farEnd', id, ringing: false, gone: true });
+      send({ type: 'farEnd', id, call, ringing: false, answered: true, name: e.channel?.name ?? id });
+    if (e.type === 'ChannelDestroyed') send({ type: 'farEnd', id, call, ringing: false, gone: true });
   });
   const app = createApplication({
     servers: [{ url: wire.url, username: 'dev', password: 'dev' }],
@@ -164,6 +166,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   await app.start();
   const watched = watchCalls(app.calls$, feed, (session) => flowOfCall.get(session.channelId)?.version, {
     onForgotten: (id) => recorder.forget(id),
+    endOf: (call) => recorder.record(call.id, call)?.end,
     onCall: (call) => {
       const loaded = flowOfCall.get(call.id);
       flowOfCall.delete(call.id);

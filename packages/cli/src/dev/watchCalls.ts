@@ -2,6 +2,7 @@ import type { Flow, FlowOutput } from '@ringflow/dsl';
 import type { CallSession } from '@ringflow/runtime';
 import type { InspectionEvent } from 'xstate';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
+import type { CallEnd } from './feedMessages.ts';
 
 /** What the console follows of a call: its flow, the states it entered, how it ended. */
 export interface WatchedCall {
@@ -34,6 +35,8 @@ export interface WatchOptions {
     session: CallSession,
     event: { readonly type: string } & Readonly<Record<string, unknown>>,
   ) => void;
+  /** How an ended call ended, in a scenario's words (the page lists it so). */
+  readonly endOf?: (call: WatchedCall) => CallEnd | undefined;
   /** Told when an ended call is forgotten (beyond the last 500). */
   readonly onForgotten?: (id: string) => void;
 }
@@ -82,7 +85,7 @@ export function watchCalls(
       const flow = flowOf(session);
       if (flow) call.flow = flow.document.name;
       options.onCall?.(call, session);
-      feed.send({ type: 'call', id, flow: call.flow });
+      feed.send({ type: 'call', id, flow: call.flow, at: Date.now() });
       const actor = session.machine;
       let vars: Readonly<Record<string, unknown>> = {};
       const enter = (state: string) => {
@@ -141,7 +144,14 @@ export function watchCalls(
           'end',
           `■ call ended: ${String(outcome)}${call.output ? ` (flow ${call.output.status})` : ''}`,
         );
-        feed.send({ type: 'ended', call: id, outcome: String(outcome) });
+        const end = options.endOf?.(call);
+        feed.send({
+          type: 'ended',
+          call: id,
+          outcome: String(outcome),
+          at: call.endedAt,
+          ...(end ? { end: { status: end.status, by: end.by } } : {}),
+        });
       });
     });
   });

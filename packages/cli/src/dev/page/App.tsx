@@ -1,19 +1,30 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { CallList } from './CallList.tsx';
-import { Diagram } from './Diagram.tsx';
-import { FarEnds } from './FarEnds.tsx';
+import { Details } from './Details.tsx';
+import { Diagram, type DiagramPick } from './Diagram.tsx';
 import { FlowErrors } from './FlowErrors.tsx';
 import { SaveCall } from './SaveCall.tsx';
 import { Scenarios } from './Scenarios.tsx';
 import { type CallerSettings, Softphone } from './Softphone.tsx';
-import { StateSteps } from './StateSteps.tsx';
 import { Timeline } from './Timeline.tsx';
 import { useConsoleFeed } from './useConsoleFeed.ts';
+
+/** The time now, renewed every second while `ticking` (the durations of calls in progress). */
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return ticking ? Math.max(now, Date.now()) : now;
+}
 
 /**
  * The console page. `live`: the read-only live view of `ringflow run --http` (no softphone or
  * scenarios, far ends shown but not acted on; a call is saved as a test by download). Otherwise
- * `ringflow dev`'s page.
+ * `ringflow dev`'s page. Three columns: the phone and the calls; the diagram with what is
+ * picked on it (and the scenarios); the timeline.
  */
 export function App({ live }: { readonly live: boolean }) {
   // `flow` undefined: the first flow, until one (or the dialplan) is picked.
@@ -23,9 +34,9 @@ export function App({ live }: { readonly live: boolean }) {
     language: 'en',
   });
   const picked = useRef('');
-  const { store } = useConsoleFeed(() => picked.current);
+  const { store, connection } = useConsoleFeed(() => picked.current);
   const [selected, setSelected] = useState<string | null>(null);
-  const [clicked, setClicked] = useState<string | null>(null);
+  const [pick, setPick] = useState<DiagramPick | null>(null);
   const [notice, setNotice] = useState('');
   const [saves, setSaves] = useState(0);
   const flows = store.flows;
@@ -33,43 +44,78 @@ export function App({ live }: { readonly live: boolean }) {
   picked.current = flowName;
   const call = selected ? store.calls.get(selected) : undefined;
   const flow = flows.find((f) => f.name === (call ? call.flow : flowName)) ?? flows[0];
+  const calls = [...store.calls.values()].reverse();
+  const now = useNow(calls.some((c) => !c.ended));
   const select = (id: string) => {
     store.call(id, flowName);
     setSelected(id);
   };
+  const title = live ? 'live' : 'dev';
   return (
     <>
-      <section>
-        {live ? null : (
-          <Softphone
-            flows={flows}
-            settings={{ ...settings, flow: flowName }}
-            onSettings={setSettings}
-            selected={selected}
-            onCalled={select}
-            onNotice={setNotice}
-          />
-        )}
-        <FarEnds farEnds={store.farEnds} live={live} onNotice={setNotice} />
-        <CallList calls={store.calls.values()} selected={selected} onSelect={select} />
-        <SaveCall
-          live={live}
-          selected={selected}
-          onNotice={setNotice}
-          onSaved={() => setSaves((n) => n + 1)}
-        />
-        <div id="notice" role="status">
-          {notice}
-        </div>
-        <FlowErrors flows={flows} />
-      </section>
-      <section>
-        <h2>Diagram</h2>
-        <Diagram flow={flow} call={call} onState={setClicked} />
-        <StateSteps flow={flow} state={clicked} />
-        {live ? null : <Scenarios version={saves} />}
-      </section>
-      <Timeline lines={store.lines} selected={selected} />
+      <header class="top">
+        <span class="brand">
+          ringflow <span class="mode">{title}</span>
+        </span>
+        <span class="flow-name" title={flow?.file}>
+          {flow ? `${flow.name} · ${flow.file.split('/').pop()}` : ''}
+        </span>
+        <span class={`conn conn-${connection}`} role="status">
+          {connection === 'loading' ? 'loading…' : connection === 'live' ? 'connected' : 'reconnecting…'}
+        </span>
+      </header>
+      {!store.loaded ? (
+        <main class="loading" aria-busy="true">
+          <div class="spinner" aria-hidden="true" />
+          <p>Loading the flows and the calls…</p>
+        </main>
+      ) : (
+        <main class={`grid${live ? ' live' : ''}`}>
+          <aside class="left" aria-label={live ? 'Calls' : 'Phone and calls'}>
+            {live ? null : (
+              <Softphone
+                flows={flows}
+                settings={{ ...settings, flow: flowName }}
+                onSettings={setSettings}
+                selected={selected}
+                selectedEnded={!!call?.ended}
+                onCalled={select}
+                onNotice={setNotice}
+              />
+            )}
+            <div id="notice" role="status" class={notice ? 'notice' : ''}>
+              {notice}
+            </div>
+            <CallList
+              calls={calls}
+              farEndsOf={(id) => store.farEndsOf(id)}
+              selected={selected}
+              now={now}
+              live={live}
+              onSelect={select}
+              onNotice={setNotice}
+            />
+            <SaveCall
+              live={live}
+              selected={selected}
+              onNotice={setNotice}
+              onSaved={() => setSaves((n) => n + 1)}
+            />
+          </aside>
+          <section class="center" aria-label="Flow">
+            <FlowErrors flows={flows} />
+            <Diagram flow={flow} call={call} picked={pick} onPick={setPick} />
+            <div class="lower">
+              <section class="panel details-pane" aria-labelledby="details-title">
+                <h2 id="details-title">Details</h2>
+                <Details flow={flow} picked={pick} />
+              </section>
+              {live ? null : <Scenarios version={saves} />}
+            </div>
+          </section>
+          <Timeline lines={store.lines} selected={selected} />
+        </main>
+      )}
     </>
   );
 }

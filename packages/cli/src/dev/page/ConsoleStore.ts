@@ -1,4 +1,4 @@
-import type { FeedMessage, FlowDescription, TimelineEntry } from './types.ts';
+import type { CallEnd, FeedMessage, FlowDescription, TimelineEntry } from './types.ts';
 
 /** A call as the page follows it. */
 export interface CallView {
@@ -7,12 +7,20 @@ export interface CallView {
   /** The states it entered, in order. */
   readonly path: string[];
   state: string | null;
+  /** When it started and ended (ms since the epoch), as the server saw it. */
+  startedAt: number | null;
+  endedAt: number | null;
+  /** How it ended, as the runtime says it (null while it goes on). */
   ended: string | null;
+  /** How it ended, in a scenario's words. */
+  end: CallEnd | null;
 }
 
-/** A far end a call's flow dialled, as the page lists it. */
+/** A far end a call's flow dialled, as the page lists it (under its call). */
 export interface FarEndView {
   readonly name: string;
+  /** The call that dialled it. */
+  readonly call: string | null;
   readonly answered: boolean;
 }
 
@@ -22,7 +30,9 @@ export interface FarEndView {
  * a page opens, and copying the timeline for each would cost more than it tells.
  */
 export class ConsoleStore {
-  flows: FlowDescription[] = [];
+  flows: readonly FlowDescription[] = [];
+  /** Whether the flows arrived (the page shows it is loading until then). */
+  loaded = false;
   readonly calls = new Map<string, CallView>();
   readonly lines: TimelineEntry[] = [];
   readonly farEnds = new Map<string, FarEndView>();
@@ -33,10 +43,15 @@ export class ConsoleStore {
     if (this.farEnds.has(id)) return undefined;
     let call = this.calls.get(id);
     if (!call) {
-      call = { id, flow, path: [], state: null, ended: null };
+      call = { id, flow, path: [], state: null, startedAt: null, endedAt: null, ended: null, end: null };
       this.calls.set(id, call);
     }
     return call;
+  }
+
+  /** The far ends call `id` dialled that are still there. */
+  farEndsOf(id: string): [string, FarEndView][] {
+    return [...this.farEnds].filter(([, f]) => f.call === id);
   }
 
   /** Applies one feed message; `flow` is the flow a call is in until the feed says which. */
@@ -45,10 +60,13 @@ export class ConsoleStore {
     switch (message.type) {
       case 'flows':
         this.flows = message.flows;
+        this.loaded = true;
         return;
       case 'call': {
         const call = this.call(message.id, flow);
-        if (call && message.flow) call.flow = message.flow;
+        if (!call) return;
+        if (message.flow) call.flow = message.flow;
+        if (message.at !== undefined && call.startedAt === null) call.startedAt = message.at;
         return;
       }
       case 'state': {
@@ -60,15 +78,27 @@ export class ConsoleStore {
       }
       case 'ended': {
         const call = this.call(message.call, flow);
-        if (call) call.ended = message.outcome;
+        if (!call) return;
+        call.ended = message.outcome;
+        call.endedAt = message.at ?? null;
+        call.end = message.end ?? null;
         return;
       }
-      case 'timeline':
+      case 'timeline': {
         this.lines.push(message.entry);
+        // A call placed through the dialplan is heard of by its lines before a flow takes it.
+        const call = this.calls.get(message.entry.call);
+        if (call && call.startedAt === null) call.startedAt = message.entry.at;
         return;
+      }
       case 'farEnd':
         if (message.gone) this.farEnds.delete(message.id);
-        else this.farEnds.set(message.id, { name: message.name ?? message.id, answered: !!message.answered });
+        else
+          this.farEnds.set(message.id, {
+            name: message.name ?? message.id,
+            call: message.call ?? null,
+            answered: !!message.answered,
+          });
         return;
     }
   }

@@ -33,12 +33,14 @@ export function SaveCall(props: {
     ? 'Download the selected call as a scenario file, to keep beside its flow'
     : 'Save the selected call as a scenario file beside its flow';
   return (
-    <>
-      <button type="button" id="save" title={title} onClick={() => void save()}>
+    <div class="panel save">
+      <button type="button" id="save" title={title} disabled={!props.selected} onClick={() => void save()}>
         Save as test
       </button>
-      <div id="saved">{saved === 'saving' ? 'saving…' : saved ? <SavedResult saved={saved} /> : null}</div>
-    </>
+      <div id="saved" aria-live="polite">
+        {saved === 'saving' ? 'saving…' : saved ? <SavedResult saved={saved} /> : null}
+      </div>
+    </div>
   );
 }
 

@@ -30,25 +30,30 @@ export function Scenarios(props: { readonly version: number }) {
     setResults(reply.error ? { error: reply.error } : reply);
   };
   return (
-    <div class="scenarios">
-      <h2>Scenarios</h2>
-      <button type="button" id="refresh-scenarios" onClick={() => void load()}>
-        Refresh
-      </button>
+    <section class="panel scenarios" aria-labelledby="scenarios-title">
+      <div class="pane-head">
+        <h2 id="scenarios-title">Scenarios</h2>
+        <button type="button" id="refresh-scenarios" class="small" onClick={() => void load()}>
+          Refresh
+        </button>
+      </div>
       <div id="scenarios">
+        {files.length === 0 ? (
+          <p class="muted">No scenario file beside the flows yet: save a call as a test.</p>
+        ) : null}
         {files.map((f) => (
           <div class="sfile" key={f.file}>
-            <b>{fileName(f.file)}</b>{' '}
+            <b title={f.file}>{fileName(f.file)}</b>{' '}
             {f.problems.length > 0 ? (
               <pre>{f.problems.join('\n')}</pre>
             ) : (
               <>
-                <button type="button" onClick={() => void run(f.file)}>
+                <button type="button" class="small" onClick={() => void run(f.file)}>
                   Run all
                 </button>
                 {f.scenarios.map((name) => (
                   <div key={name}>
-                    <button type="button" title={name} onClick={() => void run(f.file, name)}>
+                    <button type="button" class="small" title={name} onClick={() => void run(f.file, name)}>
                       Run
                     </button>{' '}
                     {name}
@@ -68,7 +73,7 @@ export function Scenarios(props: { readonly version: number }) {
           <Results {...results} />
         ) : null}
       </div>
-    </div>
+    </section>
   );
 }
 

@@ -25,6 +25,8 @@ export function Softphone(props: {
   readonly settings: CallerSettings;
   readonly onSettings: (settings: CallerSettings) => void;
   readonly selected: string | null;
+  /** Whether the selected call has ended (nothing acts on it any more). */
+  readonly selectedEnded: boolean;
   readonly onCalled: (id: string) => void;
   readonly onNotice: (text: string) => void;
 }) {
@@ -50,70 +52,84 @@ export function Softphone(props: {
   const onSelected = (path: string, body: Record<string, unknown> = {}) => {
     if (selected) void act(path, { call: selected, ...body });
   };
+  const idle = !selected || props.selectedEnded;
   return (
-    <div class="softphone">
+    <div class="panel softphone">
       <h2>Softphone</h2>
-      <label>
-        Flow{' '}
-        <select
-          id="flow"
-          value={settings.flow}
-          onChange={(e) => props.onSettings({ ...settings, flow: e.currentTarget.value })}
+      <div class="fields">
+        <label class="field wide">
+          <span>Flow</span>
+          <select
+            id="flow"
+            value={settings.flow}
+            onChange={(e) => props.onSettings({ ...settings, flow: e.currentTarget.value })}
+          >
+            {props.flows.map((f) => (
+              <option key={f.name}>{f.name}</option>
+            ))}
+            {dialplan?.dialplan ? (
+              <option value={THROUGH_DIALPLAN} title={`${dialplan.dialplan}, context ${dialplan.context}`}>
+                dialplan
+              </option>
+            ) : null}
+          </select>
+        </label>
+        <label class="field">
+          <span>Ext</span>
+          <input
+            id="exten"
+            value={settings.extension}
+            placeholder="s"
+            onInput={(e) => props.onSettings({ ...settings, extension: e.currentTarget.value })}
+          />
+        </label>
+        <label class="field">
+          <span>Caller</span>
+          <input
+            id="from"
+            value={settings.from}
+            onInput={(e) => props.onSettings({ ...settings, from: e.currentTarget.value })}
+          />
+        </label>
+        <label class="field">
+          <span>Lang</span>
+          <input
+            id="lang"
+            value={settings.language}
+            onInput={(e) => props.onSettings({ ...settings, language: e.currentTarget.value })}
+          />
+        </label>
+      </div>
+      <div class="phone-actions">
+        <button type="button" id="call" class="primary" onClick={() => void call()}>
+          Call
+        </button>
+        <button type="button" id="hangup" class="danger" disabled={idle} onClick={() => onSelected('hangup')}>
+          Hang up
+        </button>
+      </div>
+      <p class="on-call">
+        {selected ? `On ${selected}${props.selectedEnded ? ' (ended)' : ''}` : 'No call selected'}
+      </p>
+      <DialPad disabled={idle} onKey={(digits) => onSelected('dtmf', { digits })} />
+      <div class="phone-actions">
+        <button
+          type="button"
+          id="talk"
+          disabled={idle}
+          onClick={() => onSelected('talk', { talking: 'true' })}
         >
-          {props.flows.map((f) => (
-            <option key={f.name}>{f.name}</option>
-          ))}
-          {dialplan?.dialplan ? (
-            <option value={THROUGH_DIALPLAN} title={`${dialplan.dialplan}, context ${dialplan.context}`}>
-              dialplan
-            </option>
-          ) : null}
-        </select>
-      </label>{' '}
-      <label>
-        Ext{' '}
-        <input
-          id="exten"
-          value={settings.extension}
-          size={5}
-          placeholder="s"
-          onInput={(e) => props.onSettings({ ...settings, extension: e.currentTarget.value })}
-        />
-      </label>
-      <br />
-      <label>
-        Caller{' '}
-        <input
-          id="from"
-          value={settings.from}
-          size={8}
-          onInput={(e) => props.onSettings({ ...settings, from: e.currentTarget.value })}
-        />
-      </label>{' '}
-      <label>
-        Lang{' '}
-        <input
-          id="lang"
-          value={settings.language}
-          size={3}
-          onInput={(e) => props.onSettings({ ...settings, language: e.currentTarget.value })}
-        />
-      </label>
-      <br />
-      <button type="button" id="call" onClick={() => void call()}>
-        Call
-      </button>
-      <button type="button" id="hangup" onClick={() => onSelected('hangup')}>
-        Hang up
-      </button>
-      <br />
-      <DialPad onKey={(digits) => onSelected('dtmf', { digits })} />
-      <button type="button" id="talk" onClick={() => onSelected('talk', { talking: 'true' })}>
-        Talk
-      </button>
-      <button type="button" id="silence" onClick={() => onSelected('talk', { talking: 'false' })}>
-        Silence
-      </button>
+          Talk
+        </button>
+        <button
+          type="button"
+          id="silence"
+          disabled={idle}
+          onClick={() => onSelected('talk', { talking: 'false' })}
+        >
+          Silence
+        </button>
+      </div>
     </div>
   );
 }

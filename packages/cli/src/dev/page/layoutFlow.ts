@@ -21,8 +21,18 @@ export interface PlacedTransition {
   readonly to: string;
   readonly labels: readonly string[];
   readonly points: readonly { readonly x: number; readonly y: number }[];
-  /** Where the label is centred, its text and its width. */
-  readonly label: { readonly x: number; readonly y: number; readonly text: string; readonly width: number };
+  /**
+   * Where the label is centred, its whole text, the lines it is drawn on (one way per line,
+   * long ones wrapped, never cut), its width and height.
+   */
+  readonly label: {
+    readonly x: number;
+    readonly y: number;
+    readonly text: string;
+    readonly lines: readonly string[];
+    readonly width: number;
+    readonly height: number;
+  };
 }
 
 export interface FlowLayout {
@@ -36,19 +46,41 @@ const STATE_HEIGHT = 34;
 /** Roughly the width of a character of the diagram's 12px (states) and 10px (labels) text. */
 const CHAR = 7.2;
 const LABEL_CHAR = 5.6;
-/** Labels longer than this are cut (the whole text is the arrow's tooltip). */
-const LABEL_MAX = 28;
+/** The height of one line of a label (10px text). */
+export const LABEL_LINE = 13;
+/** Longer lines of a label are wrapped at a space (never cut). */
+const LINE_MAX = 22;
 
-/** A transition's label as drawn: its ways (`menu 1`, `on hangup`), cut when long. */
+/** A transition's label in full: its ways (`menu 1`, `on hangup`). */
 export function labelText(labels: readonly string[]): string {
-  const text = labels.join(', ');
-  return text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text;
+  return labels.join(', ');
 }
+
+/** A transition's label as drawn: one way per line, long ways wrapped at spaces, nothing cut. */
+export function labelLines(labels: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const label of labels) {
+    let line = '';
+    for (const word of label.split(' ')) {
+      if (line !== '' && line.length + 1 + word.length > LINE_MAX) {
+        lines.push(line);
+        line = word;
+      } else line = line === '' ? word : `${line} ${word}`;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+const labelSize = (lines: readonly string[]) => ({
+  width: Math.max(...lines.map((l) => l.length), 1) * LABEL_CHAR + 4,
+  height: lines.length * LABEL_LINE,
+});
 
 /**
  * Lays a flow's graph out left to right with dagre's layered (Sugiyama) layout: states in ranks
  * from the start state, crossings reduced, each arrow routed between the ranks with its label
- * placed on it (no label sits on a state or on another label). The flow-wide handlers start from
+ * placed on it (no label sits on a state or on another label), labels wrapped, never cut. The flow-wide handlers start from
  * one more box, "any state".
  *
  * @example
@@ -66,8 +98,7 @@ export function layoutFlow(graph: FlowDescription['graph']): FlowLayout {
     g.setNode(name, { width: Math.max(90, labelOf(name).length * CHAR + 20), height: STATE_HEIGHT });
   for (const t of graph.transitions) {
     if (!g.hasNode(t.from) || !g.hasNode(t.to)) continue;
-    const text = labelText(t.labels);
-    g.setEdge(t.from, t.to, { width: text.length * LABEL_CHAR, height: 12, labelpos: 'c' });
+    g.setEdge(t.from, t.to, { ...labelSize(labelLines(t.labels)), labelpos: 'c' });
   }
   layout(g);
   const states = names.map((name): PlacedState => {
@@ -84,18 +115,14 @@ export function layoutFlow(graph: FlowDescription['graph']): FlowLayout {
   const transitions = graph.transitions.flatMap((t): PlacedTransition[] => {
     const edge = g.edge(t.from, t.to);
     if (!edge?.points) return [];
+    const lines = labelLines(t.labels);
     return [
       {
         from: t.from,
         to: t.to,
         labels: t.labels,
         points: (edge.points as { x: number; y: number }[]).map((p) => ({ x: p.x, y: p.y })),
-        label: {
-          x: edge.x ?? 0,
-          y: edge.y ?? 0,
-          text: labelText(t.labels),
-          width: labelText(t.labels).length * LABEL_CHAR,
-        },
+        label: { x: edge.x ?? 0, y: edge.y ?? 0, text: labelText(t.labels), lines, ...labelSize(lines) },
       },
     ];
   });
