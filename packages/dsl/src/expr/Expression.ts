@@ -128,7 +128,7 @@ export interface CompiledExpression {
   readonly source: string;
   /** Evaluates in a fresh copy of the scope; throws ExpressionError on a runtime failure. */
   evaluate(scope: ExpressionScope): unknown;
-  /** Member names read under each root: `vars.tries` -> { vars: ['tries'] }. */
+  /** Member names read under each root: `vars.tries`, `vars['ask-zip']` -> { vars: ['tries', 'ask-zip'] }. */
   readonly references: ReadonlyMap<string, readonly { name: string; offset: number }[]>;
   /** String literals passed to functions, by function name (for checking isOpen's hours). */
   readonly literalCalls: readonly { fn: string; args: readonly (string | undefined)[]; offset: number }[];
@@ -204,6 +204,21 @@ export function compileExpression(
       const root = node.args[0].args as string;
       const list = references.get(root) ?? [];
       list.push({ name: String(node.args[1]), offset: node.args[0].start ?? 0 });
+      references.set(root, list);
+    }
+    // `vars['ask-zip']`: how a name with a "-" is read.
+    if (
+      node.op === '[]' &&
+      Array.isArray(node.args) &&
+      isNode(node.args[0]) &&
+      node.args[0].op === 'id' &&
+      isNode(node.args[1]) &&
+      node.args[1].op === 'value' &&
+      typeof node.args[1].args === 'string'
+    ) {
+      const root = node.args[0].args as string;
+      const list = references.get(root) ?? [];
+      list.push({ name: node.args[1].args, offset: node.args[0].start ?? 0 });
       references.set(root, list);
     }
     if (

@@ -1,4 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { readName } from '../model/flowName.ts';
 import { didYouMean } from '../validate/suggest.ts';
 import { baseEnvironment, type CompiledExpression } from './Expression.ts';
 import type { TypeShape } from './TypeShape.ts';
@@ -79,10 +80,10 @@ function unknownFieldMessage(record: RecordShape, chain: string, field: string):
   const fields = Object.keys(record.fields);
   if (chain === 'vars') {
     const suggestion = didYouMean(field, fields);
-    return `"vars.${field}" is never declared or assigned (it would always be missing at run time).${suggestion} ${suggestion ? 'If not, declare' : 'Declare'} it (vars: { ${field}: <initial value> }) or assign it (a set, or as: ${field} on a step).`;
+    return `"${readName('vars', field)}" is never declared or assigned (it would always be missing at run time).${suggestion} ${suggestion ? 'If not, declare' : 'Declare'} it (vars: { ${field}: <initial value> }) or assign it (a set, or as: ${field} on a step).`;
   }
   if (chain === 'input')
-    return `"input.${field}" is not a declared input.${didYouMean(field, fields) || ' Declare it under inputs.'}`;
+    return `"${readName('input', field)}" is not a declared input.${didYouMean(field, fields) || ' Declare it under inputs.'}`;
   const suggestion = didYouMean(field, fields) || ` Its fields: ${fields.join(', ')}.`;
   const server =
     record.unknownField === 'warning'

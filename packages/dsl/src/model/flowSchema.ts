@@ -1,10 +1,10 @@
 import { INPUT_TYPES } from '../inputs/convertFlowInputs.ts';
 import { steps } from '../steps/index.ts';
 import { type Infer, s } from '../schema/s.ts';
+import { FLOW_NAME, flowNameHint } from './flowName.ts';
 import { mediaListSchema } from './media.ts';
 import { STATE_NAME, targetSchema, type transitionSchema, transitionsSchema } from './transition.ts';
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LANGUAGE = /^[a-z]{2,3}([_-][A-Za-z]{2,4})?$/;
 
 type StepParamSchemas = { [K in keyof typeof steps]: (typeof steps)[K]['params'] };
@@ -113,19 +113,19 @@ const flowBodyProps = {
   inputs: s.optional(
     s.record(inputSchema, {
       description: 'Inputs of the flow, with defaults.',
-      keyPattern: NAME,
-      keyHint: 'an input name (letters, digits, _)',
+      keyPattern: FLOW_NAME,
+      keyHint: flowNameHint('an input'),
     }),
   ),
   vars: s.optional(
     s.record(s.any(), {
       description: 'Flow variables and their initial values.',
-      keyPattern: NAME,
-      keyHint: 'a variable name (letters, digits, _)',
+      keyPattern: FLOW_NAME,
+      keyHint: flowNameHint('a variable'),
     }),
   ),
   prompts: s.optional(
-    s.record(s.record(mediaListSchema, { keyPattern: NAME, keyHint: 'a prompt name (letters, digits, _)' }), {
+    s.record(s.record(mediaListSchema, { keyPattern: FLOW_NAME, keyHint: flowNameHint('a prompt') }), {
       description: 'The prompt catalogue: language -> prompt name -> media.',
       keyPattern: LANGUAGE,
       keyHint: 'a language code such as en, fr or en_GB',
@@ -136,7 +136,7 @@ const flowBodyProps = {
   states: s.record(stateSchema, {
     description: 'The states, by name.',
     keyPattern: STATE_NAME,
-    keyHint: 'a state name (letters, digits, _ and -)',
+    keyHint: flowNameHint('a state'),
   }),
 };
 
@@ -201,15 +201,15 @@ export const flowSchema = s.object(
     subflows: s.optional(
       s.record(subflowSchema, {
         description: 'Flows reused with the subflow step.',
-        keyPattern: NAME,
-        keyHint: 'a subflow name (letters, digits, _)',
+        keyPattern: FLOW_NAME,
+        keyHint: flowNameHint('a subflow'),
       }),
     ),
     queues: s.optional(
       s.record(queueSchema, {
         description: 'Call queues by name, for the queue and queueAgent steps (the flow and its subflows).',
-        keyPattern: NAME,
-        keyHint: 'a queue name (letters, digits, _)',
+        keyPattern: FLOW_NAME,
+        keyHint: flowNameHint('a queue'),
       }),
     ),
   },

@@ -1,12 +1,13 @@
 import { s } from '../schema/s.ts';
+import { FLOW_NAME, flowNameHint } from './flowName.ts';
 
-/** State names are also XState keys: no dots, no spaces. */
-export const STATE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** State names follow the rule of every name a flow defines (they are also XState keys). */
+export const STATE_NAME = FLOW_NAME;
 
 export const targetSchema = s.string({
   description: 'The name of a state of this flow.',
   pattern: STATE_NAME,
-  patternHint: 'a state name (letters, digits, _ and -)',
+  patternHint: flowNameHint('a state'),
 });
 
 /** A transition: a state name, or `{ goto, if, set }`. */
@@ -20,8 +21,8 @@ export const transitionSchema = s.named('Transition', () =>
         set: s.optional(
           s.record(s.value(s.any()), {
             description: 'Flow variables to assign, each a literal or { expr }.',
-            keyPattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
-            keyHint: 'a variable name (letters, digits, _)',
+            keyPattern: FLOW_NAME,
+            keyHint: flowNameHint('a variable'),
           }),
         ),
       },

@@ -1,6 +1,7 @@
 import type { QueueSettings } from '@ringflow/runtime';
 import type { ActionArgs, FlowContext } from '../compile/FlowContext.ts';
 import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
+import { FLOW_NAME, flowNameHint } from '../model/flowName.ts';
 import { type FlowTransitions, transitionsSchema } from '../model/transition.ts';
 import { type Infer, type InferProps, type Optional, type Schema, s } from '../schema/s.ts';
 import type { InputDeclaration } from '../inputs/convertFlowInputs.ts';
@@ -125,8 +126,8 @@ export const commonStepFields = {
   as: s.optional(
     s.string({
       description: 'Store the step result (outcome and data) in this flow variable.',
-      pattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
-      patternHint: 'a variable name (letters, digits, _)',
+      pattern: FLOW_NAME,
+      patternHint: flowNameHint('a variable'),
     }),
   ),
   on: s.optional(

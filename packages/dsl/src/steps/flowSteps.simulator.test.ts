@@ -82,4 +82,35 @@ describe('flow steps on the simulator', () => {
     call.expectNoAction('events.userEvent');
     call.expectAction('DELETE /channels/c1', { times: 1 });
   });
+
+  it('runs a flow whose names have "-": states, prompts, variables read with brackets', async () => {
+    const flow = defineFlow({
+      name: 'dashes',
+      start: 'ask-zip',
+      vars: { 'tries-left': 2 },
+      prompts: { en: { 'ask-zip': 'sound:demo-instruct' } },
+      states: {
+        'ask-zip': {
+          steps: [
+            'answer',
+            { gather: { prompt: 'ask-zip', maxDigits: 1, as: 'zip-code' } },
+            {
+              userEvent: {
+                name: 'Zip',
+                variables: { zip: { expr: "vars['zip-code'].digits + string(vars['tries-left'])" } },
+              },
+            },
+          ],
+          next: 'all-done',
+        },
+        'all-done': { steps: ['hangup'] },
+      },
+    });
+    call = await testFlow(flow);
+    await call.wait('1s');
+    await call.press('7');
+    await call.wait('1s');
+    call.expectUserEvent('Zip', { zip: '72' });
+    call.expectStates(['ask-zip', 'all-done']);
+  });
 });

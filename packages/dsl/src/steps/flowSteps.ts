@@ -4,6 +4,7 @@ import { resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, setContext, setVars } from '../compile/effects.ts';
 import type { FlowOutput } from '../compile/FlowHost.ts';
 import type { Action } from '../compile/StateSpec.ts';
+import { FLOW_NAME, flowNameHint } from '../model/flowName.ts';
 import { parseDuration, s } from '../schema/s.ts';
 import { FAILED } from './restStep.ts';
 import { checkSubflowCall } from './checkSubflowCall.ts';
@@ -15,8 +16,8 @@ export const setStep = defineStep({
   description: 'Assigns flow variables (name -> literal or { expr }), in order.',
   params: s.record(s.value(s.any()), {
     description: 'Variable name -> value. Later entries see the earlier ones.',
-    keyPattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
-    keyHint: 'a variable name (letters, digits, _)',
+    keyPattern: FLOW_NAME,
+    keyHint: flowNameHint('a variable'),
   }),
   bare: false,
   instant: true,

@@ -16,6 +16,7 @@ import {
 } from '../expr/TypeShape.ts';
 import { convertInputValue, type InputDeclaration } from '../inputs/convertFlowInputs.ts';
 import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
+import { readName } from '../model/flowName.ts';
 import type { FlowDocument, SubflowDocument } from '../model/flowSchema.ts';
 import type { FoundExpression } from '../schema/checkValue.ts';
 import { resolveNode, type SchemaNode } from '../schema/s.ts';
@@ -153,6 +154,28 @@ function eventAt(body: FlowBody, base: Path, rest: Path): TypeShape | undefined 
   return undefined;
 }
 
+/**
+ * `vars.ask-zip` where `ask-zip` is declared: CEL reads `vars.ask - zip`. The name meant, as
+ * written, and where it starts.
+ */
+function dashedRead(
+  source: string,
+  roots: { readonly input: TypeShape; readonly vars: TypeShape },
+): { root: 'vars' | 'input'; name: string; written: string; offset: number } | undefined {
+  for (const m of source.matchAll(/\b(vars|input)\s*\.\s*([A-Za-z_]\w*(?:\s*-\s*[A-Za-z_]\w*)+)/g)) {
+    const root = m[1] as 'vars' | 'input';
+    const shape = roots[root];
+    if (typeof shape !== 'object') continue;
+    const parts = m[2]!.replace(/\s/g, '').split('-');
+    for (let k = parts.length; k >= 2; k--) {
+      const name = parts.slice(0, k).join('-');
+      if (Object.hasOwn(shape.fields, name))
+        return { root, name, written: `${root}.${name}`, offset: m.index };
+    }
+  }
+  return undefined;
+}
+
 /** The CEL types a field takes when written literally (its schema). */
 function expectedTypes(node: SchemaNode | undefined): ExpectedTypes {
   if (node === undefined) return undefined;
@@ -208,6 +231,18 @@ export function checkExpressions(
     return scope;
   };
   for (const found of expressions) {
+    const dashed = dashedRead(found.source, scopeFor(found.path));
+    if (dashed) {
+      out.push(
+        diagnostic(
+          'unknown-variable',
+          found.path,
+          `In expression "${found.source}": ${dashed.written} is read as ${dashed.written.split('-').join(' - ')}. A name with "-" is read with brackets: ${readName(dashed.root, dashed.name)}.`,
+          { offset: dashed.offset },
+        ),
+      );
+      continue;
+    }
     const result = compileExpression(found.source, found.role);
     if (!result.ok) {
       out.push(

@@ -43,6 +43,7 @@ export function checkFlowSemantics(doc: FlowDocument, expressions: readonly Foun
   checkBody(doc, [], subflows, queues, out);
   for (const [name, sub] of Object.entries(subflows))
     checkBody(sub, ['subflows', name], subflows, queues, out);
+  checkQueueNames(queues, out);
   checkExpressions(doc, expressions, out);
   return out;
 }
@@ -361,6 +362,25 @@ function checkBody(
         `States ${[...cycle, cycle[0]].map((c) => `"${c}"`).join(' -> ')} pass control to each other without waiting for anything: the flow would loop forever. Add a condition, a step that waits, or a timer.`,
       ),
     );
+  }
+}
+
+/**
+ * Queue names name their agents' device states (`Stasis:queue-<queue>-<endpoint>`): with `sales`
+ * and `sales-eu`, the first would read the second's agents as its own.
+ */
+function checkQueueNames(queues: readonly string[], out: Diagnostic[]): void {
+  for (const name of queues) {
+    const clash = queues.find((other) => other !== name && name.startsWith(`${other}-`));
+    if (clash)
+      out.push(
+        diagnostic(
+          'invalid-value',
+          ['queues', name],
+          `Queue "${name}" starts with the name of queue "${clash}" and a "-": the device states of its agents (Stasis:queue-${name}-...) would read as "${clash}"'s. Rename one, e.g. ${name.replace(/-/g, '_')}.`,
+          { target: 'key' },
+        ),
+      );
   }
 }
 

@@ -329,3 +329,75 @@ describe('options written beside their step', () => {
     expect(errors[2]!.message).toMatch(/found 2 \(answer, hangup\)/);
   });
 });
+
+describe('one naming rule', () => {
+  const named = `name: names
+vars: { ask-zip: 0 }
+inputs: { max-tries: { type: number, default: 3 } }
+prompts: { en: { ask-zip: sound:demo-instruct } }
+queues: { sales-eu: { agents: [PJSIP/201] } }
+subflows:
+  check-pin: { start: s, states: { s: { final: true } } }
+start: ask-zip
+states:
+  ask-zip:
+    steps:
+      - gather: { prompt: ask-zip, as: zip-code }
+      - set: { tries-left: { expr: "input['max-tries'] - 1" } }
+      - subflow: { flow: check-pin }
+    choose:
+      - when: "vars['ask-zip'] == 0 && vars['zip-code'].digits == '1' && vars['tries-left'] > 0"
+        goto: queue-up
+      - goto: bye
+  queue-up:
+    steps: [{ queue: { name: sales-eu } }]
+    next: bye
+  bye: { steps: [hangup] }
+`;
+
+  it('takes letters, digits, _ and - in every name a flow defines; expressions read them with brackets', () => {
+    expect(problems(named).filter((p) => p.severity === 'error')).toEqual([]);
+  });
+
+  it('says the same for every kind of name that breaks it', () => {
+    const found = problems(
+      named
+        .replace('ask-zip: 0', '"ask zip": 0')
+        .replace('{ ask-zip: sound', '{ "1ask": sound')
+        .replace('as: zip-code', 'as: zip.code'),
+    ).filter((p) => p.code === 'RF104');
+    expect(found.map((p) => p.message)).toEqual([
+      '"ask zip" is not a valid name here: expected a variable name (letters, digits, _ and -, starting with a letter or _).',
+      '"1ask" is not a valid name here: expected a prompt name (letters, digits, _ and -, starting with a letter or _).',
+      '"zip.code" is not valid: expected a variable name (letters, digits, _ and -, starting with a letter or _).',
+    ]);
+  });
+
+  it("refuses queue names whose agents' device states would mix (sales and sales-eu)", () => {
+    const found = problems(
+      named.replace('queues: { sales-eu:', 'queues: { sales: { agents: [PJSIP/1] }, sales-eu:'),
+    );
+    expect(found.filter((p) => p.severity === 'error').map((p) => [p.at, p.code])).toEqual([
+      ['5:41', 'RF104'],
+    ]);
+  });
+
+  it('tells how to read a name with "-" when an expression reads it as a subtraction', () => {
+    const found = problems(named.replace("vars['ask-zip'] == 0", 'vars.ask-zip == 0'));
+    expect(found.filter((p) => p.severity === 'error').map((p) => [p.code, p.message])).toEqual([
+      [
+        'RF303',
+        expect.stringContaining(
+          `vars.ask-zip is read as vars.ask - zip. A name with "-" is read with brackets: vars['ask-zip'].`,
+        ),
+      ],
+    ]);
+    // A misspelt one read with brackets is refused like any other, with the name meant.
+    expect(problems(named.replace("vars['zip-code']", "vars['zip-cod']"))).toEqual([
+      expect.objectContaining({
+        code: 'RF303',
+        message: expect.stringMatching(/^"vars\['zip-cod'\]" is never declared .* Did you mean "zip-code"\?/),
+      }),
+    ]);
+  });
+});
