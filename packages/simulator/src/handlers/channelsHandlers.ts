@@ -1,7 +1,7 @@
 import { findModel } from '@ringflow/client';
 import { resolveContinueTarget } from '../dialplan/resolveContinueTarget.ts';
 import { SimError } from '../SimError.ts';
-import { answerChannel, dialFields, hangupChannel } from '../world/channelLifecycle.ts';
+import { announceDial, answerChannel, dialFields, hangupChannel } from '../world/channelLifecycle.ts';
 import { parseFunctionName, readChannelFunction, writeChannelFunction } from '../world/channelFunctions.ts';
 import { otherMediaStarts } from '../world/channelMedia.ts';
 import { mediaSocketsOf } from '../media/MediaSockets.ts';
@@ -154,7 +154,9 @@ export const channelsHandlers: HandlerTable = {
     }
     const cause =
       code !== undefined ? Number.parseInt(code, 10) || 16 : reason ? (hangupReasonCauses[reason] ?? 16) : 16;
-    hangupChannel(ctx.world, ch, cause, 'ari');
+    // The real server replies at once and the channel's own thread hangs it up afterwards:
+    // the 204 comes before ChannelHangupRequest (recorded: bench-ivr-call.jsonl, 23-cleanup).
+    ctx.world.clock.setTimeout(() => hangupChannel(ctx.world, ch, cause, 'ari'), 0);
     return NO_CONTENT;
   },
 
@@ -217,6 +219,7 @@ export const channelsHandlers: HandlerTable = {
     const ch = controlled(ctx);
     const leg = ch.half === 2 ? ch.peer : undefined;
     if (leg?.dialing) {
+      announceDial(ctx.world, leg);
       if (leg.state !== 'Ringing' && leg.state !== 'Up') {
         leg.state = 'Ringing';
         ctx.world.channelChanged(leg);
@@ -234,7 +237,10 @@ export const channelsHandlers: HandlerTable = {
   progress: (ctx) => {
     const ch = controlled(ctx);
     const leg = ch.half === 2 ? ch.peer : undefined;
-    if (leg?.dialing) ctx.world.publish('Dial', dialFields(leg, 'PROGRESS'), { channels: [leg] });
+    if (leg?.dialing) {
+      announceDial(ctx.world, leg);
+      ctx.world.publish('Dial', dialFields(leg, 'PROGRESS'), { channels: [leg] });
+    }
     return NO_CONTENT;
   },
 

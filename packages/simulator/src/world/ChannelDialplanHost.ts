@@ -1,6 +1,6 @@
 import type { Dialplan } from '../dialplan/Dialplan.ts';
 import type { DialplanHost, DialplanStep, StasisExit } from '../dialplan/DialplanHost.ts';
-import { answerChannel, dialFields, hangupChannel } from './channelLifecycle.ts';
+import { announceDial, answerChannel, dialFields, hangupChannel } from './channelLifecycle.ts';
 import { readChannelFunction, writeChannelFunction } from './channelFunctions.ts';
 import type { SimChannel } from './SimChannel.ts';
 import { broadcastChannel, endBroadcast } from './broadcastOffers.ts';
@@ -57,6 +57,7 @@ export class ChannelDialplanHost implements DialplanHost {
   indicate(indication: 'progress' | 'ringing'): void {
     const leg = this.ch.half === 2 ? this.ch.peer : undefined;
     if (!leg?.dialing) return;
+    announceDial(this.world, leg);
     if (indication === 'ringing' && leg.state !== 'Ringing' && leg.state !== 'Up') {
       leg.state = 'Ringing';
       this.world.channelChanged(leg);

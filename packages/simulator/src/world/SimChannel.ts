@@ -91,6 +91,16 @@ export class SimChannel implements ScopeChannel, MediaTarget {
   farEndTimer: TimerHandle | undefined;
   /** For a leg being dialed by an originate: the dial has not been answered yet. */
   dialing = false;
+  /**
+   * A Local `;1` leg whose first Dial event (empty dialstatus) waits until its `;2` half's
+   * dialplan has started: see `announceDial`.
+   */
+  dialAnnouncePending = false;
+  /**
+   * A `;1` half that hung up first: it is destroyed without waiting for its `;2` half, whose
+   * own thread leaves its application and dialplan afterwards (see `hangupChannel`).
+   */
+  leftPeerBehind = false;
   /** The dial string of an originated leg (`s@stasis-ivr`), reported by Dial events. */
   dialString: string | undefined;
   /** Where an answered originate goes: an application with args, or a dialplan location. */

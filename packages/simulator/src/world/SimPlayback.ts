@@ -27,6 +27,7 @@ export class SimPlayback implements MediaJob {
   private remainingMs = 0;
   private startedAt = 0;
   private timer: TimerHandle | undefined;
+  private ended = false;
 
   constructor(
     private readonly world: World,
@@ -123,6 +124,10 @@ export class SimPlayback implements MediaJob {
 
   /** Ends the playback with PlaybackFinished; the next media job of the target begins. */
   end(state: 'done' | 'failed'): void {
+    // Once only: an application told of the end in process may stop the channel (and so this
+    // playback) before the end is through.
+    if (this.ended) return;
+    this.ended = true;
     if (this.timer !== undefined) this.world.clock.clearTimeout(this.timer);
     this.timer = undefined;
     const wasQueued = !isRunning(this.target, this);

@@ -66,17 +66,30 @@ function livePeer(ch: SimChannel): SimChannel | undefined {
 /**
  * Hangs a channel up with a Q.850 cause, with the real server's sequence: the hangup request,
  * the channel leaves its bridge and application (StasisEnd, STASISSTATUS), its dialplan is woken
- * up, the other half of a Local pair hangs up with the same cause, and ChannelDestroyed follows
- * (the `;2` half before the `;1` half).
+ * up, the other half of a Local pair hangs up with the same cause, and ChannelDestroyed follows.
+ * When the `;1` half hangs up first, it asks `;2` to hang up (its ChannelHangupRequest) and is
+ * destroyed before `;2` leaves its application and dialplan; when `;2` goes first, `;2` is
+ * destroyed before `;1`.
  */
 export function hangupChannel(world: World, ch: SimChannel, cause: number, origin: HangupOrigin): void {
   if (ch.hangingUp || ch.destroyed) return;
+  requestHangup(world, ch, cause, origin);
+  carryOutHangup(world, ch, cause, origin);
+}
+
+/** The hangup request: the channel is marked as hanging up and ChannelHangupRequest raised. */
+function requestHangup(world: World, ch: SimChannel, cause: number, origin: HangupOrigin): void {
   ch.hangingUp = true;
   ch.hangupCause = cause;
   if (origin === 'ari') world.publishChannel('ChannelHangupRequest', ch, { cause: 32, soft: true });
   else if (origin === 'remote') world.publishChannel('ChannelHangupRequest', ch, { cause });
+}
+
+/** What the channel's own thread does once asked to hang up. */
+function carryOutHangup(world: World, ch: SimChannel, cause: number, origin: HangupOrigin): void {
   clearDialTimers(world, ch);
   if (ch.dialing) {
+    announceDial(world, ch);
     ch.dialing = false;
     world.publish('Dial', dialFields(ch, dialStatusOf(cause)), { channels: [ch] });
   }
@@ -93,10 +106,32 @@ export function hangupChannel(world: World, ch: SimChannel, cause: number, origi
   ch.wake = undefined;
   wake?.();
   const peer = livePeer(ch);
+  if (peer && ch.half === 1 && origin !== 'none') {
+    // The real server's ;1 thread queues the hangup on ;2 (raising its request) and is destroyed
+    // at once; ;2's thread wakes up after that to leave its application and dialplan
+    // (recorded: bench-ivr-call.jsonl, ChannelDestroyed of ;1 before STASISSTATUS of ;2).
+    requestHangup(world, peer, cause, 'remote');
+    ch.leftPeerBehind = true;
+    finishIfIdle(world, ch);
+    carryOutHangup(world, peer, cause, 'remote');
+    return;
+  }
   const peerOrigin = origin === 'none' ? 'none' : 'remote';
   if (peer && ch.half === 1) hangupChannel(world, peer, cause, peerOrigin);
   finishIfIdle(world, ch);
   if (peer && ch.half !== 1) hangupChannel(world, peer, cause, peerOrigin);
+}
+
+/**
+ * Raises the first Dial event (empty dialstatus) of a Local `;1` leg that an originate held back
+ * until its `;2` half's dialplan had started (recorded: the `;2` half's ChannelDialplan events
+ * and StasisStart come before it). Anything that raises another Dial event of the leg, or
+ * answers it, calls this first, so the empty one is always the first.
+ */
+export function announceDial(world: World, leg: SimChannel): void {
+  if (!leg.dialAnnouncePending) return;
+  leg.dialAnnouncePending = false;
+  world.publish('Dial', dialFields(leg, ''), { channels: [leg] });
 }
 
 /** Stops the timers of a leg being dialed (its originate timeout, its far end's ringing and answer). */
@@ -125,7 +160,7 @@ export function dialFields(peer: SimChannel, dialstatus: string): Record<string,
  */
 export function finishIfIdle(world: World, ch: SimChannel): void {
   if (ch.destroyed || !ch.hangingUp || ch.inDialplan) return;
-  if (ch.half === 1 && ch.peer && !ch.peer.destroyed) return;
+  if (ch.half === 1 && ch.peer && !ch.peer.destroyed && !ch.leftPeerBehind) return;
   if (ch.snoopTarget !== undefined && world.channel(ch.snoopTarget)) return;
   destroyChannel(world, ch);
   if (ch.half === 2 && ch.peer?.hangingUp) finishIfIdle(world, ch.peer);
@@ -173,6 +208,7 @@ export function answerChannel(world: World, ch: SimChannel): void {
 
 /** The far end of an originated leg answered: Up, Dial ANSWER, then its destination. */
 export function answerDialedLeg(world: World, leg: SimChannel): void {
+  announceDial(world, leg);
   clearDialTimers(world, leg);
   if (leg.state !== 'Up') {
     leg.state = 'Up';

@@ -1,6 +1,7 @@
 import { resolveContinueTarget } from '../dialplan/resolveContinueTarget.ts';
 import { SimError } from '../SimError.ts';
 import {
+  announceDial,
   answerDialedLeg,
   createChannel,
   dialFields,
@@ -250,8 +251,12 @@ export function originate(world: World, request: OriginateRequest): SimChannel {
     called.connectedName = leg.callerName;
     called.connectedNumber = leg.callerNumber;
     world.channelChanged(called);
-    world.publish('Dial', dialFields(leg, ''), { channels: [leg] });
+    // Recorded: the ;2 half's first dialplan steps (ChannelDialplan, STASISSTATUS, StasisStart)
+    // come before the leg's first Dial event (bench-ivr-call.jsonl, 02-originate): the real
+    // server's dialling thread raises it after ;2's own thread has started its dialplan.
+    leg.dialAnnouncePending = true;
     startDialplan(world, called, { context: local.context, exten: local.exten, priority: 1 }, true);
+    world.clock.setTimeout(() => announceDial(world, leg), 0);
     armDialTimeout(world, leg, request.timeoutSec);
     return leg;
   }
