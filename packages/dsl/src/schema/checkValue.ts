@@ -389,7 +389,9 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
               [...path, key],
               meant !== undefined
                 ? `"${key}" belongs inside the ${name} ${node.noun}${field ? '' : ` (did you mean "${meant}"?)`}: ${name}: { ..., ${meant}: ${shortValue(value[key])} }.`
-                : `Unknown field "${key}" beside the ${name} ${node.noun}: a ${node.noun} item has only its name as key, its options go inside it (${name}: { ... }). The ${name} ${node.noun} takes: ${Object.keys(fields).join(', ')}.`,
+                : Object.keys(fields).length === 0
+                  ? `"${key}" cannot go beside the ${name} ${node.noun}: a ${node.noun} item has only its name as key, and the ${name} ${node.noun} takes no options${name === 'set' ? ' (each entry assigns a variable; to assign only when a condition holds, use set on a transition with if)' : ''}.`
+                  : `Unknown field "${key}" beside the ${name} ${node.noun}: a ${node.noun} item has only its name as key, its options go inside it (${name}: { ... }). The ${name} ${node.noun} takes: ${Object.keys(fields).join(', ')}.`,
               { target: 'key' },
             ),
           );

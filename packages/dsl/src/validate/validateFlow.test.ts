@@ -401,3 +401,21 @@ states:
     ]);
   });
 });
+
+describe('beside a step without options', () => {
+  it('says the set step takes none, and how to assign under a condition', () => {
+    const found = problems(
+      minimal(
+        '  a:\n    steps:\n      - set: { n: 1 }\n        if: "vars.n == 0"\n      - hangup\n',
+        'vars: { n: 0 }\n',
+      ),
+    );
+    expect(found.map((f) => [f.at, f.code, f.message])).toEqual([
+      [
+        '8:9',
+        'RF100',
+        '"if" cannot go beside the set step: a step item has only its name as key, and the set step takes no options (each entry assigns a variable; to assign only when a condition holds, use set on a transition with if).',
+      ],
+    ]);
+  });
+});
