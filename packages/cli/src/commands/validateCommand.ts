@@ -15,6 +15,9 @@ every problem, one per line, in the form editors and terminals link:
 
   flows/ivr.yaml:12:9 error RF101 unknown-step: Unknown step "plya". Did you mean "play"?
 
+Each problem is printed once, with its path relative to the current folder: a flow's problems,
+then those of its scenario files (which bring the flow's errors: they are not repeated).
+
 Paths are files, folders (searched for *.yaml and *.yml; node_modules, .git, dist skipped) or
 globs ('flows/*.yaml', 'flows/**/*.yaml': quote them to let ringflow expand them); default: the
 current folder. Each problem has a stable code (listed in packages/dsl/README.md). A summary
