@@ -155,7 +155,7 @@ async function setUp() {
     body?: unknown,
     root = '/ari',
   ) => {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const response = await fetch(`http://${base}${root}${path}${qs ? `?${qs}` : ''}`, {
       method,
       headers: {
