@@ -66,6 +66,14 @@ function shortValue(value: unknown): string {
   return '...';
 }
 
+/** Whether every branch that has fields takes this one (`if`, `as`, `on`: options of any step). */
+function isOptionOfEvery(branches: Readonly<Record<string, SchemaNode>>, key: string): boolean {
+  const objects = Object.values(branches)
+    .map(resolveNode)
+    .filter((b) => b.kind === 'object');
+  return objects.length > 0 && objects.every((b) => b.kind === 'object' && Object.hasOwn(b.props, key));
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -402,7 +410,11 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
         walk(node.branches[name]!, body === null || body === undefined ? {} : body, [...path, name], out);
         return;
       }
-      if (keys.length !== 1)
+      // A misspelt step with its options beside it (`- plya: {...}` then `as: x`): the options
+      // are told as such, the name as an unknown step, and nothing more.
+      const options = keys.filter((k) => !node.branches[k] && isOptionOfEvery(node.branches, k));
+      const named = keys.filter((k) => !options.includes(k));
+      if (named.length > 1)
         report(
           diagnostic(
             'invalid-value',
@@ -410,8 +422,17 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
             `A ${node.noun} has exactly one name as its key, found ${keys.length} (${keys.join(', ')}). Put each ${node.noun} in its own list item, and its options under its name.`,
           ),
         );
+      for (const key of named.length === 1 ? options : [])
+        report(
+          diagnostic(
+            'unknown-field',
+            [...path, key],
+            `"${key}" belongs inside the ${node.noun}: ${named[0]}: { ..., ${key}: ${shortValue(value[key])} }.`,
+            { target: 'key' },
+          ),
+        );
       // Still check keys that are known names, so every problem shows up at once.
-      for (const key of keys) {
+      for (const key of named.length === 1 ? named : keys) {
         const branch = node.branches[key];
         if (!branch) {
           report(

@@ -419,3 +419,15 @@ describe('beside a step without options', () => {
     ]);
   });
 });
+
+describe('a misspelt step with its options beside it', () => {
+  it('tells the name once with the step meant, and each option as belonging inside, without the list of steps', () => {
+    const found = problems(
+      minimal('  a:\n    steps:\n      - plya: { media: sound:x }\n        as: x\n      - hangup\n'),
+    );
+    expect(found.map((f) => [f.at, f.code, f.message])).toEqual([
+      ['6:9', 'RF101', 'Unknown step "plya". Did you mean "play"?'],
+      ['7:9', 'RF100', '"as" belongs inside the step: plya: { ..., as: x }.'],
+    ]);
+  });
+});
