@@ -5,7 +5,7 @@
  *
  *   npm run bench [-- --quick] [--runs 3] [--concurrency 100,1000,10000] [--window 5]
  *                 [--impls ringflow,ari-client,bare] [--ringflow yaml|machine] [--profile DIR]
- *                 [--active-cap 1000] [--json FILE]
+ *                 [--active-cap 1000] [--json FILE] [--source]
  *
  * For every concurrency level N and every run, each implementation gets a fresh simulator child
  * process (with the load generator beside it) and its own application child process:
@@ -20,6 +20,9 @@
  *      is left behind (listeners, sessions, timers).
  * Prints the median and the spread (min..max) of the runs, and ratios to ari-client and bare.
  * `--quick` (a smoke check, under a minute): N = 100 and 500, one run, 2 s windows.
+ * `--source`: the children run the packages' TypeScript sources (`--conditions=source`) instead of
+ * `dist/`: same code, and CPU profiles name each source file (and no rebuild of `dist/` by
+ * another process can pull the files from under a run).
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     json: { type: 'string' },
     'active-cap': { type: 'string' },
+    source: { type: 'boolean', default: false },
   },
 });
 const QUICK = values.quick;
@@ -137,13 +141,15 @@ const cpuMs = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage) =>
   (to.user - from.user + to.system - from.system) / 1000;
 
 function profileFlags(name: string): string[] {
+  const source = values.source ? ['--conditions=source'] : [];
   return values.profile
     ? [
+        ...source,
         '--cpu-prof',
         `--cpu-prof-dir=${values.profile}`,
         `--cpu-prof-name=${name}-${process.pid}-${Date.now()}.cpuprofile`,
       ]
-    : [];
+    : source;
 }
 
 async function waitForCompletions(sim: ChildLink, goal: number, timeoutMs: number): Promise<Counts> {

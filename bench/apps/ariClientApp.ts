@@ -2,7 +2,7 @@
  * The benchmark IVR on the official Node client, `ari-client`, written the way its README and
  * examples do it: `client.on('StasisStart')`, `channel.answer()`, `channel.play(..., playback)`,
  * `playback.once('PlaybackFinished')`, `channel.on('ChannelDtmfReceived')`. Same logic as the
- * others: barge-in on prompt 1, two digits with first/inter-digit timeouts, prompt 2, hang up.
+ * others: barge-in on prompt 1, MAX_DIGITS digits with first/inter-digit timeouts, prompt 2, hang up.
  *
  * Probe hooks: frames are timed by a listener put in front of ari-client's own on its WebSocket
  * (`client._ws`, private), and requests by Node's `http.client.request.start` diagnostics

@@ -12,7 +12,7 @@ export interface IvrRequests {
 /**
  * One call of the benchmark IVR written by hand, with no library: a plain object with a stage
  * and a switch, as a bare ARI application would keep it. Barge-in on prompt 1 (a key stops it
- * and counts), two digits with first/inter-digit timeouts, prompt 2, hang up. Prompt playback ids
+ * and counts), MAX_DIGITS digits with first/inter-digit timeouts, prompt 2, hang up. Prompt playback ids
  * are `<channel>-p1` and `<channel>-p2`. Shared by the bare application (`bench/apps/bareApp.ts`,
  * on ws + undici) and the plain variant of `bench/flow-machine.ts` (stubbed requests).
  */

@@ -1,8 +1,9 @@
 /**
  * The IVR call every application in the benchmark handles, and the knobs the load generator and
  * the applications share: answer, play prompt 1 (a digit pressed while it plays stops it),
- * collect 2 digits, play prompt 2, hang up. Four REST requests per call when the caller presses
- * the digits after prompt 1 has ended, which is what the load generator does.
+ * collect 1 digit, play prompt 2, hang up. Four REST requests and 22 events per call when the
+ * caller presses the key after prompt 1 has ended, which is what the load generator does: the
+ * real server's recorded bench call (`test/simulator/fixtures/bench-ivr-call.jsonl`).
  *
  * Simulated media is short (a few milliseconds) so the benchmark measures software, not the
  * length of prompts: with real-length prompts every implementation would finish the same number
@@ -23,8 +24,17 @@ export const PROMPT_SOUNDS = [
   { id: PROMPT_2_SOUND, durationMs: PROMPT_MS },
 ] as const;
 
-/** What the caller presses, and how long each key is held (the digit arrives when released). */
-export const CALLER_DIGITS = '12';
+/**
+ * The application the ;2 half of each call enters from the dialplan (`stasis-ivr,s`:
+ * `Stasis(demo-app)`), where the load generator answers it, as in the real-server recording.
+ */
+export const CALLED_HALF_APP = 'demo-app';
+
+/**
+ * What the caller presses (one key, as in the real-server recording), and how long each key is
+ * held (the digit arrives when released).
+ */
+export const CALLER_DIGITS = '1';
 export const DIGIT_MS = 5;
 export const MAX_DIGITS = CALLER_DIGITS.length;
 

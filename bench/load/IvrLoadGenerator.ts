@@ -1,5 +1,5 @@
-import type { PublishedEvent, SimulatorDriver } from '@ringflow/simulator';
-import { CALLER_DIGITS, DIGIT_MS, IVR_APP, PROMPT_1, PROMPT_2 } from '../ivr/ivrWorkload.ts';
+import type { PublishedEvent, Simulator, SimulatorDriver } from '@ringflow/simulator';
+import { CALLED_HALF_APP, CALLER_DIGITS, DIGIT_MS, IVR_APP, PROMPT_1, PROMPT_2 } from '../ivr/ivrWorkload.ts';
 
 /** One caller the generator placed. */
 interface Caller {
@@ -50,10 +50,18 @@ function channelIdOf(event: PublishedEvent): string | undefined {
   return (event.channel as { id?: string } | undefined)?.id;
 }
 
+/** The id of a call's ;2 half (B), which runs the dialplan, from its ;1 half's (A). */
+const calledHalf = (channelId: string) => `${channelId}-b`;
+
 /**
- * Callers for the IVR benchmark, placed by the simulator's driver beside the simulator: each
- * inbound call enters the application, and once prompt 1 starts the caller presses two digits
- * (each held {@link DIGIT_MS} ms), then waits for the application to hang up.
+ * Callers for the IVR benchmark, beside the simulator, placing each call as a real server's
+ * recorded bench call was (`test/simulator/fixtures/bench-ivr-call.jsonl`): `POST /channels`
+ * with `endpoint=Local/s@stasis-ivr&app=<IVR_APP>&channelId=A&otherChannelId=B`. Half A enters
+ * the application; half B runs the dialplan (`NoOp`, `Stasis(demo-app)`) and is answered there
+ * by the generator's own demo-app connection; the application receives 22 events per call
+ * (both halves' dialplan, `Dial`, state and hangup events besides its own). Once prompt 1
+ * starts, the caller sends its key on B (`POST /channels/B/dtmf`, {@link DIGIT_MS} ms), heard on
+ * A, then waits for the application to hang up. A call ends when B is destroyed (its last event).
  *
  * Two modes: `hold(n)` places n calls whose callers stay silent until `release()` (every call
  * then sits at the digit prompt, so the application can be weighed with n calls in progress);
@@ -61,7 +69,7 @@ function channelIdOf(event: PublishedEvent): string | undefined {
  * at most the `release` cap of callers active, the others held at the digit prompt.
  *
  * @example
- * const load = new IvrLoadGenerator(sim.driver);
+ * const load = new IvrLoadGenerator(sim);
  * await load.hold(1000); // 1000 calls waiting for digits
  * load.release();
  * load.keep(1000);
@@ -92,9 +100,18 @@ export class IvrLoadGenerator {
   private readonly idleWaiters = new Set<() => void>();
   readonly failures: string[] = [];
 
-  constructor(driver: SimulatorDriver) {
-    this.driver = driver;
-    driver.onEvent((event) => this.onEvent(event));
+  constructor(private readonly sim: Simulator) {
+    this.driver = sim.driver;
+    this.driver.onEvent((event) => this.onEvent(event));
+    // demo-app, where each call's B half goes from the dialplan: it answers B, a moment later
+    // (as a remote application would; answering inside the event's delivery would reorder it).
+    const answer = (id: string) =>
+      void sim.handle({ method: 'POST', path: `/channels/${id}/answer`, query: {} });
+    const connection = sim.connectEvents({ apps: [CALLED_HALF_APP], subscribeAll: false }, (event) => {
+      const id = (event.channel as { id?: string } | undefined)?.id;
+      if (event.type === 'StasisStart' && id !== undefined) setTimeout(answer, 0, id);
+    });
+    if ('status' in connection) throw new Error(`demo-app connection: ${JSON.stringify(connection.body)}`);
   }
 
   counts(): LoadCounts {
@@ -233,18 +250,30 @@ export class IvrLoadGenerator {
     });
     this.placed++;
     this.heldQueue.push(channelId);
-    // A few trunks carry the calls, as a provider's would.
-    this.driver.placeCall({
-      app: IVR_APP,
-      channelId,
-      from: String(5_550_000 + (seq % 10_000)),
-      endpoint: `PJSIP/trunk-${seq % 8}`,
-      to: '100',
-    });
+    void this.sim
+      .handle({
+        method: 'POST',
+        path: '/channels',
+        query: {
+          endpoint: 'Local/s@stasis-ivr',
+          app: IVR_APP,
+          channelId,
+          otherChannelId: calledHalf(channelId),
+        },
+      })
+      .then((response) => {
+        if (response.status !== 200 && this.failures.length < 20)
+          this.failures.push(`${channelId}: originate ${response.status} ${JSON.stringify(response.body)}`);
+      });
   }
 
+  /** The caller's key, sent on B and heard on A. */
   private press(channelId: string): void {
-    this.driver.pressDigits(channelId, CALLER_DIGITS, { durationMs: DIGIT_MS, gapMs: 0 });
+    void this.sim.handle({
+      method: 'POST',
+      path: `/channels/${calledHalf(channelId)}/dtmf`,
+      query: { dtmf: CALLER_DIGITS, duration: String(DIGIT_MS), between: '0' },
+    });
   }
 
   private onEvent(event: PublishedEvent): void {
@@ -269,8 +298,10 @@ export class IvrLoadGenerator {
         return;
       }
       case 'ChannelDestroyed': {
-        const channelId = channelIdOf(event);
-        const caller = channelId === undefined ? undefined : this.callers.get(channelId);
+        const halfB = channelIdOf(event);
+        if (!halfB?.endsWith('-b')) return;
+        const channelId = halfB.slice(0, -2);
+        const caller = this.callers.get(channelId);
         if (!caller) return;
         this.callers.delete(channelId!);
         if (!caller.held) this.active--;

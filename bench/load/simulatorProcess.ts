@@ -18,7 +18,7 @@ const wire = await startWireServer(sim, {
   clock: systemClock,
   onError: (error) => process.stderr.write(`simulator error: ${String(error)}\n`),
 });
-const load = new IvrLoadGenerator(sim.driver);
+const load = new IvrLoadGenerator(sim);
 
 serveParent(
   {
