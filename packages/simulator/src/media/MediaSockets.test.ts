@@ -437,7 +437,29 @@ describe('audio both ways', () => {
     await t.req('POST', '/bridges/b1/play', { media: 'sound:hello-world' });
     await t.clock.advance(500);
     expect(app.frames.length).toBeGreaterThan(70);
-    // Direction out (JSON only): the application only sends, no frames reach it.
+  });
+
+  it('SET_MEDIA_DIRECTION (JSON): out sends the application nothing, in drops its audio and refuses marks', async () => {
+    const t = setUp();
+    const caller = await t.callerInBridge();
+    await t.externalMedia({ external_host: 'mt-media', channelId: 'ws1', transport_data: 'f(json)' });
+    await t.req('POST', '/bridges/b1/addChannel', { channel: 'ws1' });
+    const app = t.apps[0]!;
+    t.sim.driver.startTalking(caller);
+    app.pipe.sendText('{"command":"SET_MEDIA_DIRECTION","direction":"out"}');
+    await t.clock.advance(1000);
+    expect(app.frames).toHaveLength(0);
+    app.pipe.sendText('{"command":"SET_MEDIA_DIRECTION","direction":"in"}');
+    app.pipe.sendBinary(new Uint8Array(1600));
+    app.pipe.sendText('{"command":"MARK_MEDIA","correlation_id":"j2"}');
+    expect(JSON.parse(app.texts.at(-1)!.text)).toEqual({
+      event: 'ERROR',
+      channel_id: 'ws1',
+      error_text: "MARK_MEDIA not supported while media direction is 'in'",
+    });
+    await t.clock.advance(1000);
+    expect(app.frames).toHaveLength(50);
+    expect(t.sim.driver.heard(caller)).toEqual([]);
   });
 
   it('DTMF played to the media channel reaches the socket as DTMF_END', async () => {
