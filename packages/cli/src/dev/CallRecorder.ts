@@ -1,5 +1,5 @@
 import type { FlowHost } from '@ringflow/dsl';
-import type { StepFailure } from '@ringflow/runtime';
+import { type StepFailure, takesChannelOut } from '@ringflow/runtime';
 import type {
   CallerAction,
   FarEndRefusal,
@@ -23,13 +23,6 @@ export interface PlacedCall {
   readonly inputs?: Readonly<Record<string, unknown>>;
 }
 
-/** Requests after which the call's channel leaves the application: its hang-up is not the caller's. */
-const LEAVING_OPERATIONS = [
-  'channels.hangup',
-  'channels.continueInDialplan',
-  'channels.move',
-  'channels.redirect',
-] as const;
 /** How a far end refused, by the hangup cause it gave (see the simulator's REFUSAL_CAUSES). */
 const CAUSE_REFUSALS: Readonly<Record<number, FarEndRefusal>> = {
   17: 'busy',
@@ -140,9 +133,9 @@ export class CallRecorder {
     const channel = (event.channel as { id?: string; state?: string } | undefined) ?? {};
     if (channel.id === undefined) return;
     const at = this.now() - log.startedAt;
-    const byServerOrFlow = (...operations: string[]) =>
-      event.soft === true ||
-      log.requests.some((r) => operations.includes(r.operation) && r.params.channelId === channel.id);
+    // A hang-up the server made itself (soft), or that follows a request of the flow.
+    const byServerOrFlow = (asked: (r: FlowRequest) => boolean) =>
+      event.soft === true || log.requests.some(asked);
     if (channel.id === id) {
       if (event.type === 'ChannelDtmfReceived')
         log.actions.push({
@@ -155,7 +148,8 @@ export class CallRecorder {
       if (
         event.type === 'ChannelHangupRequest' &&
         !log.callerHungUp &&
-        !byServerOrFlow(...LEAVING_OPERATIONS)
+        // The runtime's rule: after these requests the channel leaves the application, it is not the caller's doing.
+        !byServerOrFlow((r) => takesChannelOut(r.operation, r.params, id))
       )
         this.callerDid(id, { kind: 'hangup' });
       return;
@@ -163,7 +157,10 @@ export class CallRecorder {
     const farEnd = log.farEnds.find((f) => f.channel === channel.id);
     if (!farEnd) return;
     if (event.type === 'ChannelStateChange' && channel.state === 'Up') this.farEndDid(channel.id, 'answered');
-    if (event.type !== 'ChannelHangupRequest' || byServerOrFlow('channels.hangup')) return;
+    const farEndId = channel.id;
+    const hungUpByFlow = (r: FlowRequest) =>
+      r.operation === 'channels.hangup' && r.params.channelId === farEndId;
+    if (event.type !== 'ChannelHangupRequest' || byServerOrFlow(hungUpByFlow)) return;
     if (farEnd.outcome === 'answered') this.farEndDid(channel.id, 'hungUp');
     else {
       const refusal = CAUSE_REFUSALS[Number(event.cause)];

@@ -1,22 +1,21 @@
-import { existsSync, watch } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { watch } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { systemClock } from '@ringflow/client';
 import { describeFileError, type Flow, FlowValidationError, loadFlowFile } from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
 import { createSimulator, formatIssue, loadDialplanFile, startWireServer } from '@ringflow/simulator';
 import { pino } from 'pino';
-import type { AnyStateMachine } from 'xstate';
 import { CallRecorder } from './CallRecorder.ts';
-import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
 import type { FeedMessage } from './feedMessages.ts';
 import { consoleMachine } from './consoleMachine.ts';
 import { describeFlows } from './describeFlows.ts';
 import { consolePage } from './consolePage.ts';
-import { runScenarioFile, scenarioFilesOf } from './flowScenarios.ts';
+import { isConsoleRequest, readRequest } from './consoleRequests.ts';
+import { DIALPLAN_CONTEXT, devConsoleHandlers, type LoadedFlow } from './devConsoleHandlers.ts';
+import { scenarioFilesOf } from './flowScenarios.ts';
 import { watchCalls } from './watchCalls.ts';
 
 export type { TimelineEntry } from './ConsoleFeed.ts';
@@ -45,13 +44,6 @@ interface StartChannel {
   readonly caller?: { readonly number?: string };
   readonly dialplan?: { readonly exten?: string };
   readonly language?: string;
-}
-
-interface LoadedFlow {
-  readonly file: string;
-  flow: Flow;
-  machine: AnyStateMachine;
-  error?: string;
 }
 
 /**
@@ -212,18 +204,43 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       );
     }),
   );
-  /** Saves a call as a scenario file beside its flow, then replays it to tell whether it passes. */
-  const saveCall = async (id: string) => {
-    const record = recorder.record(id, watched.get(id));
-    if (!record) throw new Error(`no call "${id}" was seen by this console`);
-    const loaded = flows.get(record.flow);
-    if (loaded?.error)
-      throw new Error(`the flow ${record.flow} has errors; fix them before saving a call as its test`);
-    const file = scenarioFileFor(record, existsSync);
-    const scenario = callToScenario(record, dirname(file));
-    await writeFile(file, scenario.yaml, { flag: 'wx' });
-    const [result] = await runScenarioFile(file);
-    return { file, yaml: scenario.yaml, scenario: scenario.name, replay: result };
+  const posts = devConsoleHandlers({
+    driver: sim.driver,
+    flows,
+    recorder,
+    watched: () => watched,
+    hasDialplan: dialplan !== undefined,
+    inDialplan,
+    nextCallId: () => `call-${++callCount}`,
+  });
+  const gets: Readonly<Record<string, (req: IncomingMessage, res: ServerResponse) => unknown>> = {
+    '/': (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(consolePage());
+    },
+    '/api/flows': (_, res) => json(res, describe()),
+    '/api/softphone': (_, res) =>
+      json(res, {
+        dialplan: options.dialplanFile === undefined ? null : resolve(options.dialplanFile),
+        context: DIALPLAN_CONTEXT,
+      }),
+    '/api/feed': (req, res) => feed.serve(req, res),
+    '/api/scenarios': async (_, res) =>
+      json(res, await scenarioFilesOf([...flows.entries()].map(([name, f]) => ({ name, file: f.file })))),
+  };
+  /** The router: a GET handler by path, or a POST handler by path with its body read into its type. */
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const get = req.method === 'GET' ? gets[path] : undefined;
+    if (get) return void (await get(req, res));
+    const post = path.slice('/api/'.length);
+    if (req.method === 'POST' && path.startsWith('/api/') && isConsoleRequest(post)) {
+      const body = readRequest(post, JSON.parse((await readBody(req)) || '{}'));
+      const handler = posts[post] as (body: unknown) => unknown;
+      return json(res, await handler(body));
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
   };
   const server: Server = createServer((req, res) => {
     void route(req, res).catch((error: unknown) => {
@@ -231,124 +248,6 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       res.end(JSON.stringify({ error: (error as Error).message }));
     });
   });
-  const route = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (req.method === 'GET' && url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(consolePage());
-      return;
-    }
-    if (req.method === 'GET' && url.pathname === '/api/flows') return json(res, describe());
-    if (req.method === 'GET' && url.pathname === '/api/softphone')
-      return json(res, {
-        dialplan: options.dialplanFile === undefined ? null : resolve(options.dialplanFile),
-        context: DIALPLAN_CONTEXT,
-      });
-    if (req.method === 'GET' && url.pathname === '/api/feed') return feed.serve(req, res);
-    if (req.method === 'GET' && url.pathname === '/api/scenarios')
-      return json(
-        res,
-        await scenarioFilesOf([...flows.entries()].map(([name, f]) => ({ name, file: f.file }))),
-      );
-    if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
-      const body = JSON.parse((await readBody(req)) || '{}') as Record<string, string>;
-      const d = sim.driver;
-      switch (url.pathname) {
-        case '/api/call': {
-          const extension = body.extension || undefined;
-          if (extension !== undefined && !/^[0-9A-Za-z*#+_.-]+$/.test(extension))
-            throw new Error(`extension: expected digits or a name such as 100 or s, got "${extension}"`);
-          const caller = body.from || '1000';
-          const language = body.language ? { language: body.language } : {};
-          if (!body.flow) {
-            // Through the dialplan: it decides which flow (if any) takes the call; the call is
-            // recorded from the moment a flow does (see onCall above).
-            if (!dialplan)
-              throw new Error(
-                'no dialplan: give a flow, or start ringflow dev with --dialplan extensions.conf to call extensions',
-              );
-            if (extension === undefined)
-              throw new Error('missing field "flow" (or "extension", for the dialplan)');
-            const placing = `call-${++callCount}`;
-            inDialplan.add(placing);
-            const id = d.placeCall({
-              from: caller,
-              to: extension,
-              context: DIALPLAN_CONTEXT,
-              channelId: placing,
-              ...language,
-            });
-            return json(res, { id });
-          }
-          const loaded = flows.get(body.flow);
-          if (!loaded) throw new Error(`no flow named "${body.flow}"`);
-          const placing = `call-${++callCount}`;
-          // Straight into the flow, with the extension (default s) as the number dialled.
-          recorder.placed(placing, {
-            flow: body.flow,
-            flowFile: loaded.file,
-            caller,
-            extension: extension ?? 's',
-            ...language,
-          });
-          const id = d.placeCall({
-            from: caller,
-            app: body.flow,
-            channelId: placing,
-            ...(extension !== undefined ? { to: extension } : {}),
-            ...language,
-          });
-          return json(res, { id });
-        }
-        case '/api/dtmf': {
-          const call = need(body.call, 'call');
-          const digits = need(body.digits, 'digits');
-          if (!/^[0-9A-D*#]+$/i.test(digits))
-            throw new Error(`digits: expected keys 0-9, *, #, A-D, got "${digits}"`);
-          d.pressDigits(call, digits);
-          recorder.callerDid(call, { kind: 'press', digits });
-          return json(res, {});
-        }
-        case '/api/talk': {
-          const call = need(body.call, 'call');
-          const talking = body.talking === 'true';
-          if (talking) d.startTalking(call);
-          else d.stopTalking(call);
-          recorder.callerDid(call, { kind: 'talk', talking });
-          return json(res, {});
-        }
-        case '/api/hangup': {
-          const call = need(body.call, 'call');
-          d.hangup(call);
-          if (recorder.callOfFarEnd(call) !== undefined) recorder.farEndDid(call, 'hungUp');
-          else if (watched.get(call)?.endedAt === undefined) recorder.callerDid(call, { kind: 'hangup' });
-          return json(res, {});
-        }
-        case '/api/answer':
-          d.answer(need(body.call, 'call'));
-          recorder.farEndDid(need(body.call, 'call'), 'answered');
-          return json(res, {});
-        case '/api/reject':
-          d.reject(need(body.call, 'call'));
-          recorder.farEndDid(need(body.call, 'call'), 'rejected');
-          return json(res, {});
-        case '/api/save':
-          return json(res, await saveCall(need(body.call, 'call')));
-        case '/api/scenarios/run': {
-          const file = resolve(need(body.file, 'file'));
-          // Only the scenario files this console lists (beside its flows) are run.
-          const known = await scenarioFilesOf(
-            [...flows.entries()].map(([name, f]) => ({ name, file: f.file })),
-          );
-          if (!known.some((k) => k.file === file))
-            throw new Error(`${body.file} is not a scenario file of these flows (see GET /api/scenarios)`);
-          return json(res, { file, results: await runScenarioFile(file, body.scenario || undefined) });
-        }
-      }
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('not found');
-  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8089, options.host ?? '127.0.0.1', () => resolve());
@@ -365,14 +264,6 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       await wire.close();
     },
   };
-}
-
-/** The context the page's calls to an extension land in, as `ringflow call`'s do by default. */
-const DIALPLAN_CONTEXT = 'from-callers';
-
-function need(value: string | undefined, field: string): string {
-  if (!value) throw new Error(`missing field "${field}"`);
-  return value;
 }
 
 function json(res: ServerResponse, value: unknown): void {

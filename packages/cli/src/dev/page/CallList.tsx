@@ -31,7 +31,8 @@ export function CallList(props: {
   readonly onSelect: (id: string) => void;
   readonly onNotice: (text: string) => void;
 }) {
-  const act = async (path: string, call: string) => props.onNotice((await post(path, { call })).error ?? '');
+  const act = async (path: 'hangup' | 'answer' | 'reject', call: string) =>
+    props.onNotice((await post(path, { call })).error ?? '');
   return (
     <div class="panel calls-panel">
       <h2>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { ConsoleRequests } from '../consoleRequests.ts';
 import { get, post } from './api.ts';
 import { DialPad } from './DialPad.tsx';
 import type { FlowDescription } from './types.ts';
@@ -35,8 +36,8 @@ export function Softphone(props: {
   useEffect(() => {
     void get<{ dialplan: string | null; context: string }>('softphone').then(setDialplan);
   }, []);
-  const act = async (path: string, body: Record<string, unknown>) => {
-    const reply = await post<{ id?: string }>(path, body);
+  const act = async <P extends keyof ConsoleRequests>(path: P, body: ConsoleRequests[P]) => {
+    const reply = await post<{ id?: string }, P>(path, body);
     props.onNotice(reply.error ?? '');
     return reply;
   };
@@ -49,9 +50,10 @@ export function Softphone(props: {
     });
     if (reply.id) props.onCalled(reply.id);
   };
-  const onSelected = (path: string, body: Record<string, unknown> = {}) => {
-    if (selected) void act(path, { call: selected, ...body });
-  };
+  // The requests on the selected call (none when no call is selected).
+  const hangup = () => selected && void act('hangup', { call: selected });
+  const dtmf = (digits: string) => selected && void act('dtmf', { call: selected, digits });
+  const talk = (talking: boolean) => selected && void act('talk', { call: selected, talking });
   const idle = !selected || props.selectedEnded;
   return (
     <div class="panel softphone">
@@ -104,29 +106,19 @@ export function Softphone(props: {
         <button type="button" id="call" class="primary" onClick={() => void call()}>
           Call
         </button>
-        <button type="button" id="hangup" class="danger" disabled={idle} onClick={() => onSelected('hangup')}>
+        <button type="button" id="hangup" class="danger" disabled={idle} onClick={hangup}>
           Hang up
         </button>
       </div>
       <p class="on-call">
         {selected ? `On ${selected}${props.selectedEnded ? ' (ended)' : ''}` : 'No call selected'}
       </p>
-      <DialPad disabled={idle} onKey={(digits) => onSelected('dtmf', { digits })} />
+      <DialPad disabled={idle} onKey={dtmf} />
       <div class="phone-actions">
-        <button
-          type="button"
-          id="talk"
-          disabled={idle}
-          onClick={() => onSelected('talk', { talking: 'true' })}
-        >
+        <button type="button" id="talk" disabled={idle} onClick={() => talk(true)}>
           Talk
         </button>
-        <button
-          type="button"
-          id="silence"
-          disabled={idle}
-          onClick={() => onSelected('talk', { talking: 'false' })}
-        >
+        <button type="button" id="silence" disabled={idle} onClick={() => talk(false)}>
           Silence
         </button>
       </div>

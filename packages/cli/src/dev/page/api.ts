@@ -4,10 +4,15 @@
  * whoever asked (see Notice).
  */
 
-/** POSTs `body` to `api/<path>` and answers the JSON reply (`{ error }` when refused). */
-export async function post<T>(
-  path: string,
-  body: Readonly<Record<string, unknown>>,
+import type { ConsoleRequests } from '../consoleRequests.ts';
+
+/**
+ * POSTs `body` to `api/<path>` and answers the JSON reply (`{ error }` when refused). The paths and
+ * their bodies are the server's (../consoleRequests.ts).
+ */
+export async function post<T = unknown, P extends keyof ConsoleRequests = keyof ConsoleRequests>(
+  path: P,
+  body: ConsoleRequests[P],
 ): Promise<T & { error?: string }> {
   return replyOf<T>(() => fetch(`api/${path}`, { method: 'POST', body: JSON.stringify(body) }));
 }
