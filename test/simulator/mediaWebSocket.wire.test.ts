@@ -155,7 +155,9 @@ async function setUp() {
     body?: unknown,
     root = '/ari',
   ) => {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const qs = new URLSearchParams(
+      Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
     const response = await fetch(`http://${base}${root}${path}${qs ? `?${qs}` : ''}`, {
       method,
       headers: {
@@ -285,6 +287,15 @@ describe('media over WebSocket against the recorded server, over the wire', () =
     expect(app.frames.at(-1)!.t).toBeLessThanOrEqual(9477);
     for (let i = 1; i < app.frames.length; i++)
       expect((app.frames[i]!.t - app.frames[i - 1]!.t) % 20).toBe(0);
+
+    // What the caller heard of the application's audio, over the driver API: the 2 s burst first.
+    const heard = await rest('GET', '/calls/mt-a-caller/heard', {}, undefined, '/ringflow/driver');
+    const stretches = (
+      heard.body as { heard: { frames: number; format: string; audio: string; flushed: boolean }[] }
+    ).heard;
+    expect(stretches[0]).toMatchObject({ frames: 100, format: 'ulaw', flushed: false });
+    expect(Buffer.from(stretches[0]!.audio, 'base64')).toHaveLength(16000);
+    expect(stretches[1]).toMatchObject({ frames: 15, flushed: true }); // FLUSH_MEDIA after 300 ms
 
     // The media channel's events, as recorded (BRIDGEPEER is not modelled by the simulator).
     const recordedEvents = trace

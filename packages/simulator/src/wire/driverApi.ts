@@ -19,6 +19,8 @@ type Body = Readonly<Record<string, unknown>>;
  * - `POST /calls/{id}/talk` -> 204 (the caller starts talking); `DELETE /calls/{id}/talk` -> 204 (silence)
  * - `POST /calls/{id}/answer`, `POST /calls/{id}/reject` `{ cause? }` -> 204 (far end of a dialled leg)
  * - `DELETE /calls/{id}` `{ cause? }` -> 204 (the caller hangs up)
+ * - `GET /calls/{id}/heard` -> 200 `{ heard: [...] }`: what the caller heard of the audio applications
+ *   sent on media sockets (`driver.heard`), each stretch with its bytes in base64
  * - `POST /texts` `{ endpoint, to, body, from? }` -> 204
  *
  * @example
@@ -79,6 +81,13 @@ export function answerDriverRequest(
         if (method === 'POST') driver.startTalking(id);
         else driver.stopTalking(id);
         return done;
+      }
+      if (parts.length === 3 && action === 'heard' && method === 'GET') {
+        const heard = driver.heard(id).map(({ audio, ...stretch }) => ({
+          ...stretch,
+          audio: Buffer.from(audio).toString('base64'),
+        }));
+        return { status: 200, body: { heard } };
       }
       if (parts.length === 3 && action === 'answer' && method === 'POST') {
         driver.answer(id);
