@@ -171,9 +171,23 @@ describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x10
         await page.locator('#flow').selectOption('main-ivr');
         await page.getByRole('button', { name: 'Call', exact: true }).click();
         await active.first().waitFor({ timeout: 10_000 });
-        await page.locator('.diagram').hover();
-        await page.mouse.wheel(0, -600);
+        // Zoomed from the keyboard (+, 0 fits again) and the wheel, then "Fit".
+        const zoom = page.locator('.diagram-tools .zoom');
+        const fittedZoom = await zoom.textContent();
+        await page.locator('.diagram').focus();
+        await page.keyboard.press('+');
+        await page.keyboard.press('+');
+        await expect.poll(() => zoom.textContent()).not.toBe(fittedZoom);
+        await page.keyboard.press('0');
+        await expect.poll(() => zoom.textContent()).toBe(fittedZoom);
+        // One wheel event (a real wheel may come as several, smoothed over time, some after "Fit").
+        const box = (await page.locator('.diagram').boundingBox())!;
+        await page
+          .locator('.diagram')
+          .dispatchEvent('wheel', { deltaY: -600, clientX: box.x + box.width / 2, clientY: box.y + 40 });
+        await expect.poll(() => zoom.textContent()).not.toBe(fittedZoom);
         await page.getByRole('button', { name: 'Fit' }).click();
+        await expect.poll(() => zoom.textContent()).toBe(fittedZoom);
         const pane = (await page.locator('.diagram').boundingBox())!;
         const shapes = page.locator('svg .state rect.box, svg .any-state rect, svg .edge-label');
         await expect
