@@ -326,8 +326,10 @@ export const channelsHandlers: HandlerTable = {
   getChannelVar: (ctx) => {
     const ch = ctx.world.channel(str(ctx.params, 'channelId'));
     if (!ch) throw new SimError(404, 'Provided channel was not found');
-    // Observed: a channel outside any application has no readable variables through the interface.
-    const value = ch.app === undefined ? undefined : readVariable(ctx.world, ch, str(ctx.params, 'variable'));
+    // Observed: a channel outside any application has no readable variables through the interface,
+    // except an external media channel waiting for its socket (MEDIA_WEBSOCKET_CONNECTION_ID read).
+    const readable = ch.app !== undefined || ch.technology === 'WebSocket';
+    const value = readable ? readVariable(ctx.world, ch, str(ctx.params, 'variable')) : undefined;
     if (value === undefined) throw new SimError(404, 'Provided variable was not found');
     return ok({ value });
   },

@@ -227,6 +227,11 @@ describe('external media over WebSocket, the application connects in', () => {
     expect((reply.body as { name: string }).name).toMatch(/^WebSocket\/INCOMING\/0x/);
     await t.clock.advance(1000);
     expect(t.eventsOf('ws1')).toEqual(['Dial']);
+    // Readable before the channel is in Stasis (observed: 200 with the UUID).
+    const variable = await t.req('GET', '/channels/ws1/variable', {
+      variable: 'MEDIA_WEBSOCKET_CONNECTION_ID',
+    });
+    expect(variable).toEqual({ status: 200, body: { value: vars.MEDIA_WEBSOCKET_CONNECTION_ID } });
     expect(t.sim.media.acceptIncoming('00000000-not-a-real-id')).toMatchObject({ status: 404 });
     const accept = t.sim.media.acceptIncoming(vars.MEDIA_WEBSOCKET_CONNECTION_ID!);
     if (typeof accept !== 'function') throw new Error('refused');
