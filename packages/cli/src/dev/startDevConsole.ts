@@ -12,6 +12,7 @@ import { ConsoleFeed } from './ConsoleFeed.ts';
 import type { FeedMessage } from './feedMessages.ts';
 import { consoleMachine } from './consoleMachine.ts';
 import { describeFlows } from './describeFlows.ts';
+import { feedSimulatorEvents, traceRequests } from './devSimulatorFeed.ts';
 import { consolePage } from './consolePage.ts';
 import { isConsoleRequest, readRequest } from './consoleRequests.ts';
 import { DIALPLAN_CONTEXT, devConsoleHandlers, type LoadedFlow } from './devConsoleHandlers.ts';
@@ -90,59 +91,13 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     unknownEndpoints: 'ring',
     answerOutboundAfterMs: null,
   });
-  // REST requests the application makes, with their status: the simulated server's handler, wrapped.
-  const handle = sim.handle.bind(sim);
-  const traced = new Proxy(sim, {
-    get(target, key) {
-      if (key === 'handle')
-        return async (request: Parameters<typeof sim.handle>[0]) => {
-          const response = await handle(request);
-          const match = /\/channels\/([^/?]+)/.exec(request.path);
-          const channel = match?.[1] ?? '';
-          feed.line(
-            recorder.callOfFarEnd(channel) ?? channel,
-            'request',
-            `${request.method} ${request.path} → ${response.status}`,
-          );
-          return response;
-        };
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  const wire = await startWireServer(traced, {
+  // The requests the application makes and the events of the channels go to the feed.
+  const wire = await startWireServer(traceRequests(sim, feed, recorder), {
     users: [{ username: 'dev', password: 'dev' }],
     host: '127.0.0.1',
     port: 0,
   });
-  sim.driver.onEvent((event) => {
-    const e = event as {
-      type: string;
-      channel?: { id: string; name?: string; state?: string };
-      digit?: string;
-    };
-    const id = e.channel?.id;
-    feed.line(
-      id ? (recorder.callOfFarEnd(id) ?? id) : '',
-      'event',
-      `${e.type}${e.digit ? ` ${e.digit}` : ''}`,
-    );
-    // A call the page placed at an extension that ended before any flow took it: the page is told.
-    if (id && e.type === 'ChannelDestroyed' && inDialplan.delete(id) && !watched.has(id)) {
-      const cause = (event as { cause_txt?: string }).cause_txt;
-      feed.line(id, 'end', `■ call ended in the dialplan${cause ? `: ${cause}` : ''}`);
-      send({ type: 'ended', call: id, outcome: 'ended in the dialplan', at: Date.now() });
-    }
-    // Channels a call's flow dialled are far ends: the page answers, rejects or hangs them up.
-    const call = id === undefined ? undefined : recorder.callOfFarEnd(id);
-    if (!id || call === undefined) return;
-    if (e.type === 'ChannelCreated') {
-      send({ type: 'farEnd', id, call, ringing: true, name: e.channel?.name ?? id });
-    }
-    if (e.type === 'ChannelStateChange' && e.channel?.state === 'Up')
-      send({ type: 'farEnd', id, call, ringing: false, answered: true, name: e.channel?.name ?? id });
-    if (e.type === 'ChannelDestroyed') send({ type: 'farEnd', id, call, ringing: false, gone: true });
-  });
+  feedSimulatorEvents(sim.driver, feed, recorder, { inDialplan, followed: (id) => watched.has(id) });
   const app = createApplication({
     servers: [{ url: wire.url, username: 'dev', password: 'dev' }],
     apps: [...flows.keys()],

@@ -1,0 +1,74 @@
+import type { Simulator } from '@ringflow/simulator';
+import type { CallRecorder } from './CallRecorder.ts';
+import type { ConsoleFeed } from './ConsoleFeed.ts';
+
+/**
+ * The simulator of `ringflow dev` as the application reaches it, whose every REST request is told
+ * to the feed with its status, as a line of the call it is about (a far end's, of the call that
+ * dialled it).
+ *
+ * @example
+ * const wire = await startWireServer(traceRequests(sim, feed, recorder), { ... });
+ */
+export function traceRequests(sim: Simulator, feed: ConsoleFeed, recorder: CallRecorder): Simulator {
+  const handle = sim.handle.bind(sim);
+  return new Proxy(sim, {
+    get(target, key) {
+      if (key === 'handle')
+        return async (request: Parameters<Simulator['handle']>[0]) => {
+          const response = await handle(request);
+          const channel = /\/channels\/([^/?]+)/.exec(request.path)?.[1] ?? '';
+          feed.line(
+            recorder.callOfFarEnd(channel) ?? channel,
+            'request',
+            `${request.method} ${request.path} → ${response.status}`,
+          );
+          return response;
+        };
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Tells the feed what the simulator's channels do: each event as a line of its call (a far end's
+ * of the call that dialled it); a call the page placed at an extension that ended before any flow
+ * took it (`inDialplan`, not `followed`); the far ends ringing, answered and gone, under their call.
+ *
+ * @example
+ * feedSimulatorEvents(sim.driver, feed, recorder, { inDialplan, followed: (id) => watched.has(id) });
+ */
+export function feedSimulatorEvents(
+  driver: Simulator['driver'],
+  feed: ConsoleFeed,
+  recorder: CallRecorder,
+  calls: { readonly inDialplan: Set<string>; readonly followed: (id: string) => boolean },
+): void {
+  driver.onEvent((event) => {
+    const e = event as {
+      type: string;
+      channel?: { id: string; name?: string; state?: string };
+      digit?: string;
+      cause_txt?: string;
+    };
+    const id = e.channel?.id;
+    feed.line(
+      id ? (recorder.callOfFarEnd(id) ?? id) : '',
+      'event',
+      `${e.type}${e.digit ? ` ${e.digit}` : ''}`,
+    );
+    if (id && e.type === 'ChannelDestroyed' && calls.inDialplan.delete(id) && !calls.followed(id)) {
+      feed.line(id, 'end', `■ call ended in the dialplan${e.cause_txt ? `: ${e.cause_txt}` : ''}`);
+      feed.send({ type: 'ended', call: id, outcome: 'ended in the dialplan', at: Date.now() });
+    }
+    // Channels a call's flow dialled are far ends: the page answers, rejects or hangs them up.
+    const call = id === undefined ? undefined : recorder.callOfFarEnd(id);
+    if (!id || call === undefined) return;
+    const name = e.channel?.name ?? id;
+    if (e.type === 'ChannelCreated') feed.send({ type: 'farEnd', id, call, ringing: true, name });
+    if (e.type === 'ChannelStateChange' && e.channel?.state === 'Up')
+      feed.send({ type: 'farEnd', id, call, ringing: false, answered: true, name });
+    if (e.type === 'ChannelDestroyed') feed.send({ type: 'farEnd', id, call, ringing: false, gone: true });
+  });
+}
