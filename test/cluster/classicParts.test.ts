@@ -384,4 +384,33 @@ describe('classic cluster mode: bad input', () => {
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/--cluster-lease goes with --cluster and --server/);
   }, 30_000);
+
+  it('ringflow run --cluster takes a NATS cluster as a comma list (each address checked, all given to the client); --cluster-replicas is 1, 3 or 5, with --cluster', async () => {
+    const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+    const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
+    const run = async (extra: string[]) => {
+      const child = spawn(process.execPath, [bin, 'run', ivr, ...extra], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (t: string) => {
+        stderr += t;
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { code, stderr };
+    };
+    const server = ['--server', 'http://127.0.0.1:1', '--user', 'u', '--password', 'p'];
+    const bad = await run([...server, '--cluster', 'nats://127.0.0.1:1,127.0.0.1:2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--cluster: expected a NATS address .* got '127.0.0.1:2'/);
+    const two = await run([...server, '--cluster', 'nats://127.0.0.1:1,nats://127.0.0.1:2']);
+    expect(two.code).toBe(1);
+    expect(two.stderr).toMatch(/cannot connect to NATS at nats:\/\/127.0.0.1:1, nats:\/\/127.0.0.1:2/);
+    const replicas = await run([...server, '--cluster', 'nats://127.0.0.1:1', '--cluster-replicas', '2']);
+    expect(replicas.code).toBe(2);
+    expect(replicas.stderr).toMatch(/--cluster-replicas: 1, 3 or 5, got '2'/);
+    const alone = await run([...server, '--cluster-replicas', '3']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--cluster-replicas goes with --cluster/);
+  }, 30_000);
 });
