@@ -111,6 +111,29 @@ describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x10
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('says it is loading until the flows arrive', async () => {
+    const context = await browser.newContext({ viewport: SIZES[0] });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    // The flows' answer is held until the page has been seen loading.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/flows', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(dev.url);
+    await page.locator('main.loading[aria-busy="true"]', { hasText: 'Loading the flows' }).waitFor();
+    expect(await page.locator('main.grid').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    release();
+    await page.locator('main.grid').waitFor();
+    await page.locator('.conn', { hasText: 'connected' }).waitFor();
+    await context.close();
+  });
+
   for (const size of SIZES)
     for (const scheme of SCHEMES)
       it(`${size.width}x${size.height} ${scheme}`, async () => {
