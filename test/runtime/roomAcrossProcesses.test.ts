@@ -61,4 +61,33 @@ describe('a conference room with callers on two processes', () => {
     for (const p of processes) await p.app.stop();
     simulator.close();
   });
+
+  it('the last call out closes the room though the server still lists one it was told to hang up (it answers before it carries the hang-up out)', async () => {
+    const clock = new VirtualClock();
+    const simulator = createSimulator({ clock });
+    const p = inProcessApp(clock, [{ name: 'pbx', server: simulator }], { apps: ['conf-a'], call: machine });
+    await p.app.start();
+    simulator.driver.placeCall({ app: 'conf-a', channelId: 'moderator', from: '5551000' });
+    await clock.advance(3_000);
+    simulator.driver.pressDigits('moderator', '1234#');
+    await clock.advance(10_000);
+    simulator.driver.placeCall({ app: 'conf-a', channelId: 'member', from: '5552000' });
+    await clock.advance(3_000);
+    simulator.driver.pressDigits('member', '5678#');
+    await clock.advance(10_000);
+    const room = () => simulator.handle({ method: 'GET', path: '/bridges/ringflow-sales-weekly', query: {} });
+    expect((await room()).status).toBe(200);
+    // The moderator's call is hung up by the application: the server answers at once and hangs up
+    // on its next turn, so for a moment it still lists the moderator in the room.
+    p.app.call('moderator')!.end('stopped', true);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect((await room()).body).toMatchObject({ channels: expect.arrayContaining(['moderator']) });
+    // The member's call ends then: the room holds nobody but a channel this process hung up.
+    p.app.call('member')!.end('stopped', true);
+    await clock.advance(1_000);
+    expect(simulator.channelCount).toBe(0);
+    expect((await room()).status).toBe(404);
+    await p.app.stop();
+    simulator.close();
+  });
 });

@@ -68,6 +68,9 @@ function defaultName(url: string): string {
   }
 }
 
+/** How many removed channels and bridges a link remembers (see `ServerLink.isBeingRemoved`). */
+const REMOVED_KEPT = 4096;
+
 /**
  * The application's connection to one server: a REST client and one event stream for all of
  * the application's names, and the server's identity (`asterisk_id`), learned at start.
@@ -90,6 +93,11 @@ export class ServerLink implements SessionHost {
   private readonly retryWaits = new Set<() => void>();
   /** Resources with a cleanup request running or waiting to retry, by key. */
   private readonly cleaning = new Map<string, number>();
+  /**
+   * Resources a cleanup removed lately (the last {@link REMOVED_KEPT}), by key: a server answers a
+   * hang-up before it is carried out, so a listing made just after may still show the channel.
+   */
+  private readonly removed = new Set<string>();
   private readonly leftoverMap = new Map<string, Leftover>();
   private closing = false;
   private readonly leftoverSubject = new Subject<void>();
@@ -317,6 +325,8 @@ export class ServerLink implements SessionHost {
   private settleLeftover(what: string, resource: CleanupResource, key: string, result: CleanupResult): void {
     if (result === 'done' || result === 'gone') {
       if (this.leftoverMap.delete(key)) this.metrics.leftoversRemoved.inc({ server: this.name });
+      this.removed.add(key);
+      if (this.removed.size > REMOVED_KEPT) this.removed.delete(this.removed.values().next().value!);
       return;
     }
     if (this.closing) return;
@@ -338,10 +348,13 @@ export class ServerLink implements SessionHost {
     } else this.leftoverSubject.next();
   }
 
-  /** True while the runtime is removing this channel or bridge, or failed to and will try again. */
+  /**
+   * True while the runtime is removing this channel or bridge, failed to and will try again, or
+   * removed it lately (the server may list it a moment longer: it answers before it hangs up).
+   */
   isBeingRemoved(kind: CleanupResource['kind'], id: string): boolean {
     const key = resourceKey({ kind, id });
-    return this.cleaning.has(key) || this.leftoverMap.has(key);
+    return this.cleaning.has(key) || this.leftoverMap.has(key) || this.removed.has(key);
   }
 
   /** Channels and bridges the runtime failed to remove (hang-up or destroy failed after its retries). */
