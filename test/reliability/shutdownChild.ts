@@ -78,7 +78,13 @@ process.on('exit', () => {
 });
 
 await app.start();
-installShutdownHandlers(app, { deadlineMs });
+// The simulator stands for the server, which carries out a hang-up after its 204 (as a real
+// server does: the reply comes first): before the process ends, it gets two turns of the event
+// loop to finish the hang-ups it was asked for, so the exit line counts what the server would keep.
+installShutdownHandlers(app, {
+  deadlineMs,
+  exit: (code) => setTimeout(() => setTimeout(() => process.exit(code), 0), 0),
+});
 // Two polite callers (dialled 1), two that stay (dialled 2).
 for (const [id, to] of [
   ['polite-a', '1'],
@@ -91,7 +97,15 @@ for (const [id, to] of [
 const ready = () =>
   app.activeCalls().length === 4 &&
   app.activeCalls().every((s) => s.machine?.getSnapshot().value === 'talking');
-while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5));
+// Bounded: a child that never gets there says so and exits (the parent test fails on it).
+const deadline = Date.now() + 30_000;
+while (!ready()) {
+  if (Date.now() > deadline) {
+    process.stderr.write(`not ready after 30 s: ${app.activeCalls().length} calls\n`);
+    process.exit(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
 process.stdout.write('ready\n');
 // Keep the process alive until a signal ends it (the simulator holds no timers while calls wait).
 setInterval(() => {}, 60_000);

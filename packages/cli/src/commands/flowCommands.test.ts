@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { until } from '@ringflow/testing';
 import { describe, expect, it } from 'vitest';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
@@ -393,14 +394,14 @@ describe('ringflow run', () => {
       c.io,
       [createRunCommand({ clock })],
     );
-    while (!c.out().includes('is running as application "ivr"')) await new Promise((r) => setTimeout(r, 10));
+    await until('the application to run', () => c.out().includes('is running as application "ivr"'));
     sim.driver.placeCall({ app: 'ivr', channelId: 'w1' });
-    while (!c.out().includes('w1  ◆ main-menu')) {
+    await until('the call in the main menu', async () => {
       await clock.advance(500);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+      return c.out().includes('w1  ◆ main-menu');
+    });
     stop('SIGTERM');
-    while (!c.err().includes('draining 1 call,')) await new Promise((r) => setTimeout(r, 5));
+    await until('the drain to start', () => c.err().includes('draining 1 call,'));
     await clock.advance(5_000); // the drain deadline: the call is hung up
     expect(await exit).toBe(ExitCode.OK);
     expect(c.out()).toContain('w1  ■ call ended: drained');
