@@ -155,6 +155,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x10
         await page.keyboard.press('Enter');
         await active.filter({ hasText: 'sales' }).waitFor({ timeout: 10_000 });
         await page.locator('svg .edge-label.path', { hasText: 'menu 1' }).waitFor({ timeout: 10_000 });
+        // A digit typed while a key of the pad has the focus is pressed too.
+        await page.keyboard.press('#');
+        await page.locator('#timeline li', { hasText: 'ChannelDtmfReceived #' }).first().waitFor();
 
         // A second call: the timeline of the selected one shows only its own lines, unlabelled.
         await page.getByRole('button', { name: 'Call', exact: true }).click();
