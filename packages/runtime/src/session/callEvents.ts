@@ -64,7 +64,10 @@ function afterEvent(
     // A StasisEnd made up by a recovery: the channel was found gone, its own events lost.
     finishSession(state, isRecovered(event) ? 'reconciled' : state.machine ? 'completed' : 'unanswered');
   } else if (isEventType(event, 'ChannelHangupRequest')) {
-    state.report().noteCause(event);
+    // A soft hangup request (the application's own DELETE, a Local peer's hang-up) is a request,
+    // not the end: its `cause` may be the soft-hangup flag (32 for an ARI DELETE on a real server),
+    // so the call's cause is taken from ChannelDestroyed then.
+    if (event.soft !== true) state.report().noteCause(event);
   } else if (isEventType(event, 'ChannelDestroyed')) {
     state.report().noteCause(event);
     finishSession(state, state.machine ? 'completed' : 'unanswered');
