@@ -84,6 +84,7 @@ interface Memory {
 }
 interface Mark {
   at: number;
+  monotonicUs: number;
   cpu: NodeJS.CpuUsage;
   latency: { count: number; p50: number; p99: number; max: number };
 }
@@ -134,6 +135,9 @@ interface Sample {
   stuckCalls: number;
   leftovers: Record<string, number>;
   errorSamples: string[];
+  /** Calls completed in the measuring window, and the window on the application's monotonic clock (µs). */
+  windowCalls: number;
+  appWindowUs: [number, number];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -217,6 +221,8 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
       stuckCalls: stuck,
       leftovers: final.leftovers,
       errorSamples: [...failures, ...final.errors].slice(0, 5),
+      windowCalls: completed,
+      appWindowUs: [appStart.monotonicUs, appEnd.monotonicUs],
     };
   } finally {
     await app.stop();

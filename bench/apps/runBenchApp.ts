@@ -130,6 +130,8 @@ export async function runBenchApp(start: (context: BenchAppContext) => Promise<B
         const sorted = probe.takeSamples().sort((a, b) => a - b);
         return {
           at: performance.now(),
+          // The monotonic clock in µs, as CPU profiles time their samples (bench/profile/cpuBreakdown.ts).
+          monotonicUs: Number(process.hrtime.bigint() / 1000n),
           cpu: process.cpuUsage(),
           latency: {
             count: sorted.length,
