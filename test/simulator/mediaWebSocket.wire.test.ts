@@ -226,12 +226,8 @@ describe('media over WebSocket against the recorded server, over the wire', () =
     expect(app.handshakes).toEqual([
       { url: handshake.url, authorization: handshake.headers.authorization, protocol: handshake.subprotocol },
     ]);
-    const name = String(
-      (
-        events.find((e) => e.event.type === 'StasisStart' && ofChannel('mt-a-ws')(e.event))?.event
-          .channel as { name: string }
-      ).name,
-    );
+    const started = events.find((e) => e.event.type === 'StasisStart' && ofChannel('mt-a-ws')(e.event));
+    const name = String((started?.event.channel as { name?: string } | undefined)?.name);
     const normalise = (text: string) => text.replaceAll(name, 'WebSocket/mt-media/0x7fc05c007140');
     expect(normalise(app.texts[0]?.text ?? '')).toBe(recordedIn[0]?.message);
 
