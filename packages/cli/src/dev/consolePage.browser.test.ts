@@ -6,36 +6,10 @@ import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
+import { DESK_FLOW } from './test-support/deskFlow.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const IVR = join(import.meta.dirname, '../../../../flows/ivr.yaml');
-const DESK = `name: desk
-prompts:
-  en:
-    hello: sound:hello-world
-    sales: sound:queue-periodic-announce
-start: greet
-on:
-  hangup: done
-states:
-  greet:
-    steps:
-      - answer
-      - menu:
-          prompt: hello
-          timeout: 60s
-          choices:
-            "1": sales
-    after:
-      5m: done
-  sales:
-    steps:
-      - play: { prompt: sales }
-    after:
-      60s: done
-  done:
-    final: true
-`;
 const SIZES = [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
@@ -95,7 +69,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x10
   let browser: Browser;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ringflow-page-'));
-    await writeFile(join(dir, 'desk.yaml'), DESK);
+    await writeFile(join(dir, 'desk.yaml'), DESK_FLOW);
     await copyFile(IVR, join(dir, 'ivr.yaml'));
     dev = await startDevConsole({ files: [join(dir, 'desk.yaml'), join(dir, 'ivr.yaml')], port: 0 });
     browser = await chromium.launch({

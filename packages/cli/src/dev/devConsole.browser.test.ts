@@ -7,35 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../ExitCode.ts';
 import { main } from '../main.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
+import { DESK_FLOW } from './test-support/deskFlow.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLOW = `name: desk
-prompts:
-  en:
-    hello: sound:hello-world
-    sales: sound:queue-periodic-announce
-start: greet
-on:
-  hangup: done
-states:
-  greet:
-    steps:
-      - answer
-      - menu:
-          prompt: hello
-          timeout: 60s
-          choices:
-            "1": sales
-    after:
-      5m: done
-  sales:
-    steps:
-      - play: { prompt: sales }
-    after:
-      60s: done
-  done:
-    final: true
-`;
 
 /**
  * Where a screenshot goes: the committed ones in docs/ when UPDATE_SCREENSHOTS=1 (to refresh them
@@ -51,7 +25,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ringflow-dev-'));
-    await writeFile(join(dir, 'desk.yaml'), FLOW);
+    await writeFile(join(dir, 'desk.yaml'), DESK_FLOW);
     // Extension 100 reaches the flow through the dialplan, as a phone system's would.
     await writeFile(
       join(dir, 'extensions.conf'),
@@ -112,11 +86,11 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     await page.locator('svg .state', { hasText: 'greet' }).click();
     await page.locator('#steps', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: shot('console-key.png') });
-    await writeFile(join(dir, 'desk.yaml'), FLOW.replace('"1": sales', '"1": nowhere'));
+    await writeFile(join(dir, 'desk.yaml'), DESK_FLOW.replace('"1": sales', '"1": nowhere'));
     await page.locator('#errors', { hasText: /desk\.yaml:\d+:\d+/ }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: shot('console-error.png') });
     // Fixed again: the error goes away (the call keeps the version it started with).
-    await writeFile(join(dir, 'desk.yaml'), FLOW);
+    await writeFile(join(dir, 'desk.yaml'), DESK_FLOW);
     // A function's text, run in the page (this file is not compiled with the DOM's types).
     await page.waitForFunction("document.getElementById('errors').textContent === ''", undefined, {
       timeout: 10_000,
@@ -158,7 +132,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     await page.screenshot({ path: shot('console-scenarios.png') });
 
     // Changed so that key 1 no longer leads to sales: the saved test now fails, and the page says where.
-    await writeFile(join(dir, 'desk.yaml'), FLOW.replace('"1": sales', '"1": done'));
+    await writeFile(join(dir, 'desk.yaml'), DESK_FLOW.replace('"1": sales', '"1": done'));
     await page
       .locator('.sfile', { hasText: 'desk.call-1.test.yaml' })
       .getByRole('button', { name: 'Run all' })
