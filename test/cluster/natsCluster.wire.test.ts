@@ -1,4 +1,4 @@
-import { JetStreamCallStore } from '@ringflow/cluster';
+import { JetStreamCallStore, retryWhileUnavailable } from '@ringflow/cluster';
 import type { CallRecord } from '@ringflow/runtime';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,14 +24,28 @@ import { startNatsCluster, type TestNatsCluster } from './startNatsCluster.ts';
 
 afterEach(runCleanups);
 
-/** The node (server_name) leading a stream, and its copies, as JetStream reports them. */
+/**
+ * The node (server_name) leading a stream, and its copies, as JetStream reports them once it has a
+ * leader: asked again while JetStream answers "not now" (a timeout or 503 during an election, on a
+ * loaded machine too) or names no leader yet, for 30 s at most.
+ */
 async function streamCluster(nats: TestNatsCluster, stream: string) {
   const nc = await (await import('@nats-io/transport-node')).connect({
     servers: nats.nodes.filter((n) => n.running).map((n) => n.url),
   });
   try {
-    const info = await (await jetstreamManager(nc)).streams.info(stream);
-    return { replicas: info.config.num_replicas, leader: info.cluster?.leader ?? '' };
+    return await until(
+      `a leader of ${stream}`,
+      async () => {
+        const info = await retryWhileUnavailable(
+          async () => (await jetstreamManager(nc)).streams.info(stream),
+          30_000,
+        );
+        const leader = info.cluster?.leader ?? '';
+        return leader !== '' && { replicas: info.config.num_replicas, leader };
+      },
+      30_000,
+    );
   } finally {
     await nc.close();
   }

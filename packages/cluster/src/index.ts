@@ -16,5 +16,6 @@ export type { KvLeaseOptions } from './KvLease.ts';
 export { WorkerDirectory } from './WorkerDirectory.ts';
 export { EVENTS_STREAM, eventSubject } from './EventSubjects.ts';
 export { NatsHealth } from './NatsHealth.ts';
+export { isNatsUnavailable, retryWhileUnavailable } from './retryWhileUnavailable.ts';
 export { natsToken } from './natsToken.ts';
 export { AssigningRestTransport } from './AssigningRestTransport.ts';
