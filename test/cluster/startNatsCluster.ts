@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { spawnNatsServer, stopChild } from './startNatsServer.ts';
 
 /** One node of a {@link TestNatsCluster}. */
 export interface TestNatsNode {
@@ -150,48 +151,5 @@ cluster {
 
 /** Starts one node from its config file; resolves once it accepts clients. */
 async function spawnNode(conf: string): Promise<ChildProcess> {
-  const child = spawn('nats-server', ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`nats-server did not start within ${START_TIMEOUT_MS} ms:\n${output}`)),
-        START_TIMEOUT_MS,
-      );
-      const seen = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/Listening for client connections on/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', seen);
-      child.stderr?.on('data', seen);
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        reject(
-          error.code === 'ENOENT'
-            ? new Error('nats-server is not installed: apt-get install -y nats-server (Debian package)')
-            : error,
-        );
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`nats-server exited with code ${code}:\n${output}`));
-      });
-    });
-    return child;
-  } catch (error) {
-    await stopChild(child);
-    throw error;
-  }
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(killer);
+  return (await spawnNatsServer(['-c', conf], START_TIMEOUT_MS)).child;
 }

@@ -73,16 +73,26 @@ export async function startNatsServer(): Promise<TestNatsServer> {
 }
 
 /** Starts `nats-server -js` on `port` (-1: a free one) with `dir` as its store; resolves with the port. */
-async function spawnNats(dir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function spawnNats(dir: string, port: number): Promise<{ child: ChildProcess; port: number }> {
+  return spawnNatsServer(['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], START_TIMEOUT_MS);
+}
+
+/**
+ * Starts `nats-server` with `args` and resolves once it accepts clients, with the port it listens
+ * on; a server that fails to start (not installed, exits, or silent for `timeoutMs`) is stopped
+ * and the error says why, with what it printed. Shared by the one-node and the cluster helpers.
+ */
+export async function spawnNatsServer(
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('nats-server', [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   try {
     const listening = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`nats-server did not start within ${START_TIMEOUT_MS} ms:\n${output}`)),
-        START_TIMEOUT_MS,
+        () => reject(new Error(`nats-server did not start within ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
       );
       const seen = (chunk: Buffer) => {
         output += chunk.toString();
@@ -114,7 +124,8 @@ async function spawnNats(dir: string, port: number): Promise<{ child: ChildProce
   }
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** Stops a `nats-server` child: SIGTERM, SIGKILL after 5 s; resolves once it exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
