@@ -1,4 +1,5 @@
 import { type RawData, WebSocket } from 'ws';
+import { openedWebSocket } from '../outbound/openedWebSocket.ts';
 
 /**
  * The server's end of one media connection: text control messages and binary audio both ways,
@@ -33,27 +34,15 @@ export interface MediaDialRequest {
 export type MediaDialer = (request: MediaDialRequest) => Promise<MediaPipe>;
 
 /** Dials with a real WebSocket (what the simulator does by default, as a real server does). */
-export const dialMediaWebSocket: MediaDialer = (request) =>
-  new Promise((resolve, reject) => {
-    const ws = new WebSocket(request.uri, request.protocols === '' ? [] : request.protocols.split(','), {
-      headers: { ...request.headers },
-      perMessageDeflate: false,
-      maxPayload: MAX_MEDIA_MESSAGE_BYTES,
-      handshakeTimeout: request.timeoutMs,
-    });
-    const fail = (error: Error) => {
-      ws.removeAllListeners();
-      ws.on('error', () => {});
-      ws.terminate();
-      reject(error);
-    };
-    ws.once('open', () => {
-      ws.removeListener('error', fail);
-      resolve(webSocketMediaPipe(ws));
-    });
-    ws.once('unexpected-response', (_req, res) => fail(new Error(`refused with ${res.statusCode}`)));
-    ws.once('error', fail);
+export const dialMediaWebSocket: MediaDialer = async (request) => {
+  const ws = new WebSocket(request.uri, request.protocols === '' ? [] : request.protocols.split(','), {
+    headers: { ...request.headers },
+    perMessageDeflate: false,
+    maxPayload: MAX_MEDIA_MESSAGE_BYTES,
+    handshakeTimeout: request.timeoutMs,
   });
+  return webSocketMediaPipe(await openedWebSocket(ws));
+};
 
 /** An open WebSocket as a media pipe. */
 export function webSocketMediaPipe(ws: WebSocket): MediaPipe {

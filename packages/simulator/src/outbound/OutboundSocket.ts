@@ -6,6 +6,7 @@ import { callServer } from '../wire/callServer.ts';
 import { answerRestRequest } from '../wire/restOverWebSocket.ts';
 import type { ApplicationDialer, ApplicationPipe } from './ApplicationPipe.ts';
 import type { OutboundConnectionConfig } from './OutboundConnectionConfig.ts';
+import { openedWebSocket } from './openedWebSocket.ts';
 
 /** What a live outbound socket reports to the connection that owns it. */
 export interface OutboundSocketHandlers {
@@ -24,31 +25,19 @@ export interface OutboundSocket {
  * Opens a WebSocket to the application as a real server does (Basic credentials in the handshake
  * when configured, subprotocol `ari`). Resolves once open; rejects when refused or unreachable.
  */
-export const dialWebSocket: ApplicationDialer = (config, protocols) =>
-  new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    if (config.username !== undefined) {
-      const token = Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64');
-      headers.authorization = `Basic ${token}`;
-    }
-    const ws = new WebSocket(config.uri, protocols, {
-      headers,
-      perMessageDeflate: false,
-      ...(config.ca === undefined ? {} : { ca: config.ca }),
-    });
-    const fail = (error: Error) => {
-      ws.removeAllListeners();
-      ws.on('error', () => {});
-      ws.terminate();
-      reject(error);
-    };
-    ws.once('open', () => {
-      ws.removeListener('error', fail);
-      resolve(webSocketPipe(ws));
-    });
-    ws.once('unexpected-response', (_req, res) => fail(new Error(`refused with ${res.statusCode}`)));
-    ws.once('error', fail);
+export const dialWebSocket: ApplicationDialer = async (config, protocols) => {
+  const headers: Record<string, string> = {};
+  if (config.username !== undefined) {
+    const token = Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64');
+    headers.authorization = `Basic ${token}`;
+  }
+  const ws = new WebSocket(config.uri, protocols, {
+    headers,
+    perMessageDeflate: false,
+    ...(config.ca === undefined ? {} : { ca: config.ca }),
   });
+  return webSocketPipe(await openedWebSocket(ws));
+};
 
 /** An open WebSocket as a pipe: text frames only (binary frames are ignored, as the server does). */
 function webSocketPipe(ws: WebSocket): ApplicationPipe {
