@@ -3,7 +3,7 @@
 // its script and styles inline, minified, nothing fetched from elsewhere (the page works offline,
 // and the live view is one request behind the operations server's auth). Called by
 // build-packages.mjs for the cli; ~100 ms.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -29,6 +29,10 @@ export async function buildConsolePage(dir) {
   const template = readFileSync(join(source, 'index.html'), 'utf8');
   const html = template.replace('/*console.css*/', () => styles).replace('/*main.js*/', () => script);
   mkdirSync(join(dir, 'dist/console'), { recursive: true });
-  writeFileSync(join(dir, 'dist/console/index.html'), html);
+  // Written beside its place and renamed over it: a console served while a build runs never
+  // reads half a page.
+  const target = join(dir, 'dist/console/index.html');
+  writeFileSync(`${target}.${process.pid}.tmp`, html);
+  renameSync(`${target}.${process.pid}.tmp`, target);
   return Buffer.byteLength(html);
 }

@@ -12,7 +12,7 @@
 //
 // Run as a package's `prepack` script (npm pack, npm publish), it builds that package alone, with
 // its declarations: a tarball always holds both.
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -43,8 +43,7 @@ for (const { name, dir, pkg } of packages) {
       throw new Error(`${name}: export "${subpath}" needs "types": "${declarationPath(source)}"`);
     entryPoints[output.replace(/^\.\/dist\//, '').replace(/\.js$/, '')] = join(dir, source);
   }
-  rmSync(join(dir, 'dist'), { recursive: true, force: true });
-  await build({
+  const result = await build({
     entryPoints,
     outdir: join(dir, 'dist'),
     bundle: true,
@@ -56,7 +55,9 @@ for (const { name, dir, pkg } of packages) {
     splitting: true, // entry points of one package share their modules (one copy of each class)
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
+    write: false,
   });
+  replaceOutputs(join(dir, 'dist'), result.outputFiles);
   for (const [from, to] of ASSETS[name] ?? []) {
     mkdirSync(dirname(join(dir, to)), { recursive: true });
     copyFileSync(join(dir, from), join(dir, to));
@@ -64,6 +65,27 @@ for (const { name, dir, pkg } of packages) {
   // The console's page (Preact, dagre) is bundled for the browser: dist/console/index.html.
   if (name === 'cli') await buildConsolePage(dir);
 }
+/**
+ * Writes a build's files into `outDir` without a moment where `dist/` is missing or half
+ * written: each file is written beside its place and renamed over it (atomic on one file
+ * system), then the chunks no longer produced are removed. Another test run or `ringflow`
+ * process reading `dist/` while a build runs (two vitest runs in one checkout) keeps working.
+ */
+function replaceOutputs(outDir, outputFiles) {
+  const written = new Set();
+  for (const file of outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+    written.add(file.path);
+  }
+  for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && /\.(js|js\.map)$/.test(entry.name) && !written.has(path)) rmSync(path, { force: true });
+  }
+}
+
 const declarations = withDeclarations ? buildDeclarations(root, packages) : 0;
 console.log(
   `built ${packages.length} package(s)${withDeclarations ? ` with ${declarations} declaration files` : ''} in ${Math.round(performance.now() - started)} ms`,
