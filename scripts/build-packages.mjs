@@ -82,7 +82,8 @@ function replaceOutputs(outDir, outputFiles) {
   }
   for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
-    if (entry.isFile() && /\.(js|js\.map)$/.test(entry.name) && !written.has(path)) rmSync(path, { force: true });
+    if (entry.isFile() && /\.(js|js\.map)$/.test(entry.name) && !written.has(path))
+      rmSync(path, { force: true });
   }
 }
 
