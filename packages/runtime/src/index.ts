@@ -68,6 +68,13 @@ export { RING_STRATEGIES, QUEUE_EXITS } from './queue/QueueState.ts';
 export { AGENT_DEVICE_STATE, agentDevice, agentFromDevice } from './queue/agentDevice.ts';
 export type { AgentAction, AgentStatus } from './queue/agentDevice.ts';
 export type {
+  PcmAudio,
+  RecognitionSession,
+  SpeechToText,
+  TextToSpeech,
+  Transcript,
+} from './speech/SpeechProviders.ts';
+export type {
   AgentActivity,
   AgentState,
   QueueExit,
