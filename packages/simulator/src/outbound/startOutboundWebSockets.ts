@@ -188,7 +188,12 @@ export function startOutboundWebSockets(
             config,
             {
               onEvent: (event) => {
+                // Only the StasisEnd of the call's own channel ends the connection, as on a real
+                // server (res/ari/ari_websockets.c compares it with the session's channel id): a
+                // channel the application dialled on this connection (an agent, a transfer) leaving
+                // Stasis does not close it under the call.
                 if (event.type !== 'StasisEnd') return;
+                if ((event.channel as { id?: unknown } | undefined)?.id !== channel.id) return;
                 callEnded = true;
                 const timer = clock.setTimeout(() => {
                   timers.delete(timer);
