@@ -127,6 +127,9 @@ interface Sample {
   bytesPerCall: number;
   /** Live heap after every call ended, minus the idle baseline, bytes. */
   heapGrowth: number;
+  /** Resident memory (after two full GCs) connected and idle, and after every call ended, bytes. */
+  rssStart: number;
+  rssAfter: number;
   /** Calls the application handled during the run. */
   totalCalls: number;
   /** Calls that failed or were still in progress 30 s after the load stopped, plus application errors. */
@@ -215,6 +218,8 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
       latencySamples: appEnd.latency.count,
       bytesPerCall: (held.heapUsed - baseline.heapUsed) / calls,
       heapGrowth: final.heapUsed - baseline.heapUsed,
+      rssStart: baseline.rss,
+      rssAfter: final.rss,
       totalCalls: last.completed + last.failed,
       // Calls still in progress when the load stopped are among last.failed already.
       errors: last.failed + final.errorCount,
@@ -244,7 +249,7 @@ for (const calls of LEVELS) {
         `  N=${calls} run ${run} ${impl.key.padEnd(10)} ${fmt(s.callsPerSecond).padStart(6)} calls/s, ` +
           `cpu ${fmt(s.cpuMsPerCall, 2)} ms/call, sim cpu ${fmt(s.simCpuMsPerCall, 2)} ms/call (app ${fmt(s.appCpuLoad * 100)}%, sim ${fmt(s.simCpuLoad * 100)}% of a core), ` +
           `call ${fmt(s.callMs, 1)} ms, latency p50 ${fmt(s.latencyP50, 2)} p99 ${fmt(s.latencyP99, 2)} ms, ${fmt(s.bytesPerCall / 1024, 1)} KiB/call, ` +
-          `heap after ${fmt(s.heapGrowth / 1024)} KiB, ${s.totalCalls} calls, ${s.errors} errors ${JSON.stringify(s.leftovers)}` +
+          `heap after ${fmt(s.heapGrowth / 1024)} KiB, rss ${fmt(s.rssStart / 1048576, 1)}->${fmt(s.rssAfter / 1048576, 1)} MiB, ${s.totalCalls} calls, ${s.errors} errors ${JSON.stringify(s.leftovers)}` +
           `${s.errorSamples.length ? `\n    e.g. ${s.errorSamples.join('\n         ')}` : ''}\n`,
       );
     }
@@ -275,6 +280,13 @@ const METRICS: Metric[] = [
     better: 'lower',
   },
   { label: 'heap after the run vs idle (KiB)', of: (s) => s.heapGrowth / 1024, digits: 0, better: 'lower' },
+  { label: 'app resident memory, idle (MiB)', of: (s) => s.rssStart / 1048576, digits: 1, better: 'lower' },
+  {
+    label: 'app resident memory after the run (MiB)',
+    of: (s) => s.rssAfter / 1048576,
+    digits: 1,
+    better: 'lower',
+  },
   { label: 'errors', of: (s) => s.errors, digits: 0, better: 'lower' },
 ];
 
