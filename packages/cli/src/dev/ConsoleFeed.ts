@@ -19,6 +19,9 @@ export class ConsoleFeed {
   private readonly pages = new Set<ServerResponse>();
   private readonly history: string[] = [];
 
+  /** @param now the time of the lines (ms since the epoch): the console's simulated time in `ringflow dev`. */
+  constructor(private readonly now: () => number = Date.now) {}
+
   send(message: FeedMessage): void {
     const data = `data: ${JSON.stringify(message)}\n\n`;
     this.history.push(data);
@@ -28,13 +31,17 @@ export class ConsoleFeed {
 
   /** A timeline line of `call` (time: now, as the page shows it). */
   line(call: string, kind: TimelineEntry['kind'], text: string): void {
-    this.send({ type: 'timeline', entry: { at: Date.now(), call, kind, text } satisfies TimelineEntry });
+    this.send({ type: 'timeline', entry: { at: this.now(), call, kind, text } satisfies TimelineEntry });
   }
 
-  /** Answers a page's request for the feed: the history, then every message as it comes. */
-  serve(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * Answers a page's request for the feed: the history, then `current` (the state of things
+   * that the history may have dropped), then every message as it comes.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, current: readonly FeedMessage[] = []): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const data of this.history) res.write(data);
+    for (const message of current) res.write(`data: ${JSON.stringify(message)}\n\n`);
     this.pages.add(res);
     req.on('close', () => this.pages.delete(res));
   }

@@ -34,6 +34,11 @@ export interface RunScenariosRequest {
   readonly scenario?: string;
 }
 
+/** What to do with the simulated time: stop it, take one step (paused), let it run again. */
+export interface ClockRequest {
+  readonly action: 'pause' | 'step' | 'resume';
+}
+
 /** Each POST path of the console and the body it takes. */
 export interface ConsoleRequests {
   readonly call: CallRequest;
@@ -44,6 +49,7 @@ export interface ConsoleRequests {
   readonly reject: OnCallRequest;
   readonly save: OnCallRequest;
   readonly 'scenarios/run': RunScenariosRequest;
+  readonly clock: ClockRequest;
 }
 
 type Reader<T> = (body: Readonly<Record<string, unknown>>) => T;
@@ -90,6 +96,12 @@ const READERS: { readonly [P in keyof ConsoleRequests]: Reader<ConsoleRequests[P
   reject: onCall,
   save: onCall,
   'scenarios/run': (b) => ({ file: needed(b, 'file'), ...optional('scenario', text(b, 'scenario')) }),
+  clock: (b) => {
+    const action = needed(b, 'action');
+    if (action !== 'pause' && action !== 'step' && action !== 'resume')
+      throw new Error(`action: expected pause, step or resume, got "${action}"`);
+    return { action };
+  },
 };
 
 /** Whether `path` is one of the console's POST paths. */

@@ -1,22 +1,14 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Flow } from '@ringflow/dsl';
 import type { Simulator } from '@ringflow/simulator';
-import type { AnyStateMachine } from 'xstate';
 import type { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import type { ConsoleRequests } from './consoleRequests.ts';
+import type { LoadedFlow } from './devFlows.ts';
 import { runScenarioFile, scenarioFilesOf } from './flowScenarios.ts';
+import type { SteppedTime } from './SteppedTime.ts';
 import type { WatchedCall } from './watchCalls.ts';
-
-/** A flow `ringflow dev` runs: its file, its current version and machine, its current error. */
-export interface LoadedFlow {
-  readonly file: string;
-  flow: Flow;
-  machine: AnyStateMachine;
-  error?: string;
-}
 
 /** What the page's requests act on: the simulator's driver, the flows, the recorded calls. */
 export interface DevConsoleContext {
@@ -31,6 +23,8 @@ export interface DevConsoleContext {
   readonly inDialplan: Set<string>;
   /** The id of the next call the page places (`call-1`, `call-2`, ...). */
   readonly nextCallId: () => string;
+  /** The simulated time the page pauses, steps and resumes. */
+  readonly time: SteppedTime;
 }
 
 /** The context the page's calls to an extension land in, as `ringflow call`'s do by default. */
@@ -43,7 +37,7 @@ export type PostHandlers = {
 
 /**
  * The handlers of the page's POST requests (place a call, keys, talk, hang up, far ends, save a
- * call as a test, run scenarios).
+ * call as a test, run scenarios, pause, step and resume the simulated time).
  *
  * @example
  * const posts = devConsoleHandlers(context);
@@ -145,6 +139,13 @@ export function devConsoleHandlers(ctx: DevConsoleContext): PostHandlers {
       if (!(await scenarioFiles()).some((k) => k.file === file))
         throw new Error(`${body.file} is not a scenario file of these flows (see GET /api/scenarios)`);
       return { file, results: await runScenarioFile(file, body.scenario) };
+    },
+    // The feed tells every page the new time; the one that asked also gets what the step did.
+    clock: ({ action }) => {
+      if (action === 'pause') ctx.time.pause();
+      if (action === 'resume') ctx.time.resume();
+      const step = action === 'step' ? ctx.time.step() : undefined;
+      return { ...ctx.time.state(), ...(step ? { step } : {}) };
     },
   };
 }

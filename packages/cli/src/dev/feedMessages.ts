@@ -50,12 +50,60 @@ export interface FlowDescription {
   readonly error: string | null;
 }
 
+/** What one event did to a call's flow: the event, the state and the variables before and after. */
+export interface FlowStep {
+  readonly call: string;
+  /** When (ms since the epoch, simulated time in `ringflow dev`). */
+  readonly at: number;
+  /** The event the call's machine took, as told: `ChannelDtmfReceived 1`, `after 60s`. */
+  readonly event: string;
+  /** The flow state before and after (the same when the event left the call where it was). */
+  readonly from: string;
+  readonly to: string;
+  /**
+   * Where the way taken starts on the diagram (a state changed only): `from` for a way of the
+   * state itself, {@link ANY_STATE} for a flow-wide handler (`on: { hangup: done }`).
+   */
+  readonly via?: string;
+  /** The variables the event changed, each before and after (absent: not set). */
+  readonly vars: readonly { readonly name: string; readonly before?: unknown; readonly after?: unknown }[];
+}
+
+/** The source of the flow-wide handlers on the diagram (as flowGraph names it): "any state". */
+export const ANY_STATE = '*';
+
+/** The simulated time of `ringflow dev`, which the page pauses, steps and resumes. */
+export interface ClockState {
+  readonly paused: boolean;
+  /** The simulated time now (ms since the epoch). */
+  readonly now: number;
+  /** Server events held for the flows while paused: each step gives them the oldest. */
+  readonly waiting: number;
+  /** When the next timer is due (a playback's end, a flow's timeout...), if one is set. */
+  readonly nextDue: number | null;
+}
+
 /** A message of the feed. */
 export type FeedMessage =
   | { readonly type: 'flows'; readonly flows: readonly FlowDescription[] }
   /** A call started (`at`), in the flow `flow`. */
   | { readonly type: 'call'; readonly id: string; readonly flow?: string; readonly at?: number }
-  | { readonly type: 'state'; readonly call: string; readonly state: string }
+  /**
+   * A call entered `state`: from the state `from`, by the way that starts at `via` (`from`, or
+   * {@link ANY_STATE}), on `event` (see {@link FlowStep}); none of them for the first state.
+   */
+  | {
+      readonly type: 'state';
+      readonly call: string;
+      readonly state: string;
+      readonly from?: string;
+      readonly via?: string;
+      readonly event?: string;
+    }
+  /** What one event did to a call's flow. */
+  | { readonly type: 'step'; readonly step: FlowStep }
+  /** The simulated time paused, stepped or resumed (`ringflow dev` only). */
+  | ({ readonly type: 'clock' } & ClockState)
   /** A call ended (`at`): `outcome` as the runtime says it, `end` as a scenario would. */
   | {
       readonly type: 'ended';

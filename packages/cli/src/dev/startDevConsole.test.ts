@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../ExitCode.ts';
 import { main } from '../main.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
+import { readFeed } from './test-support/readFeed.ts';
 
 const FLOW = `name: hello
 start: greet
@@ -15,38 +16,6 @@ states:
       - hangup: { reason: normal }
     final: true
 `;
-
-/** Reads the console's feed until `done` says enough, then closes it; gives up after 10 s, saying what came. */
-async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 10_000);
-  const messages: Record<string, unknown>[] = [];
-  try {
-    const response = await fetch(`${url}api/feed`, { signal: controller.signal });
-    const reader = response.body!.getReader();
-    let text = '';
-    while (!done(messages)) {
-      const { value, done: ended } = await reader.read();
-      if (ended) break;
-      text += new TextDecoder().decode(value);
-      const parts = text.split('\n\n');
-      text = parts.pop() ?? '';
-      for (const part of parts)
-        messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
-    }
-  } catch (error) {
-    throw new Error(
-      `the feed did not say it in 10 s; it said:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`,
-      {
-        cause: error,
-      },
-    );
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-  return messages;
-}
 
 describe('startDevConsole', () => {
   let dir: string;

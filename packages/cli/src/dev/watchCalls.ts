@@ -1,8 +1,8 @@
 import type { Flow, FlowOutput } from '@ringflow/dsl';
 import type { CallSession } from '@ringflow/runtime';
-import type { InspectionEvent } from 'xstate';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
 import type { CallEnd } from './feedMessages.ts';
+import { followSteps, topState } from './followSteps.ts';
 
 /** What the console follows of a call: its flow, the states it entered, how it ended. */
 export interface WatchedCall {
@@ -39,10 +39,8 @@ export interface WatchOptions {
   readonly endOf?: (call: WatchedCall) => CallEnd | undefined;
   /** Told when an ended call is forgotten (beyond the last 500). */
   readonly onForgotten?: (id: string) => void;
-}
-
-function topState(value: unknown): string {
-  return typeof value === 'string' ? value : (Object.keys(value as object)[0] ?? '');
+  /** The time now (ms since the epoch): the console's simulated time in `ringflow dev`. */
+  readonly now?: () => number;
 }
 
 function short(value: unknown): string {
@@ -67,6 +65,7 @@ export function watchCalls(
 ): Map<string, WatchedCall> {
   const watched = new Map<string, WatchedCall>();
   const ended: string[] = [];
+  const now = options.now ?? Date.now;
   calls$.subscribe((session) => {
     const id = session.channelId;
     const call: WatchedCall = { id, flow: session.application ?? '', states: [] };
@@ -85,14 +84,13 @@ export function watchCalls(
       const flow = flowOf(session);
       if (flow) call.flow = flow.document.name;
       options.onCall?.(call, session);
-      feed.send({ type: 'call', id, flow: call.flow, at: Date.now() });
+      feed.send({ type: 'call', id, flow: call.flow, at: now() });
       const actor = session.machine;
-      let vars: Readonly<Record<string, unknown>> = {};
-      const enter = (state: string) => {
+      const enter = (state: string, how?: { from: string; via?: string; event: string }) => {
         if (state === '' || state.startsWith('$') || state === call.states[call.states.length - 1]) return;
         call.states.push(state);
-        feed.send({ type: 'state', call: id, state });
-        feed.line(id, 'state', `◆ ${state}`);
+        feed.send({ type: 'state', call: id, state, ...how });
+        feed.line(id, 'state', `◆ ${state}${how ? ` ← ${how.event}` : ''}`);
         const after = flow?.document.states[state]?.after;
         for (const [delay, target] of Object.entries(after ?? {}))
           feed.line(
@@ -101,12 +99,7 @@ export function watchCalls(
             `◷ ${delay} in ${state} → ${typeof target === 'string' ? target : short(target)}`,
           );
       };
-      const changed = (next: Readonly<Record<string, unknown>> | undefined) => {
-        if (!next || next === vars) return;
-        const changes = Object.entries(next).filter(
-          ([k, v]) => JSON.stringify(vars[k]) !== JSON.stringify(v),
-        );
-        vars = next;
+      const varsLine = (changes: readonly (readonly [string, unknown])[]) => {
         if (changes.length > 0)
           feed.line(id, 'vars', changes.map(([k, v]) => `${k} = ${short(v)}`).join(', '));
       };
@@ -114,14 +107,19 @@ export function watchCalls(
       if (actor) {
         const snapshot = actor.getSnapshot() as Snapshot;
         enter(topState(snapshot.value));
-        changed(snapshot.context?.vars);
+        varsLine(Object.entries(snapshot.context?.vars ?? {}));
       }
-      const inspection = actor?.system.inspect((event: InspectionEvent) => {
-        if (event.type !== '@xstate.microstep' || event.actorRef !== actor) return;
-        const snapshot = event.snapshot as unknown as Snapshot;
-        enter(topState(snapshot.value));
-        changed(snapshot.context?.vars);
-      });
+      // Each event the machine takes: the states it enters (with the event and the way taken),
+      // then what it changed (the page's step-through shows it; the variables go to the timeline).
+      const unfollow = actor
+        ? followSteps(actor, {
+            entered: enter,
+            stepped: (step) => {
+              varsLine(step.vars.map((v) => [v.name, v.after] as const));
+              feed.send({ type: 'step', step: { call: id, at: now(), ...step } });
+            },
+          })
+        : undefined;
       actor?.subscribe({
         next: (snapshot) => {
           if (snapshot.status === 'done') call.output = snapshot.output as FlowOutput;
@@ -129,7 +127,7 @@ export function watchCalls(
         error: () => {},
       });
       void session.done.then((outcome) => {
-        inspection?.unsubscribe();
+        unfollow?.();
         events?.unsubscribe();
         ended.push(id);
         if (ended.length > ENDED_KEPT) {
@@ -137,7 +135,7 @@ export function watchCalls(
           watched.delete(forgotten);
           options.onForgotten?.(forgotten);
         }
-        call.endedAt = Date.now();
+        call.endedAt = now();
         call.outcome = String(outcome);
         feed.line(
           id,

@@ -1,8 +1,7 @@
 import { graphlib, layout } from '@dagrejs/dagre';
-import type { FlowDescription } from './types.ts';
+import { ANY_STATE, type FlowDescription } from './types.ts';
 
-/** The source of the flow-wide handlers (`on: { hangup: done }`), as flowGraph names it. */
-export const ANY_STATE = '*';
+export { ANY_STATE } from './types.ts';
 
 /** A state's box on the diagram (its top left corner). */
 export interface PlacedState {

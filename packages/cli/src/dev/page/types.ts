@@ -1,6 +1,15 @@
 /** What the console's server tells the page: the feed's messages are declared once, in ../feedMessages.ts. */
 
-export type { CallEnd, FeedMessage, FlowDescription, TimelineEntry, TimelineKind } from '../feedMessages.ts';
+export type {
+  CallEnd,
+  ClockState,
+  FeedMessage,
+  FlowDescription,
+  FlowStep,
+  TimelineEntry,
+  TimelineKind,
+} from '../feedMessages.ts';
+export { ANY_STATE } from '../feedMessages.ts';
 
 /** How one scenario went (see flowScenarios.ts). */
 export interface ScenarioResult {
