@@ -1,5 +1,5 @@
 import type { CallQueue } from '../queue/CallQueue.ts';
-import type { QueueDirectory } from '../queue/QueueDirectory.ts';
+import type { AgentDevices, QueueDirectory } from '../queue/QueueDirectory.ts';
 import type { QueueSettings } from '../queue/QueueState.ts';
 import {
   type Clock,
@@ -205,6 +205,9 @@ export class ServerLink implements SessionHost {
 
   /** The first event that says which server it comes from names the link's server (if not known yet). */
   private identify(event: StreamEvent): void {
+    const application = (event as { application?: unknown }).application;
+    if (this.application === undefined && typeof application === 'string' && application !== '')
+      this.application = application;
     if (this.identified || typeof event.asterisk_id !== 'string' || event.asterisk_id === '') return;
     this.identified = true;
     this.info = { name: this.name, asteriskId: event.asterisk_id };
@@ -216,17 +219,25 @@ export class ServerLink implements SessionHost {
 
   /** The application's call queue `name` on this server. */
   queue(name: string, settings?: QueueSettings): CallQueue {
-    return this.context.queues.get(this.name, name, settings, {
-      list: () => this.client.deviceStates.list(),
-      // The link's stream carries all its apps' events: following a device through one is enough.
-      watch: async (device) => {
-        await this.client.applications.subscribe({
-          applicationName: this.context.apps[0]!,
-          eventSource: `deviceState:${device}`,
-        });
-      },
-    });
+    return this.context.queues.get(this.name, name, settings, this.agentDevices);
   }
+
+  /**
+   * The agents' device states through this link. The link's stream carries all its apps' events:
+   * following a device through one is enough, named as the server named it to this link (a
+   * per-call connection's application is `<app>:<channel name>`: the plain name is unknown there).
+   */
+  private readonly agentDevices: AgentDevices = {
+    list: () => this.client.deviceStates.list(),
+    watch: async (device) => {
+      await this.client.applications.subscribe({
+        applicationName: this.application ?? this.context.apps[0]!,
+        eventSource: `deviceState:${device}`,
+      });
+    },
+  };
+  /** The application name of the first event that named one (see `agentDevices`). */
+  private application: string | undefined;
 
   /**
    * Applications of this link that another connection registered on the server since
