@@ -42,6 +42,7 @@ import { queueStep } from './queue.ts';
 import { queueAgentStep } from './queueAgent.ts';
 import { recordStep } from './record.ts';
 import type { StepDefinition } from './StepDefinition.ts';
+import { transferStep } from './transfer.ts';
 
 /** Every built-in step, by the key that names it in a flow. */
 export const steps = {
@@ -61,6 +62,7 @@ export const steps = {
   dial: dialStep,
   queue: queueStep,
   queueAgent: queueAgentStep,
+  transfer: transferStep,
   originate: originateStep,
   continue: continueStep,
   userEvent: userEventStep,

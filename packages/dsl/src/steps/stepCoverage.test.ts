@@ -78,6 +78,14 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
     ],
   },
   queueAgent: { 'queue.simulator.test.ts': ['queueAgent: the last agent logging out'] },
+  transfer: {
+    'transfer.simulator.test.ts': [
+      'blind to an endpoint',
+      'blind into the dialplan',
+      'attended, accepted by key',
+      'attended, declined by $how',
+    ],
+  },
   dial: {
     'dial.simulator.test.ts': [
       'answered: the two calls are bridged',

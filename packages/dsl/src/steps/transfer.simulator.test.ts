@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineFlow } from '../defineFlow.ts';
+import { type FlowTestCall, testFlow } from '@ringflow/testing';
+
+let call: FlowTestCall | undefined;
+afterEach(async () => {
+  await call?.close();
+  call = undefined;
+});
+
+/** Every outcome of the transfer goes to a state that reports it and hangs up. */
+function transferFlow(transfer: Record<string, unknown>) {
+  const report = (name: string) => ({
+    steps: [
+      {
+        userEvent: {
+          name,
+          variables: {
+            outcome: { expr: 'vars.t.outcome' },
+            reason: { expr: "has(vars.t.reason) ? vars.t.reason : 'none'" },
+            digit: { expr: "has(vars.t.digit) ? vars.t.digit : 'none'" },
+            to: { expr: "has(vars.t.to) ? vars.t.to : 'none'" },
+          },
+        },
+      },
+      'hangup' as const,
+    ],
+  });
+  return defineFlow({
+    name: 'transferrer',
+    start: 't',
+    states: {
+      t: {
+        steps: [
+          'answer',
+          {
+            transfer: {
+              ...transfer,
+              as: 't',
+              on: { declined: 'back', busy: 'back', noAnswer: 'back', failed: 'failed' },
+            },
+          },
+        ],
+        next: 'talked',
+      },
+      talked: report('Talked'),
+      back: report('Back'),
+      failed: report('Failed'),
+    },
+  });
+}
+
+/** The id of the target's channel (from the flow's originate request). */
+function target(c: FlowTestCall): string {
+  const [originate] = c.expectAction({ operation: 'channels.originateWithId' });
+  return String(originate?.params.channelId);
+}
+
+describe('transfer on the simulator', () => {
+  it('blind to an endpoint: the caller is redirected and the flow ends transferred', async () => {
+    call = await testFlow(transferFlow({ endpoint: 'PJSIP/sales' }));
+    const end = await call.expectEnd({ status: 'continued', within: '2s' });
+    expect(end.error).toBeUndefined();
+    call.expectAction({
+      operation: 'channels.redirect',
+      params: { channelId: 'c1', endpoint: 'PJSIP/sales' },
+    });
+    // The caller's phone was told to go there (a REFER), and the flow did not hang it up itself.
+    expect(call.simulator.driver.outbound).toContainEqual({
+      kind: 'redirect',
+      detail: { channelId: 'c1', endpoint: 'PJSIP/sales' },
+    });
+    call.expectNoAction('channels.hangup');
+    call.expectNotVisited('talked', 'back', 'failed');
+  });
+
+  it('blind into the dialplan: the call continues there and the flow ends transferred', async () => {
+    call = await testFlow(transferFlow({ context: 'support', extension: '200', priority: 1 }), {
+      dialplan: '[support]\nexten => 200,1,Wait(30)\n same => n,Hangup()\n',
+    });
+    await call.expectEnd({ status: 'continued', within: '2s' });
+    call.expectAction({
+      operation: 'channels.continueInDialplan',
+      params: { channelId: 'c1', context: 'support', extension: '200', priority: 1 },
+    });
+    call.expectNoAction('channels.hangup');
+    const live = await call.simulator.handle({ method: 'GET', path: '/channels/c1', query: {} });
+    expect((live.body as { dialplan: { context: string; exten: string } }).dialplan).toMatchObject({
+      context: 'support',
+      exten: '200',
+    });
+  });
+
+  it('attended, accepted by key: music for the caller, the announcement to the target alone, then bridged', async () => {
+    call = await testFlow(
+      transferFlow({
+        endpoint: 'PJSIP/operator',
+        attended: true,
+        mohClass: 'jazz',
+        announce: { media: 'sound:hello-world' },
+        confirm: { key: '1' },
+      }),
+      { farEnds: { 'PJSIP/operator': { answerAfterMs: 3_000 } } },
+    );
+    call.expectAction({ operation: 'channels.startMoh', params: { channelId: 'c1', mohClass: 'jazz' } });
+    const peer = target(call);
+    await call.wait('3s');
+    call.expectAction({
+      operation: 'channels.play',
+      params: { channelId: peer, media: 'sound:hello-world' },
+    });
+    call.expectNoAction({ operation: 'channels.play', params: { channelId: 'c1' } });
+    await call.wait('5s'); // the announcement is over; the target has not pressed anything yet
+    call.expectNoAction('bridges.createWithId');
+    call.expectNoAction('channels.stopMoh');
+    call.simulator.driver.pressDigits(peer, '1');
+    await call.wait('1s');
+    call.expectAction({ operation: 'channels.stopMoh', params: { channelId: 'c1' } }, { times: 1 });
+    const [added] = call.expectAction({ operation: 'bridges.addChannel', params: { channel: `c1,${peer}` } });
+    const bridgeId = String(added?.params.bridgeId);
+    const bridge = await call.simulator.handle({ method: 'GET', path: `/bridges/${bridgeId}`, query: {} });
+    expect((bridge.body as { channels: string[] }).channels.sort()).toEqual(['c1', peer].sort());
+    await call.wait('1m');
+    call.expectState('t'); // the step stays to watch while they talk
+    await call.hangUpFarEnd('PJSIP/operator');
+    call.expectUserEvent('Talked', { outcome: 'completed' });
+    await call.expectEnd({ status: 'completed', by: 'flow' });
+    call.expectAction({ operation: 'bridges.destroy', params: { bridgeId } }, { times: 1 });
+  });
+
+  it('attended without confirm: answering accepts', async () => {
+    call = await testFlow(transferFlow({ endpoint: 'PJSIP/operator', attended: true }), {
+      farEnds: { 'PJSIP/operator': 'answer' },
+    });
+    const peer = target(call);
+    await call.wait('3s');
+    call.expectAction({ operation: 'bridges.addChannel', params: { channel: `c1,${peer}` } }, { times: 1 });
+  });
+
+  it.each([
+    { how: 'another key', press: '2', reason: 'key', digit: '2' },
+    { how: 'no key in time', press: undefined, reason: 'timeout', digit: 'none' },
+  ])(
+    'attended, declined by $how: the target is hung up, the caller is back',
+    async ({ press, reason, digit }) => {
+      call = await testFlow(
+        transferFlow({ endpoint: 'PJSIP/operator', attended: true, confirm: { timeout: '5s' } }),
+        { farEnds: { 'PJSIP/operator': 'answer' } },
+      );
+      const peer = target(call);
+      await call.wait('2s');
+      if (press) call.simulator.driver.pressDigits(peer, press);
+      await call.wait('6s');
+      call.expectUserEvent('Back', { outcome: 'declined', reason, digit });
+      call.expectAction({ operation: 'channels.hangup', params: { channelId: peer } }, { times: 1 });
+      call.expectAction({ operation: 'channels.stopMoh', params: { channelId: 'c1' } }, { times: 1 });
+      call.expectNoAction('bridges.createWithId');
+    },
+  );
+
+  it('attended, the target hangs up before accepting: declined (hungUp)', async () => {
+    call = await testFlow(transferFlow({ endpoint: 'PJSIP/operator', attended: true, confirm: {} }), {
+      farEnds: { 'PJSIP/operator': 'answer' },
+    });
+    await call.wait('3s');
+    await call.hangUpFarEnd('PJSIP/operator');
+    call.expectUserEvent('Back', { outcome: 'declined', reason: 'hungUp' });
+    call.expectNoAction('bridges.createWithId');
+  });
+
+  it.each([
+    { farEnd: 'busy', outcome: 'busy' },
+    { farEnd: 'noAnswer', outcome: 'noAnswer' },
+  ] as const)('attended, target $farEnd: the caller is back with $outcome', async ({ farEnd, outcome }) => {
+    call = await testFlow(transferFlow({ endpoint: 'PJSIP/operator', attended: true, timeout: '10s' }), {
+      farEnds: { 'PJSIP/operator': farEnd },
+    });
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+    call.expectStates(['t', 'back']);
+    call.expectUserEvent('Back', { outcome });
+    call.expectAction({ operation: 'channels.stopMoh', params: { channelId: 'c1' } }, { times: 1 });
+  });
+
+  it('attended, the caller hangs up while the target rings: the target is hung up too', async () => {
+    call = await testFlow(transferFlow({ endpoint: 'PJSIP/operator', attended: true }), {
+      farEnds: { 'PJSIP/operator': 'noAnswer' },
+    });
+    const peer = target(call);
+    await call.wait('2s');
+    await call.hangUp();
+    await call.expectEnd({ status: 'hungUp', by: 'caller' });
+    call.expectAction({ operation: 'channels.hangup', params: { channelId: peer } }, { times: 1 });
+  });
+});

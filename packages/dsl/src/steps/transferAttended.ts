@@ -1,0 +1,165 @@
+import { isResourceGone } from '@ringflow/client/interface';
+import { isEventType } from '@ringflow/client';
+import type { ActionArgs } from '../compile/FlowContext.ts';
+import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
+import type { StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
+import { parseDuration } from '../schema/s.ts';
+import { compileDial, type DialParams } from './dial.ts';
+import type { StepBuild } from './StepDefinition.ts';
+import type { TransferParams } from './transfer.ts';
+
+/** A request about a channel or bridge that may be gone already: gone is done. */
+function ignoreGone(error: unknown): undefined {
+  if (isResourceGone(error)) return undefined;
+  throw error;
+}
+
+/** The event is about the target's channel (the call the dial placed: `step.peer`). */
+function aboutTarget({ context, event }: ActionArgs): boolean {
+  return (
+    isEventType(event, 'ChannelDtmfReceived', 'ChannelHangupRequest', 'StasisEnd', 'ChannelDestroyed') &&
+    event.channel.id === context.step.peer
+  );
+}
+
+/** The key the target pressed (undefined for any other event). */
+function keyOf({ event }: ActionArgs): string | undefined {
+  return isEventType(event, 'ChannelDtmfReceived') ? event.digit : undefined;
+}
+
+/**
+ * Attended (consultative) transfer: the caller hears music on hold while the flow dials the
+ * target (the dial step's statechart, not bridged); the target alone hears `announce`; with
+ * `confirm` they press the key to accept. Accepted: the music stops and the two are bridged; the
+ * step waits until the target hangs up (`completed`, the caller is back in the flow). Declined,
+ * busy, no answer, failed: the target's call is ended, the music stops and the caller is back in
+ * the flow with that outcome. The caller hanging up at any time runs the flow's hangup handler;
+ * the step's exit hangs up the target unless they are already gone.
+ */
+export function compileAttendedTransfer(p: TransferParams, build: StepBuild): StateSpec {
+  const id = (name: string) => `${build.key}~transfer~${name}`;
+  const confirmKey = p.confirm ? (p.confirm.key ?? '1') : undefined;
+  const confirmMs = parseDuration(p.confirm?.timeout ?? '10s') ?? 10_000;
+  const target = ({ context }: ActionArgs) => ({ channelId: context.step.peer });
+  const declined = (reason: 'key' | 'timeout' | 'hungUp', before: ReturnType<typeof setStep>[] = []) =>
+    build.exit(
+      'declined',
+      (args) => ({
+        ...target(args),
+        reason,
+        ...(reason === 'key' ? { digit: keyOf(args) } : {}),
+      }),
+      before,
+    );
+  const targetGone = setStep(() => ({ targetUp: false }));
+  // The dial's own outcomes, as this step's: answered goes on to the consultation.
+  const consultBuild: StepBuild = {
+    key: build.key,
+    flow: build.flow,
+    exit(outcome, data, before = []): TransitionSpec {
+      if (outcome === 'answered')
+        return {
+          target: `#${id(confirmKey === undefined ? 'connecting' : 'confirming')}`,
+          actions: [...before, setStep(() => ({ targetUp: true }))],
+        };
+      // Not bridged, so completed means the target hung up during the announcement.
+      if (outcome === 'completed') return declined('hungUp', [...before]);
+      return build.exit(outcome, data, before);
+    },
+  };
+  const dial: DialParams = {
+    endpoint: p.endpoint ?? '',
+    bridge: false,
+    // The caller hears the step's own music from the start until the two are bridged.
+    ringback: 'none',
+    ...(p.timeout !== undefined ? { timeout: p.timeout } : {}),
+    ...(p.callerId !== undefined ? { callerId: p.callerId } : {}),
+    ...(p.announce !== undefined ? { announce: p.announce } : {}),
+  };
+  const targetLeft = (transition: TransitionSpec): Record<string, TransitionSpec> => ({
+    ChannelHangupRequest: { guard: aboutTarget, ...transition },
+    StasisEnd: { guard: aboutTarget, ...transition },
+    ChannelDestroyed: { guard: aboutTarget, ...transition },
+  });
+  return {
+    entry: [
+      setStep(() => ({ mohOn: true, targetUp: false, transferBridge: undefined })),
+      fireAndForget(
+        ({ context }) =>
+          context.host.ari.channels.startMoh({
+            channelId: context.call.channelId,
+            ...(p.mohClass ? { mohClass: p.mohClass } : {}),
+          }),
+        'start music on hold for the transfer',
+      ),
+    ],
+    // Whatever ends the step: the caller's music stops, a target not bridged is hung up, the
+    // bridge of the two does not outlive it.
+    exit: [
+      fireAndForget(async ({ context }) => {
+        const { ari } = context.host;
+        if (context.step.mohOn === true)
+          await ari.channels.stopMoh({ channelId: context.call.channelId }).catch(ignoreGone);
+        if (context.step.targetUp === true)
+          await ari.channels.hangup({ channelId: String(context.step.peer) }).catch(ignoreGone);
+        if (context.step.transferBridge)
+          await ari.bridges.destroy({ bridgeId: String(context.step.transferBridge) }).catch(ignoreGone);
+      }, 'transfer cleanup'),
+    ],
+    initial: 'consulting',
+    states: {
+      consulting: compileDial(dial, consultBuild),
+      confirming: {
+        id: id('confirming'),
+        on: {
+          ChannelDtmfReceived: [
+            {
+              guard: (a: ActionArgs) => aboutTarget(a) && keyOf(a) === confirmKey,
+              target: 'connecting',
+            },
+            { guard: aboutTarget, ...declined('key') },
+          ],
+          ...targetLeft(declined('hungUp', [targetGone])),
+        },
+        after: { [confirmMs]: declined('timeout') },
+      },
+      connecting: {
+        id: id('connecting'),
+        entry: [setStep(({ context }) => ({ transferBridge: context.host.newId('bridge') }))],
+        effect: effect(
+          async ({ context }) => {
+            const { ari } = context.host;
+            await ari.channels.stopMoh({ channelId: context.call.channelId });
+            const bridgeId = String(context.step.transferBridge);
+            await ari.bridges.createWithId({ bridgeId, type: 'mixing' });
+            await ari.bridges.addChannel({
+              bridgeId,
+              channel: [context.call.channelId, String(context.step.peer)],
+            });
+          },
+          {
+            onDone: {
+              target: 'connected',
+              actions: [
+                setStep(() => ({ mohOn: false })),
+                setContext(({ context }) => ({ bridgeId: String(context.step.transferBridge) })),
+              ],
+            },
+            onError: build.exit('failed', failureData),
+          },
+        ),
+        on: targetLeft(declined('hungUp', [targetGone])),
+      },
+      connected: {
+        on: targetLeft(
+          build.exit(
+            'completed',
+            ({ context }) => ({ channelId: context.step.peer, bridgeId: context.step.transferBridge }),
+            [targetGone],
+          ),
+        ),
+        exit: [setContext(() => ({ bridgeId: undefined }))],
+      },
+    },
+  };
+}
