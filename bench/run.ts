@@ -5,7 +5,7 @@
  *
  *   npm run bench [-- --quick] [--runs 3] [--concurrency 100,1000,10000] [--window 5]
  *                 [--impls ringflow,ari-client,bare] [--ringflow yaml|machine] [--profile DIR]
- *                 [--active-cap 1000] [--json FILE] [--source]
+ *                 [--active-cap 1000] [--json FILE] [--source] [--prompt-ms 1]
  *
  * For every concurrency level N and every run, each implementation gets a fresh simulator child
  * process (with the load generator beside it) and its own application child process:
@@ -20,6 +20,8 @@
  *      is left behind (listeners, sessions, timers).
  * Prints the median and the spread (min..max) of the runs, and ratios to ari-client and bare.
  * `--quick` (a smoke check, under a minute): N = 100 and 500, one run, 2 s windows.
+ * `--prompt-ms`: how long each prompt plays (default 1: flat out; 200 paces the calls as a real
+ * server does, so every application handles the same calls per second).
  * `--source`: the children run the packages' TypeScript sources (`--conditions=source`) instead of
  * `dist/`: same code, and CPU profiles name each source file (and no rebuild of `dist/` by
  * another process can pull the files from under a run).
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'active-cap': { type: 'string' },
     source: { type: 'boolean', default: false },
+    'prompt-ms': { type: 'string' },
   },
 });
 const QUICK = values.quick;
@@ -54,6 +57,14 @@ const WINDOW_MS = Number(values.window ?? (QUICK ? 2 : 5)) * 1000;
  * active calls would be 10,000 requests queued at once, not a telephony workload.
  */
 const ACTIVE_CAP = Number(values['active-cap'] ?? 1000);
+/**
+ * How long each prompt plays (default 1 ms: the applications run flat out, as fast as the slower
+ * side allows). Longer prompts pace the calls as a real server's would: every application then
+ * handles the same calls per second, and CPU per call compares them at equal traffic.
+ */
+const PROMPT_MS = values['prompt-ms'];
+if (PROMPT_MS !== undefined && !(Number(PROMPT_MS) >= 1))
+  throw new Error(`--prompt-ms: expected a number of milliseconds >= 1, got '${PROMPT_MS}'`);
 const RINGFLOW_VARIANT = values.ringflow === 'machine' ? 'machine' : 'yaml';
 
 interface Implementation {
@@ -171,6 +182,7 @@ async function waitForCompletions(sim: ChildLink, goal: number, timeoutMs: numbe
 async function measure(impl: (typeof chosen)[number], calls: number, run: number): Promise<Sample> {
   const sim = await ChildLink.start(new URL('./load/simulatorProcess.ts', import.meta.url), 'simulator', {
     nodeFlags: profileFlags(`simulator-${impl.key}-${calls}`),
+    ...(PROMPT_MS === undefined ? {} : { env: { BENCH_PROMPT_MS: PROMPT_MS } }),
   });
   const { url } = sim.ready as { url: string };
   const app = await ChildLink.start(impl.module, impl.name, {
@@ -238,7 +250,7 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
 const samples: Sample[] = [];
 const started = performance.now();
 process.stderr.write(
-  `bench: ${chosen.map((c) => c.name).join(', ')}; concurrency ${LEVELS.join(', ')}; ${RUNS} run(s); ${WINDOW_MS / 1000} s windows\n`,
+  `bench: ${chosen.map((c) => c.name).join(', ')}; concurrency ${LEVELS.join(', ')}; ${RUNS} run(s); ${WINDOW_MS / 1000} s windows; prompts ${PROMPT_MS ?? 1} ms\n`,
 );
 for (const calls of LEVELS) {
   for (let run = 1; run <= RUNS; run++) {
@@ -296,7 +308,7 @@ lines.push(
 );
 lines.push('');
 lines.push(
-  `Machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; ${WINDOW_MS / 1000} s windows.`,
+  `Machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; ${WINDOW_MS / 1000} s windows; prompts ${PROMPT_MS ?? 1} ms.`,
 );
 for (const calls of LEVELS) {
   lines.push('', `#### ${calls.toLocaleString('en')} concurrent calls`, '');

@@ -16,13 +16,17 @@ export const PROMPT_1_SOUND = 'bench-prompt1';
 export const PROMPT_2_SOUND = 'bench-prompt2';
 export const PROMPT_1 = `sound:${PROMPT_1_SOUND}`;
 export const PROMPT_2 = `sound:${PROMPT_2_SOUND}`;
-/** How long each prompt plays on the simulator's clock. */
+/** How long each prompt plays on the simulator's clock (`npm run bench -- --prompt-ms` changes it). */
 export const PROMPT_MS = 1;
+/** The prompts as the simulator's sound catalogue lists them, each `promptMs` long. */
+export function promptSounds(promptMs: number): readonly { id: string; durationMs: number }[] {
+  return [
+    { id: PROMPT_1_SOUND, durationMs: promptMs },
+    { id: PROMPT_2_SOUND, durationMs: promptMs },
+  ];
+}
 /** The prompts as the simulator's sound catalogue lists them (`createSimulator({ sounds: { extraSounds } })`). */
-export const PROMPT_SOUNDS = [
-  { id: PROMPT_1_SOUND, durationMs: PROMPT_MS },
-  { id: PROMPT_2_SOUND, durationMs: PROMPT_MS },
-] as const;
+export const PROMPT_SOUNDS = promptSounds(PROMPT_MS);
 
 /**
  * The application the ;2 half of each call enters from the dialplan (`stasis-ivr,s`:

@@ -6,7 +6,6 @@ interface Caller {
   readonly placedAt: number;
   /** Held callers wait for `release()` before pressing their digits. */
   held: boolean;
-  prompt1Started: boolean;
   prompt1Finished: boolean;
   prompt2Finished: boolean;
 }
@@ -60,8 +59,8 @@ const calledHalf = (channelId: string) => `${channelId}-b`;
  * the application; half B runs the dialplan (`NoOp`, `Stasis(demo-app)`) and is answered there
  * by the generator's own demo-app connection; the application receives 22 events per call
  * (both halves' dialplan, `Dial`, state and hangup events besides its own). Once prompt 1
- * starts, the caller sends its key on B (`POST /channels/B/dtmf`, {@link DIGIT_MS} ms), heard on
- * A, then waits for the application to hang up. A call ends when B is destroyed (its last event).
+ * has ended (however long prompts are), the caller sends its key on B (`POST /channels/B/dtmf`,
+ * {@link DIGIT_MS} ms), heard on A, then waits for the application to hang up. A call ends when B is destroyed (its last event).
  *
  * Two modes: `hold(n)` places n calls whose callers stay silent until `release()` (every call
  * then sits at the digit prompt, so the application can be weighed with n calls in progress);
@@ -172,7 +171,7 @@ export class IvrLoadGenerator {
       if (!caller?.held) continue;
       caller.held = false;
       this.active++;
-      if (caller.prompt1Started) this.press(id);
+      if (caller.prompt1Finished) this.press(id);
     }
     if (this.heldNext > 4096 && this.heldNext * 2 > this.heldQueue.length) {
       this.heldQueue.splice(0, this.heldNext);
@@ -244,7 +243,6 @@ export class IvrLoadGenerator {
     this.callers.set(channelId, {
       placedAt: performance.now(),
       held: true,
-      prompt1Started: false,
       prompt1Finished: false,
       prompt2Finished: false,
     });
@@ -278,21 +276,15 @@ export class IvrLoadGenerator {
 
   private onEvent(event: PublishedEvent): void {
     switch (event.type) {
-      case 'PlaybackStarted': {
-        const { channelId, media } = playbackOf(event);
-        const caller = channelId === undefined ? undefined : this.callers.get(channelId);
-        if (!caller || media !== PROMPT_1 || caller.prompt1Started) return;
-        caller.prompt1Started = true;
-        if (!caller.held) this.press(channelId!);
-        return;
-      }
       case 'PlaybackFinished': {
         const { channelId, media } = playbackOf(event);
         const caller = channelId === undefined ? undefined : this.callers.get(channelId);
         if (!caller) return;
         if (media === PROMPT_1 && !caller.prompt1Finished) {
           caller.prompt1Finished = true;
-          if (caller.held && this.heldGoal > 0 && this.heldWaiting < this.heldGoal) this.heldReady();
+          // The key comes once prompt 1 has ended, as in the recorded call (no barge-in).
+          if (!caller.held) this.press(channelId!);
+          else if (this.heldGoal > 0 && this.heldWaiting < this.heldGoal) this.heldReady();
         }
         if (media === PROMPT_2) caller.prompt2Finished = true;
         return;

@@ -5,13 +5,15 @@
  */
 import { systemClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
-import { BENCH_USER, PROMPT_SOUNDS } from '../ivr/ivrWorkload.ts';
+import { BENCH_USER, PROMPT_MS, promptSounds } from '../ivr/ivrWorkload.ts';
 import { serveParent } from '../process/serveParent.ts';
 import { IvrLoadGenerator } from './IvrLoadGenerator.ts';
 
+/** BENCH_PROMPT_MS (`npm run bench -- --prompt-ms`): how long each prompt plays. */
+const promptMs = Number(process.env.BENCH_PROMPT_MS ?? PROMPT_MS);
 const sim = createSimulator({
   clock: systemClock,
-  sounds: { extraSounds: PROMPT_SOUNDS },
+  sounds: { extraSounds: promptSounds(promptMs) },
 });
 const wire = await startWireServer(sim, {
   users: [BENCH_USER],
