@@ -51,6 +51,7 @@ export type { InProcessEventTransport } from './inProcess/inProcessEventTranspor
 export { inProcessRestTransport } from './inProcess/inProcessRestTransport.ts';
 export type { InProcessServer } from './inProcess/InProcessServer.ts';
 export { createRuntimeLogger, REDACTED_PATHS, safeUrl } from './logging/createRuntimeLogger.ts';
+export * from './agent/index.ts';
 export * from './metrics/index.ts';
 export * from './http/index.ts';
 export { CallSession } from './session/CallSession.ts';

@@ -1,0 +1,26 @@
+export {
+  AGENT_OUTCOMES,
+  AGENT_TOOL,
+  AGENT_TOOL_RESULT,
+  agentMachine,
+  type AgentOutcome,
+  type AgentSessionResult,
+  type AgentToolAnswer,
+  type AgentToolRequest,
+} from './agentMachine.ts';
+export { AgentMetrics } from './AgentMetrics.ts';
+export {
+  type AgentAri,
+  type AgentCall,
+  type AgentInput,
+  type AgentLimits,
+  type AgentMetricsSink,
+  type AgentServices,
+  type AgentSettings,
+  DEFAULT_AGENT_LIMITS,
+} from './AgentServices.ts';
+export { type BotConversation, type BotLink, linkInProcessBot, type TextBot } from './BotLink.ts';
+export { type MediaConnector, type MediaLink, type MediaStart, parseMediaStart } from './MediaLink.ts';
+export * from './textRelayProtocol.ts';
+export { SimulatedSpeechToText } from '../speech/simulatedSpeechToText.ts';
+export { SIMULATED_WORD_MS, SimulatedTextToSpeech, wordsInSlin } from '../speech/simulatedTextToSpeech.ts';

@@ -1,0 +1,43 @@
+import { fromCallback } from 'xstate';
+import type { AgentInput } from './AgentServices.ts';
+import { type RelayIds, type RelayReport, TextRelay } from './TextRelay.ts';
+
+/** What the session machine tells its relay. */
+export type RelayCommand =
+  | { readonly type: 'mediaEntered' }
+  | { readonly type: 'interrupt' }
+  | { readonly type: 'key'; readonly digit: string }
+  | { readonly type: 'toolResult'; readonly id: string; readonly result?: unknown; readonly error?: string }
+  | { readonly type: 'close'; readonly reason?: string };
+
+/**
+ * The text relay as an actor of the session machine: started with the session, told what to do
+ * by events, reporting back with `RelayReport`s. Stopped before it was closed (the caller hung
+ * up, the flow left the step), it closes itself: nothing is left open on the server or the bot.
+ */
+export const relayActor = fromCallback<RelayCommand, AgentInput & RelayIds>(
+  ({ input, sendBack, receive }) => {
+    const relay = new TextRelay(input, input, (report: RelayReport) => sendBack(report));
+    void relay.start();
+    receive((command) => {
+      switch (command.type) {
+        case 'mediaEntered':
+          return relay.mediaEntered();
+        case 'interrupt':
+          return relay.interrupt();
+        case 'key':
+          return relay.key(command.digit);
+        case 'toolResult':
+          return relay.toolResult(command.id, {
+            ...(command.result !== undefined ? { result: command.result } : {}),
+            ...(command.error !== undefined ? { error: command.error } : {}),
+          });
+        case 'close':
+          void relay.close(command.reason).then(() => sendBack({ type: 'relay.closed' }));
+      }
+    });
+    return () => {
+      void relay.close('hungUp');
+    };
+  },
+);
