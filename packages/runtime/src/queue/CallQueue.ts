@@ -1,9 +1,8 @@
 import { AGENT_DEVICE_STATE, type AgentAction, type AgentStatus, agentDevice } from './agentDevice.ts';
 import type { Clock, TimerHandle } from '@ringflow/client';
-import { BehaviorSubject, type Observable } from 'rxjs';
-import { type Actor, assign, createActor, setup } from 'xstate';
+import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
+import { LocalQueueStore } from './LocalQueueStore.ts';
 import {
-  applyQueueChange,
   initialQueueState,
   nextWake,
   positionOf,
@@ -13,6 +12,7 @@ import {
   type QueueSettings,
   type QueueState,
 } from './QueueState.ts';
+import type { QueueCell } from './QueueStore.ts';
 
 /** The events a queue sends to the calls waiting in it (`call.send`). */
 export const QUEUE_OFFER = 'ringflow.queue.offer';
@@ -46,43 +46,14 @@ export interface QueueObserver {
   left(queue: string, reason: QueueExit, waitedMs: number): void;
 }
 
-/** The queue actor's context: the queue, and what its last change has to tell the callers. */
-interface QueueActorContext {
-  readonly queue: QueueState;
-  readonly notices: readonly QueueNotice[];
-}
-
-// No action is created at run time: a queue is made, and changed, from inside the callers' own
-// actions, where XState's development build warns about `assign` created then (including the one
-// a context factory makes). So the action is made once here and each queue's machine starts from
-// a ready context.
-const queueSetup = setup({
-  types: {
-    context: {} as QueueActorContext,
-    events: {} as QueueChange,
-  },
-  actions: {
-    apply: assign(({ context, event }) => {
-      const step = applyQueueChange(context.queue, event);
-      return { queue: step.state, notices: step.notices };
-    }),
-  },
-});
-
-function queueMachine(name: string, settings: QueueSettings) {
-  return queueSetup.createMachine({
-    id: 'queue',
-    context: { queue: initialQueueState(name, settings), notices: [] },
-    on: { '*': { actions: 'apply' } },
-  });
-}
-
 /**
  * A call queue shared by the calls of an application on one server: callers wait in it, agents
  * are offered to them as its ring strategy says. The queue only decides; each caller's logic
  * rings the agents it is offered, bridges on answer, and tells the queue how it went
  * (`answered`, `unanswered`, `agentFree`). Its state is plain data ({@link QueueState}), changed
- * only by this actor, and observable (`state$`).
+ * only through its cell ({@link QueueCell}: an actor of this process by default, or a store the
+ * processes of a cluster share), and observable (`state$`). The callers it tells are those of
+ * this process (`join`); in a shared queue, the others' processes tell theirs.
  *
  * @example
  * const queue = call.queue('support', settings);
@@ -91,7 +62,8 @@ function queueMachine(name: string, settings: QueueSettings) {
  */
 export class CallQueue {
   readonly name: string;
-  readonly #actor: Actor<ReturnType<typeof queueMachine>>;
+  readonly #cell: QueueCell;
+  readonly #subscription: Subscription;
   readonly #clock: Clock;
   readonly #members = new Map<string, QueueMember>();
   readonly #state: BehaviorSubject<QueueState>;
@@ -99,17 +71,23 @@ export class CallQueue {
   #wake: TimerHandle | undefined;
   #wakeAt: number | undefined;
 
-  constructor(name: string, settings: QueueSettings, clock: Clock, observer?: QueueObserver) {
+  /** `cell`: where the queue's state lives (default: this process, see `QueueStore`). */
+  constructor(
+    name: string,
+    settings: QueueSettings,
+    clock: Clock,
+    observer?: QueueObserver,
+    cell: QueueCell = new LocalQueueStore().open('', name, initialQueueState(name, settings)),
+  ) {
     this.name = name;
     this.#clock = clock;
     this.#observer = observer;
-    this.#actor = createActor(queueMachine(name, settings));
-    this.#state = new BehaviorSubject(this.#actor.getSnapshot().context.queue);
-    this.#actor.subscribe(({ context }) => {
-      for (const notice of context.notices) this.#deliver(notice);
-      this.#changed(context.queue);
+    this.#cell = cell;
+    this.#state = new BehaviorSubject(cell.state);
+    this.#subscription = cell.steps$.subscribe((step) => {
+      for (const notice of step.notices) this.#deliver(notice);
+      this.#changed(step.state);
     });
-    this.#actor.start();
     observer?.changed(this.#state.value);
   }
 
@@ -195,24 +173,27 @@ export class CallQueue {
   stop(): void {
     this.#clock.clearTimeout(this.#wake);
     this.#wake = undefined;
-    this.#actor.stop();
+    this.#subscription.unsubscribe();
+    this.#cell.close();
   }
 
   #leaveWith(callId: string, reason: QueueExit, agent?: string): void {
-    const caller = this.state.callers.find((c) => c.callId === callId);
     const at = this.#clock.now();
     this.#members.delete(callId);
-    if (!caller) return;
-    this.#send(
+    // Counted once the queue took the caller out (it may have left already: nothing then).
+    this.#cell.change(
       reason === 'answered' && agent !== undefined
         ? { type: 'answered', callId, agent, at }
         : { type: 'leave', callId, reason, at },
+      (before) => {
+        const caller = before.callers.find((c) => c.callId === callId);
+        if (caller) this.#observer?.left(this.name, reason, at - caller.joinedAt);
+      },
     );
-    this.#observer?.left(this.name, reason, at - caller.joinedAt);
   }
 
   #send(change: QueueChange): void {
-    this.#actor.send(change);
+    this.#cell.change(change);
   }
 
   #deliver(notice: QueueNotice): void {
@@ -236,7 +217,7 @@ export class CallQueue {
     if (state === this.#state.value) return;
     this.#state.next(state);
     this.#observer?.changed(state);
-    this.#schedule(nextWake(state, this.#clock.now()));
+    this.#schedule(nextWake(state, this.#clock.now(), this.#cell.staleOfferMs));
   }
 
   /** One timer, for the next wrap-up or rest to end: then free agents are offered again. */
@@ -250,7 +231,12 @@ export class CallQueue {
         : this.#clock.setTimeout(() => {
             this.#wake = undefined;
             this.#wakeAt = undefined;
-            this.#send({ type: 'tick', at: this.#clock.now() });
+            const stale = this.#cell.staleOfferMs;
+            this.#send({
+              type: 'tick',
+              at: this.#clock.now(),
+              ...(stale === undefined ? {} : { staleOfferMs: stale }),
+            });
           }, at - this.#clock.now());
   }
 }

@@ -2,7 +2,9 @@ import type { Clock } from '@ringflow/client';
 import type { Logger } from 'pino';
 import { agentDevice, agentFromDevice } from './agentDevice.ts';
 import { CallQueue, type QueueObserver } from './CallQueue.ts';
-import { RING_STRATEGIES, type QueueSettings } from './QueueState.ts';
+import { LocalQueueStore } from './LocalQueueStore.ts';
+import { initialQueueState, RING_STRATEGIES, type QueueSettings } from './QueueState.ts';
+import type { QueueStore } from './QueueStore.ts';
 
 /** A device state as the server reports it. */
 export interface DeviceStateReport {
@@ -10,7 +12,10 @@ export interface DeviceStateReport {
   readonly state: string;
 }
 
-/** Where a queue's agents' device states live: the server the queue is on. */
+/**
+ * Where a queue's agents' device states live: the server the queue is on, through one of the
+ * application's connections to it (a link; a per-call connection is one too).
+ */
 export interface AgentDevices {
   /** The server's device states (`deviceStates.list`). */
   list(): Promise<readonly DeviceStateReport[]>;
@@ -27,6 +32,9 @@ export interface AgentDevices {
  */
 export class QueueDirectory {
   readonly #queues = new Map<string, CallQueue>();
+  /** The connections through which each queue (by key) reads and follows its agents' devices. */
+  readonly #following = new Map<string, WeakSet<AgentDevices>>();
+  readonly #store: QueueStore;
   readonly #configured: Readonly<Record<string, QueueSettings>>;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -37,7 +45,10 @@ export class QueueDirectory {
     readonly clock: Clock;
     readonly logger: Logger;
     readonly observer?: QueueObserver;
+    /** Where the queues' state lives: this process by default, or a store shared by a cluster. */
+    readonly store?: QueueStore;
   }) {
+    this.#store = options.store ?? new LocalQueueStore();
     this.#configured = options.configured ?? {};
     for (const [name, settings] of Object.entries(this.#configured)) checkQueueSettings(name, settings);
     this.#clock = options.clock;
@@ -46,9 +57,11 @@ export class QueueDirectory {
   }
 
   /**
-   * The queue `name` on `server`; throws when it is neither configured nor given settings. A
-   * queue made now reads its agents' status back from the server's device states (`devices`,
-   * see `agentDevice`): agents paused or logged out before a restart stay so.
+   * The queue `name` on `server`; throws when it is neither configured nor given settings. The
+   * first time a connection (`devices`) asks for a queue, the queue reads its agents' status back
+   * from the server's device states through it (see `agentDevice`: agents paused or logged out
+   * before a restart stay so) and follows them there. A per-call connection is one per call, and
+   * its events end with its call: each one reads and follows them while its call lasts.
    */
   get(server: string, name: string, settings?: QueueSettings, devices?: AgentDevices): CallQueue {
     const key = `${server}\u0000${name}`;
@@ -59,6 +72,7 @@ export class QueueDirectory {
           { queue: name, server, settings, kept: existing.settings },
           `queue ${name}: already open with other settings; the call joins it as it is`,
         );
+      if (devices) this.#followThrough(key, server, existing, devices);
       return existing;
     }
     const chosen = this.#configured[name] ?? settings;
@@ -67,10 +81,20 @@ export class QueueDirectory {
         `queue "${name}" is not configured: give its settings (createApplication({ queues: { ${name}: {...} } }), or the flow's queues: section)`,
       );
     checkQueueSettings(name, chosen);
-    const queue = new CallQueue(name, chosen, this.#clock, this.#observer);
+    const cell = this.#store.open(server, name, initialQueueState(name, chosen));
+    const queue = new CallQueue(name, chosen, this.#clock, this.#observer, cell);
     this.#queues.set(key, queue);
-    if (devices) void this.#followAgents(server, queue, devices);
+    if (devices) this.#followThrough(key, server, queue, devices);
     return queue;
+  }
+
+  /** Reads and follows the agents' devices through `devices`, once per connection. */
+  #followThrough(key: string, server: string, queue: CallQueue, devices: AgentDevices): void {
+    const following = this.#following.get(key) ?? new WeakSet<AgentDevices>();
+    this.#following.set(key, following);
+    if (following.has(devices)) return;
+    following.add(devices);
+    void this.#followAgents(server, queue, devices);
   }
 
   /**
@@ -109,6 +133,7 @@ export class QueueDirectory {
   stop(): void {
     for (const q of this.#queues.values()) q.stop();
     this.#queues.clear();
+    this.#following.clear();
   }
 }
 

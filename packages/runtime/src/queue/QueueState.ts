@@ -100,7 +100,15 @@ export type QueueChange =
       readonly action: 'login' | 'logout' | 'pause' | 'unpause';
       readonly at: number;
     }
-  | { readonly type: 'tick'; readonly at: number };
+  | {
+      readonly type: 'tick';
+      readonly at: number;
+      /**
+       * A queue shared by processes: an offer neither answered nor missed this long after it was
+       * made takes its caller out (see `withoutStaleOffers`). None: offers never go stale.
+       */
+      readonly staleOfferMs?: number;
+    };
 
 /** What the actor must tell callers after a change. */
 export type QueueNotice =
@@ -150,11 +158,19 @@ export function positionOf(state: QueueState, callId: string): number {
   return state.callers.findIndex((c) => c.callId === callId) + 1;
 }
 
-/** The next time something changes by itself (a wrap-up or rest ends), or undefined. */
-export function nextWake(state: QueueState, now: number): number | undefined {
+/**
+ * The next time something changes by itself (a wrap-up or rest ends; with `staleOfferMs`, an
+ * offer goes stale), or undefined.
+ */
+export function nextWake(state: QueueState, now: number, staleOfferMs?: number): number | undefined {
   let next: number | undefined;
-  for (const a of state.agents)
-    if (a.restUntil > now && (next === undefined || a.restUntil < next)) next = a.restUntil;
+  const consider = (at: number) => {
+    if (at > now && (next === undefined || at < next)) next = at;
+  };
+  for (const a of state.agents) {
+    consider(a.restUntil);
+    if (staleOfferMs !== undefined && a.activity === 'ringing') consider(a.lastOfferedAt + staleOfferMs);
+  }
   return next;
 }
 
@@ -163,8 +179,19 @@ export function nextWake(state: QueueState, now: number): number | undefined {
  * strategy says. Returns the new state and what to tell callers.
  */
 export function applyQueueChange(state: QueueState, change: QueueChange): QueueStep {
+  // A caller that is not waiting (any more) leaves or is answered: nothing changes.
+  if (
+    (change.type === 'leave' || change.type === 'answered') &&
+    !state.callers.some((c) => c.callId === change.callId)
+  )
+    return { state, notices: [] };
   const notices: QueueNotice[] = [];
-  let next = change.type === 'tick' ? state : applied(state, change, notices);
+  let next =
+    change.type === 'tick'
+      ? change.staleOfferMs === undefined
+        ? state
+        : withoutStaleOffers(state, change.at, change.staleOfferMs)
+      : applied(state, change, notices);
   next = offerFreeAgents(next, change.at, notices);
   return { state: next, notices };
 }
@@ -172,7 +199,15 @@ export function applyQueueChange(state: QueueState, change: QueueChange): QueueS
 function applied(state: QueueState, change: Exclude<QueueChange, { type: 'tick' }>, notices: QueueNotice[]) {
   switch (change.type) {
     case 'join': {
-      if (state.callers.some((c) => c.callId === change.callId)) return state;
+      const known = state.callers.find((c) => c.callId === change.callId);
+      if (known) {
+        // Already waiting (a queue shared by processes: its call was taken over by another one).
+        // An offer its old process got but did not ring is made again to the new one.
+        const lost =
+          change.ringing !== undefined && known.offeredTo.some((a) => !change.ringing?.includes(a));
+        if (lost) notices.push({ type: 'offer', callId: known.callId, agents: known.offeredTo });
+        return state;
+      }
       if (!state.agents.some((a) => a.loggedIn)) {
         notices.push({ type: 'noAgents', callId: change.callId });
         return withLeft(state, 'noAgents', 0);
@@ -285,6 +320,26 @@ function agentAction(
     callers: [],
     agents: changed.agents.map((a) => (a.activity === 'ringing' ? idle(a) : a)),
   });
+}
+
+/**
+ * A queue shared by processes: a caller offered agents `staleOfferMs` ago that neither answered
+ * nor missed them is no longer driven by any process (its process died, and its call was not
+ * taken over, or not yet): it is taken out, uncounted, and its agents are free. A call taken
+ * over later joins again at its place (its join time).
+ */
+function withoutStaleOffers(state: QueueState, now: number, staleOfferMs: number): QueueState {
+  const stale = new Set(
+    state.agents
+      .filter((a) => a.activity === 'ringing' && a.lastOfferedAt + staleOfferMs <= now)
+      .map((a) => a.callId),
+  );
+  if (stale.size === 0) return state;
+  return {
+    ...state,
+    callers: state.callers.filter((c) => !stale.has(c.callId)),
+    agents: state.agents.map((a) => (a.activity === 'ringing' && stale.has(a.callId) ? idle(a) : a)),
+  };
 }
 
 function idle(agent: AgentState): AgentState {
