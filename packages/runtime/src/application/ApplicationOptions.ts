@@ -1,4 +1,5 @@
 import type { QueueSettings } from '../queue/QueueState.ts';
+import type { QueueStore } from '../queue/QueueStore.ts';
 import type { ChannelsOriginateParams, Clock, StasisStart } from '@ringflow/client';
 import type { Logger, LoggerOptions } from 'pino';
 import type { AnyStateMachine } from 'xstate';
@@ -101,6 +102,12 @@ export interface ApplicationOptions {
    * milliseconds. See `QueueSettings`.
    */
   readonly queues?: Readonly<Record<string, QueueSettings>>;
+  /**
+   * Where the call queues' state lives. Default: this process (`LocalQueueStore`). Processes of
+   * a cluster share it (`SharedQueueStore`, on NATS JetStream with `@ringflow/cluster`'s
+   * `JetStreamQueueStore`): one order of callers, one agent offered one caller at a time.
+   */
+  readonly queueStore?: QueueStore;
   /**
    * Whether a channel entering the application that no session owns starts a call here (its
    * StasisStart, or a channel adopted after a gap). Cluster mode with a shared event stream says

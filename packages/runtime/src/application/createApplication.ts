@@ -92,6 +92,7 @@ export class Application {
       clock,
       logger: this.logger,
       observer: this.metrics.queueObserver,
+      ...(options.queueStore ? { store: options.queueStore } : {}),
     });
     this.sessions = new CallSessions({
       metrics: this.metrics,
