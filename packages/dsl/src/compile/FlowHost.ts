@@ -9,7 +9,7 @@ import type {
   PlaybacksApi,
   RecordingsApi,
 } from '@ringflow/client';
-import type { QueueSettings, StepFailure } from '@ringflow/runtime';
+import type { AgentServices, QueueSettings, StepFailure } from '@ringflow/runtime';
 
 /**
  * The REST operations a compiled flow uses, shaped exactly like the resource APIs of
@@ -39,6 +39,7 @@ export interface FlowAri {
     | 'startMoh'
     | 'stopMoh'
     | 'snoopChannelWithId'
+    | 'externalMedia'
   >;
   readonly bridges: Pick<
     BridgesApi,
@@ -138,6 +139,8 @@ export interface FlowHost {
    * (a test double) makes the queue steps fail with a message saying so.
    */
   queue?(name: string, settings: QueueSettings): FlowQueue;
+  /** What the `agent` step connects to (bots, media sockets, speech); without it the step fails saying so. */
+  readonly agents?: AgentServices;
   /** HTTP for the `http` step; defaults to the global fetch (undici in Node). */
   readonly fetch?: typeof fetch;
   /**
