@@ -66,6 +66,12 @@ export type { OwnedResource } from './session/OwnedResources.ts';
 export { CallQueue, QUEUE_NO_AGENTS, QUEUE_OFFER } from './queue/CallQueue.ts';
 export type { QueueMember, QueueNoAgentsEvent, QueueObserver, QueueOfferEvent } from './queue/CallQueue.ts';
 export { RING_STRATEGIES, QUEUE_EXITS } from './queue/QueueState.ts';
+export { LocalQueueStore } from './queue/LocalQueueStore.ts';
+export { SharedQueueStore } from './queue/SharedQueueStore.ts';
+export type { SharedQueueStoreOptions } from './queue/SharedQueueStore.ts';
+export { MemoryQueueRevisions } from './queue/MemoryQueueRevisions.ts';
+export type { QueueCell, QueueStore } from './queue/QueueStore.ts';
+export type { QueueRevisions, StoredQueueStep } from './queue/QueueRevisions.ts';
 export { AGENT_DEVICE_STATE, agentDevice, agentFromDevice } from './queue/agentDevice.ts';
 export type { AgentAction, AgentStatus } from './queue/agentDevice.ts';
 export type {
@@ -79,9 +85,12 @@ export type {
   AgentActivity,
   AgentState,
   QueueExit,
+  QueueChange,
+  QueueNotice,
   QueueSettings,
   QueueState,
   QueueStats,
+  QueueStep,
   RingStrategy,
   WaitingCaller,
 } from './queue/QueueState.ts';
