@@ -1,12 +1,7 @@
 import { createActor, setup } from 'xstate';
 import { ConsoleClock } from './ConsoleClock.ts';
+import type { StepTaken } from './consoleRequests.ts';
 import type { ClockState } from './feedMessages.ts';
-
-/** What one step did: gave the flows one held event, or moved time to the next timer, or nothing. */
-export type StepTaken =
-  | { readonly kind: 'event'; readonly event: string }
-  | { readonly kind: 'timer'; readonly at: number }
-  | { readonly kind: 'nothing' };
 
 interface HeldEvent {
   readonly event: Record<string, unknown>;

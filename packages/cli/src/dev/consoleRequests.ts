@@ -4,6 +4,8 @@
  * same types. Shapes and their reading only, no Node and no DOM.
  */
 
+import type { ClockState } from './feedMessages.ts';
+
 /** Place a call: into `flow`, or (no flow) at `extension` through the dialplan. */
 export interface CallRequest {
   readonly flow?: string;
@@ -38,6 +40,15 @@ export interface RunScenariosRequest {
 export interface ClockRequest {
   readonly action: 'pause' | 'step' | 'resume';
 }
+
+/** What one step did: gave the flows one held event, or moved time to the next timer, or nothing. */
+export type StepTaken =
+  | { readonly kind: 'event'; readonly event: string }
+  | { readonly kind: 'timer'; readonly at: number }
+  | { readonly kind: 'nothing' };
+
+/** The answer to a {@link ClockRequest}: the time's state, and what the step did (a step). */
+export type ClockReply = ClockState & { readonly step?: StepTaken };
 
 /** Each POST path of the console and the body it takes. */
 export interface ConsoleRequests {

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { Simulator } from '@ringflow/simulator';
 import type { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
-import type { ConsoleRequests } from './consoleRequests.ts';
+import type { ClockReply, ConsoleRequests } from './consoleRequests.ts';
 import type { LoadedFlow } from './devFlows.ts';
 import { runScenarioFile, scenarioFilesOf } from './flowScenarios.ts';
 import type { SteppedTime } from './SteppedTime.ts';
@@ -141,7 +141,7 @@ export function devConsoleHandlers(ctx: DevConsoleContext): PostHandlers {
       return { file, results: await runScenarioFile(file, body.scenario) };
     },
     // The feed tells every page the new time; the one that asked also gets what the step did.
-    clock: ({ action }) => {
+    clock: ({ action }): ClockReply => {
       if (action === 'pause') ctx.time.pause();
       if (action === 'resume') ctx.time.resume();
       const step = action === 'step' ? ctx.time.step() : undefined;

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CallList } from './CallList.tsx';
+import { ClockControls } from './ClockControls.tsx';
 import { Details } from './Details.tsx';
 import { Diagram, type DiagramPick } from './Diagram.tsx';
 import { FlowErrors } from './FlowErrors.tsx';
 import { SaveCall } from './SaveCall.tsx';
 import { Scenarios } from './Scenarios.tsx';
 import { type CallerSettings, Softphone } from './Softphone.tsx';
+import { Steps } from './Steps.tsx';
 import { Timeline } from './Timeline.tsx';
 import { useConsoleFeed } from './useConsoleFeed.ts';
 
@@ -39,13 +41,22 @@ export function App({ live }: { readonly live: boolean }) {
   const [pick, setPick] = useState<DiagramPick | null>(null);
   const [notice, setNotice] = useState('');
   const [saves, setSaves] = useState(0);
+  // The lower pane shows what is picked on the diagram, or what each event did (the steps).
+  const [tab, setTab] = useState<'details' | 'steps'>('details');
+  const paused = store.clock?.paused ?? false;
+  // Pausing the time shows the steps: each step adds one.
+  useEffect(() => {
+    if (paused) setTab('steps');
+  }, [paused]);
   const flows = store.flows;
   const flowName = settings.flow ?? flows[0]?.name ?? '';
   picked.current = flowName;
   const call = selected ? store.calls.get(selected) : undefined;
   const flow = flows.find((f) => f.name === (call ? call.flow : flowName)) ?? flows[0];
   const calls = [...store.calls.values()].reverse();
-  const now = useNow(calls.some((c) => !c.ended));
+  const pageNow = useNow(calls.some((c) => !c.ended) || (store.clock !== null && !paused));
+  // Durations and the clock in the server's (simulated) time.
+  const now = store.serverNow(pageNow);
   const select = (id: string) => {
     store.call(id, flowName);
     setSelected(id);
@@ -60,6 +71,7 @@ export function App({ live }: { readonly live: boolean }) {
         <span class="flow-name" title={flow?.file}>
           {flow ? `${flow.name} · ${flow.file.split('/').pop()}` : ''}
         </span>
+        {live || !store.loaded ? null : <ClockControls clock={store.clock} now={now} onNotice={setNotice} />}
         <span class={`conn conn-${connection}`} role="status">
           {connection === 'loading' ? 'loading…' : connection === 'live' ? 'connected' : 'reconnecting…'}
         </span>
@@ -106,9 +118,26 @@ export function App({ live }: { readonly live: boolean }) {
             <FlowErrors flows={flows} />
             <Diagram flow={flow} call={call} picked={pick} onPick={setPick} />
             <div class="lower">
-              <section class="panel details-pane" aria-labelledby="details-title">
-                <h2 id="details-title">Details</h2>
-                <Details flow={flow} picked={pick} />
+              <section class="panel details-pane" aria-label={tab === 'steps' ? 'Steps' : 'Details'}>
+                <div class="tabs" role="tablist" aria-label="Lower pane">
+                  {(['details', 'steps'] as const).map((name) => (
+                    <button
+                      type="button"
+                      role="tab"
+                      key={name}
+                      id={`tab-${name}`}
+                      aria-selected={tab === name}
+                      aria-controls="lower-tab"
+                      class={`tab${tab === name ? ' on' : ''}`}
+                      onClick={() => setTab(name)}
+                    >
+                      {name === 'details' ? 'Details' : `Steps${call ? ` ${call.steps.length}` : ''}`}
+                    </button>
+                  ))}
+                </div>
+                <div id="lower-tab" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+                  {tab === 'details' ? <Details flow={flow} picked={pick} /> : <Steps call={call} />}
+                </div>
               </section>
               {live ? null : <Scenarios version={saves} />}
             </div>

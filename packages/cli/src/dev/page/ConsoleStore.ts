@@ -1,4 +1,4 @@
-import type { CallEnd, FeedMessage, FlowDescription, TimelineEntry } from './types.ts';
+import type { CallEnd, ClockState, FeedMessage, FlowDescription, FlowStep, TimelineEntry } from './types.ts';
 
 /** A call as the page follows it. */
 export interface CallView {
@@ -6,6 +6,10 @@ export interface CallView {
   flow: string;
   /** The states it entered, in order. */
   readonly path: string[];
+  /** The arrows it took, as the server told them: from `via` (a state, or `*`: any state) to `to`. */
+  readonly edges: { readonly via: string; readonly to: string }[];
+  /** What each event did to its flow, oldest first. */
+  readonly steps: FlowStep[];
   state: string | null;
   /** When it started and ended (ms since the epoch), as the server saw it. */
   startedAt: number | null;
@@ -36,14 +40,34 @@ export class ConsoleStore {
   readonly calls = new Map<string, CallView>();
   readonly lines: TimelineEntry[] = [];
   readonly farEnds = new Map<string, FarEndView>();
+  /** The server's simulated time (`ringflow dev`), and when the page heard of it (its own clock). */
+  clock: (ClockState & { readonly heardAt: number }) | null = null;
   version = 0;
+
+  /** The server's time now, as well as the page can tell (paused: where it stands). */
+  serverNow(pageNow: number = Date.now()): number {
+    const clock = this.clock;
+    if (!clock) return pageNow;
+    return clock.paused ? clock.now : clock.now + (pageNow - clock.heardAt);
+  }
 
   /** The call `id`, made when first heard of (in the flow `flow`). Far ends are not calls. */
   call(id: string, flow: string): CallView | undefined {
     if (this.farEnds.has(id)) return undefined;
     let call = this.calls.get(id);
     if (!call) {
-      call = { id, flow, path: [], state: null, startedAt: null, endedAt: null, ended: null, end: null };
+      call = {
+        id,
+        flow,
+        path: [],
+        edges: [],
+        steps: [],
+        state: null,
+        startedAt: null,
+        endedAt: null,
+        ended: null,
+        end: null,
+      };
       this.calls.set(id, call);
     }
     return call;
@@ -74,6 +98,15 @@ export class ConsoleStore {
         if (!call) return;
         call.state = message.state;
         call.path.push(message.state);
+        if (message.via !== undefined) call.edges.push({ via: message.via, to: message.state });
+        return;
+      }
+      case 'step':
+        this.call(message.step.call, flow)?.steps.push(message.step);
+        return;
+      case 'clock': {
+        const { type: _, ...clock } = message;
+        this.clock = { ...clock, heardAt: Date.now() };
         return;
       }
       case 'ended': {

@@ -8,10 +8,9 @@ export type DiagramPick =
   | { readonly kind: 'state'; readonly state: string }
   | { readonly kind: 'edge'; readonly from: string; readonly to: string };
 
-/** Whether the call went straight from `from` to `to` at some point. */
-function took(path: readonly string[], from: string, to: string): boolean {
-  for (let i = 1; i < path.length; i++) if (path[i - 1] === from && path[i] === to) return true;
-  return from === ANY_STATE && path.length > 1 && path[path.length - 1] === to;
+/** Whether the call took the arrow from `from` (a state, or any state) to `to`, as the server told. */
+function took(call: CallView | undefined, from: string, to: string): boolean {
+  return call?.edges.some((e) => e.via === from && e.to === to) ?? false;
 }
 
 interface View {
@@ -237,7 +236,7 @@ export function Diagram(props: {
           </defs>
           <g class="viewport" transform={`translate(${view.x} ${view.y}) scale(${view.scale})`}>
             {layout?.transitions.map((t) => {
-              const taken = took(path, t.from, t.to);
+              const taken = took(call, t.from, t.to);
               const p: DiagramPick = { kind: 'edge', from: t.from, to: t.to };
               const [first, ...rest] = t.points;
               const d = first ? `M${first.x} ${first.y}${rest.map((q) => ` L${q.x} ${q.y}`).join('')}` : '';
