@@ -15,6 +15,7 @@ export { SimError } from './SimError.ts';
 export { farEndForAttempt, parseFarEndConfig } from './world/FarEndBehaviour.ts';
 export type { FarEndBehaviour, FarEndConfig } from './world/FarEndBehaviour.ts';
 export { readSoundDirectory, wavDurationMs } from './facilities/readSoundDirectory.ts';
+export { characterFiles, digitFiles, numberFiles } from './facilities/sayFiles.ts';
 export type { SoundDirectory } from './facilities/readSoundDirectory.ts';
 export { SimulatorDriver } from './driver/SimulatorDriver.ts';
 export type { InboundCall, OutboundItem, WaitOptions } from './driver/SimulatorDriver.ts';
