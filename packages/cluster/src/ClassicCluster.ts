@@ -1,28 +1,25 @@
 import {
+  type Clock,
   createRestClient,
-  ErrorCode,
   type RestClient,
-  RingflowError,
   type StasisStart,
+  systemClock,
   UndiciTransport,
 } from '@ringflow/client';
 import type { Application, ServerOptions } from '@ringflow/runtime';
-import {
-  jetstream,
-  jetstreamManager,
-  type JetStreamClient,
-  type JetStreamManager,
-  StorageType,
-} from '@nats-io/jetstream';
-import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import { EventConnectionHolder, type HeldServer } from './EventConnectionHolder.ts';
 import { AssigningRestTransport } from './AssigningRestTransport.ts';
-import { assignmentKey, EVENTS_STREAM } from './EventSubjects.ts';
-import { ensureEventsStream } from './EventsStream.ts';
-import { JetStreamEventFeed } from './JetStreamEventFeed.ts';
+import { classicSettings, type ClassicSettings } from './classic/classicSettings.ts';
+import { followNatsStatus } from './classic/followNatsStatus.ts';
+import { offerRefusedCalls } from './classic/offerRefusedCalls.ts';
+import { type ClassicBuckets, LEASES_BUCKET, openClassicBuckets } from './classic/openClassicBuckets.ts';
+import { WorkerRole } from './classic/WorkerRole.ts';
+import { EventConnectionHolder } from './EventConnectionHolder.ts';
+import { assignmentKey } from './EventSubjects.ts';
+import type { HolderElection } from './HolderElection.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
+import { JetStreamEventFeed } from './JetStreamEventFeed.ts';
 import { natsToken } from './natsToken.ts';
 import { OrphanTakeover } from './OrphanTakeover.ts';
 import { GONE_AFTER_TURNS, WorkerAbsences } from './WorkerAbsences.ts';
@@ -67,14 +64,12 @@ export interface ClassicClusterOptions {
    * that one node lost loses nothing. Buckets and stream already there keep their own.
    */
   readonly replicas?: number;
+  /**
+   * The clock of the roles' turns and deadlines (default: the real one). Tests give a virtual
+   * clock to drive fencing, renewal and takeover without waiting.
+   */
+  readonly clock?: Clock;
 }
-
-const LEASES_BUCKET = 'ringflow-leases';
-const ASSIGNMENTS_BUCKET = 'ringflow-assignments';
-/** Assignments are needed until the call's first record is written; kept an hour (a long ring). */
-const ASSIGNMENT_TTL_MS = 60 * 60 * 1000;
-/** Every this many turns, the store is also searched for calls of dead workers (not only on a change). */
-const FULL_SCAN_TURNS = 10;
 
 /**
  * Cluster mode for a server reached the classic way, which gives an application's events to one
@@ -86,6 +81,10 @@ const FULL_SCAN_TURNS = 10;
  *   calls assigned to it, sends REST straight to the server, writes records to the store, and
  *   keeps a lease of its own; when another worker's lease lapses, it claims that worker's calls
  *   from the store and restores them (the store's claim by revision decides between rivals).
+ *
+ * The roles' turns are statecharts on one clock (`classic/`): the holder's election
+ * ({@link HolderElection}), the worker's lease ({@link WorkerRole}) and the takeover
+ * ({@link OrphanTakeover}).
  *
  * @example
  * const cluster = await ClassicCluster.start({ connection, store, server, app: 'ivr', logger });
@@ -100,53 +99,65 @@ export class ClassicCluster {
   readonly serverOptions: ServerOptions;
   /** For `ApplicationOptions.acceptCall`: only the calls assigned to this worker start here. */
   readonly acceptCall: (start: StasisStart) => boolean;
-  private turn = 0;
   /** Which workers are gone, from the leases listed at each turn. */
   private readonly absences: WorkerAbsences;
+  private readonly workers: WorkerDirectory;
+  private readonly holder: EventConnectionHolder;
   /** Claims and restores the calls of gone workers. */
   private readonly takeover: OrphanTakeover;
-  private readonly timers: NodeJS.Timeout[] = [];
-  private stopped = false;
-  /**
-   * This worker lost its lease and let its calls go: it starts no call until it holds its lease
-   * again, and then takes back those of its calls nobody claimed meanwhile.
-   */
-  private isFenced = false;
-  /**
-   * New calls assigned to this worker whose StasisStart reached it while it was fenced: offered
-   * to the application again once it holds its lease, if they are still its own (the holder
-   * assigns again the calls of a worker it saw gone).
-   */
-  private readonly refusedWhileFenced: StasisStart[] = [];
+  /** This worker's lease and turns (made once the lease is taken, in {@link start}). */
+  private role: WorkerRole | undefined;
   private readonly serverToken: string;
-  private app: Application | undefined;
+  private readonly clock: Clock;
   private readonly logger: Logger;
   /** The server's REST, to tell the records of ended calls (their channels gone) from the others. */
   private readonly rest: RestClient;
+  private app: Application | undefined;
+  private stopped = false;
 
   private constructor(
     private readonly options: ClassicClusterOptions,
+    private readonly settings: ClassicSettings,
+    private readonly buckets: ClassicBuckets,
     private readonly feed: JetStreamEventFeed,
-    private readonly holder: EventConnectionHolder,
-    private readonly workers: WorkerDirectory,
-    server: HeldServer,
-    private readonly assignments: KV,
-    ttlMs: number,
-    private readonly renewMs: number,
   ) {
+    const { server } = settings;
+    const me = options.store.owner;
     this.logger = options.logger;
+    this.clock = options.clock ?? systemClock;
     this.serverToken = natsToken(server.name);
     this.rest = createRestClient({ url: server.url, username: server.username, password: server.password });
-    const me = options.store.owner;
-    this.absences = new WorkerAbsences(me, Math.ceil(ttlMs / renewMs) + GONE_AFTER_TURNS);
+    this.absences = new WorkerAbsences(me, Math.ceil(settings.ttlMs / settings.renewMs) + GONE_AFTER_TURNS);
+    this.workers = new WorkerDirectory({
+      leases: buckets.leases,
+      leasesBucket: LEASES_BUCKET,
+      jsm: buckets.jsm,
+      me,
+      load: () => this.app?.activeCalls().length ?? 0,
+      logger: this.logger,
+    });
+    this.holder = new EventConnectionHolder({
+      js: buckets.js,
+      leases: buckets.leases,
+      assignments: buckets.assignments,
+      store: options.store,
+      workers: this.workers,
+      server,
+      app: options.app,
+      me,
+      renewMs: settings.holderRenewMs,
+      takeoverMs: settings.holderTakeoverMs,
+      logger: this.logger,
+      clock: this.clock,
+    });
     this.takeover = new OrphanTakeover({
       store: options.store,
       feed,
       rest: this.rest,
       app: options.app,
       isGone: (worker) => this.absences.isGone(worker),
-      fenced: () => this.isFenced,
       logger: this.logger,
+      clock: this.clock,
     });
     this.serverOptions = {
       url: server.url,
@@ -158,7 +169,7 @@ export class ClassicCluster {
       restTransport: new AssigningRestTransport(
         new UndiciTransport({ url: server.url, username: server.username, password: server.password }),
         async (channelIds) => {
-          for (const id of channelIds) await this.assignments.put(assignmentKey(this.serverToken, id), me);
+          for (const id of channelIds) await buckets.assignments.put(assignmentKey(this.serverToken, id), me);
         },
       ),
     };
@@ -166,130 +177,85 @@ export class ClassicCluster {
     // another); one assigned here is kept, to be offered again when the lease is back.
     this.acceptCall = (start) => {
       if (!feed.accepts(start)) return false;
-      if (!this.isFenced) return true;
-      this.refusedWhileFenced.push(start);
+      if (!this.role?.fenced) return true;
+      this.role.refuse(start);
       return false;
     };
   }
 
   /**
-   * Opens the lease and assignment buckets and the events stream (made when missing), takes this
-   * worker's lease and starts consuming the server's events. Then create the application with
-   * {@link serverOptions} and {@link acceptCall}, start it, and call {@link run}.
+   * Opens the lease and assignment buckets and the events stream (made when missing), starts
+   * consuming the server's events and takes this worker's lease (its turns start at once). Then
+   * create the application with {@link serverOptions} and {@link acceptCall}, start it, and call
+   * {@link run}.
    */
   static async start(options: ClassicClusterOptions): Promise<ClassicCluster> {
-    const ttlMs = options.leaseTtlMs ?? 5_000;
-    const renewMs = options.renewMs ?? 1_000;
-    if (!Number.isFinite(ttlMs) || !Number.isFinite(renewMs) || renewMs < 50 || ttlMs < 3 * renewMs)
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        `ClassicCluster: leaseTtlMs ${String(ttlMs)} and renewMs ${String(renewMs)}: give renewMs of at least 50 ms and a lease TTL of at least 3 renewals (default 5000 and 1000).`,
-      );
-    const holderRenewMs = options.holderRenewMs ?? 200;
-    const holderTakeoverMs = options.holderTakeoverMs ?? 800;
-    if (
-      !Number.isFinite(holderRenewMs) ||
-      !Number.isFinite(holderTakeoverMs) ||
-      holderRenewMs < 20 ||
-      holderTakeoverMs < 3 * holderRenewMs ||
-      holderTakeoverMs >= ttlMs
-    )
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        `ClassicCluster: holderRenewMs ${String(holderRenewMs)} and holderTakeoverMs ${String(holderTakeoverMs)}: give holderRenewMs of at least 20 ms and a takeover time of at least 3 holder renewals, below the lease TTL (default 200 and 800).`,
-      );
-    let name = options.server.name;
-    if (name === undefined) {
-      try {
-        name = new URL(options.server.url).host;
-      } catch {
-        throw new RingflowError(ErrorCode.CONFIG, `ClassicCluster: "${options.server.url}" is not a URL.`);
-      }
-    }
-    const server: HeldServer = { ...options.server, name };
-    const eventsMaxAgeMs = options.eventsMaxAgeMs ?? 10 * 60 * 1000;
-    const connection = options.connection;
-    const replicas = options.replicas ?? 1;
-    if (replicas !== 1 && replicas !== 3 && replicas !== 5)
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        `ClassicCluster: replicas is ${String(replicas)}: give 1, 3 or 5 (copies in a NATS cluster).`,
-      );
-    let leases: KV;
-    let assignments: KV;
-    let js: JetStreamClient;
-    let jsm: JetStreamManager;
-    try {
-      const kvm = new Kvm(connection);
-      leases = await kvm.create(LEASES_BUCKET, {
-        history: 1,
-        ttl: ttlMs,
-        storage: StorageType.File,
-        replicas,
-      });
-      assignments = await kvm.create(ASSIGNMENTS_BUCKET, {
-        history: 1,
-        ttl: ASSIGNMENT_TTL_MS,
-        storage: StorageType.File,
-        replicas,
-      });
-      jsm = await jetstreamManager(connection);
-      await ensureEventsStream(jsm, eventsMaxAgeMs, replicas);
-      js = jetstream(connection);
-    } catch (error) {
-      throw new RingflowError(
-        ErrorCode.CONFIG,
-        `ClassicCluster: cannot open the lease bucket, the assignment bucket or the ${EVENTS_STREAM} stream: ${(error as Error).message} (a lease bucket made with another TTL must be removed first: nats kv del ${LEASES_BUCKET})`,
-        { cause: error },
-      );
-    }
-    const me = options.store.owner;
-    // A lease is given up locally this long before it can expire on the server (see KvLease).
-    const marginMs = renewMs * 1.5;
-    let cluster: ClassicCluster | undefined;
-    const workers = new WorkerDirectory({
-      leases,
-      leasesBucket: LEASES_BUCKET,
-      jsm,
-      me,
-      load: () => cluster?.app?.activeCalls().length ?? 0,
-      ttlMs,
-      marginMs,
-      lost: () => cluster?.fence(),
-      logger: options.logger,
-    });
-    await workers.join();
+    const settings = classicSettings(options);
+    const buckets = await openClassicBuckets(options.connection, settings);
     const feed = await JetStreamEventFeed.start({
-      js,
-      serverToken: natsToken(name),
-      me,
-      logger: options.logger.child({ server: name, role: 'worker' }),
-      eventsMaxAgeMs,
-      replicas,
+      js: buckets.js,
+      serverToken: natsToken(settings.server.name),
+      me: options.store.owner,
+      logger: options.logger.child({ server: settings.server.name, role: 'worker' }),
+      eventsMaxAgeMs: settings.eventsMaxAgeMs,
+      replicas: settings.replicas,
+      ...(options.clock ? { clock: options.clock } : {}),
     });
-    const holder = new EventConnectionHolder({
-      js,
-      leases,
-      assignments,
-      store: options.store,
-      workers,
-      server,
-      app: options.app,
-      me,
-      renewMs: holderRenewMs,
-      takeoverMs: holderTakeoverMs,
-      logger: options.logger,
-    });
-    cluster = new ClassicCluster(options, feed, holder, workers, server, assignments, ttlMs, renewMs);
+    const cluster = new ClassicCluster(options, settings, buckets, feed);
+    try {
+      await cluster.join();
+    } catch (error) {
+      await feed.stop();
+      await cluster.rest.close();
+      throw error;
+    }
     return cluster;
+  }
+
+  /** Takes this worker's lease and starts its turns (renewal, listing, fencing). */
+  private async join(): Promise<void> {
+    const at = this.clock.now();
+    const revision = await this.workers.join();
+    const { ttlMs, renewMs } = this.settings;
+    this.role = new WorkerRole({
+      directory: this.workers,
+      absences: this.absences,
+      joined: { revision, at },
+      ttlMs,
+      renewMs,
+      // A lease is given up locally this long before it can expire on the server.
+      marginMs: renewMs * 1.5,
+      hooks: {
+        turn: () => this.holder.turn(),
+        workersLeft: () => this.holder.workersLeft((worker) => this.absences.isGone(worker)),
+        search: () => this.takeover.schedule(),
+        detachCalls: () => this.app?.detachCalls() ?? 0,
+        fenced: () => this.takeover.fenced(),
+        rejoined: (refused) => {
+          this.takeover.rejoined();
+          void offerRefusedCalls(refused, {
+            assignments: this.buckets.assignments,
+            store: this.options.store,
+            feed: this.feed,
+            serverToken: this.serverToken,
+            logger: this.logger,
+          }).catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'could not offer again the calls refused while fenced'),
+          );
+        },
+      },
+      logger: this.logger,
+      clock: this.clock,
+    });
+    this.role.start();
   }
 
   /**
    * True while this worker has lost its lease and let its calls go, until it holds its lease
-   * again (see {@link KvLease}: self-fencing).
+   * again (see `classic/workerRoleMachine.ts`: self-fencing).
    */
   get fenced(): boolean {
-    return this.isFenced;
+    return this.role?.fenced ?? false;
   }
 
   /** The workers whose lease this process saw at its last turn (itself included). */
@@ -302,110 +268,22 @@ export class ClassicCluster {
     return this.holder.holding;
   }
 
-  /** Starts the turns: leases renewed, the holder elected, dead workers' calls taken over. */
+  /** Starts the other roles: the holder's election, and the takeover of dead workers' calls. */
   run(app: Application): void {
     this.app = app;
     // Each role turns on its own: a slow holder (connecting, publishing a gap marker) or a slow
     // takeover must never hold this worker's lease renewal back and let it lapse.
     this.holder.start();
-    this.timers.push(this.every('worker lease', () => this.workerTurn()));
-    void this.watchNats();
-  }
-
-  /** Runs `work` now and every turn, skipping a turn while the previous one is still under way. */
-  private every(what: string, work: () => Promise<void>): NodeJS.Timeout {
-    let busy = false;
-    const turn = () => {
-      if (busy) return;
-      busy = true;
-      void work()
-        .catch((error: unknown) => this.logger.warn({ err: error }, `${what}: turn failed`))
-        .finally(() => {
-          busy = false;
-        });
-    };
-    turn();
-    return setInterval(turn, this.renewMs);
-  }
-
-  /** Says when NATS goes and comes back; the holder then tells the workers to reconcile. */
-  private async watchNats(): Promise<void> {
-    for await (const status of this.options.connection.status()) {
-      if (this.stopped) return;
-      if (status.type === 'disconnect') this.logger.warn('NATS connection lost; reconnecting');
-      else if (status.type === 'reconnect') {
-        this.logger.info('NATS connection back');
+    this.takeover.run(app);
+    void followNatsStatus(
+      this.options.connection,
+      () => {
         this.holder.natsReconnected();
         this.feed.natsReconnected();
-      }
-    }
-  }
-
-  /**
-   * This worker lost its lease (see {@link KvLease}: before it can lapse on the server): the
-   * others may claim its calls from now on, so every call is let go untouched at once (its last
-   * record written if the store still takes it). Two processes never act for one call.
-   */
-  private fence(): void {
-    if (this.stopped || this.isFenced) return;
-    this.isFenced = true;
-    this.absences.distrust();
-    const calls = this.app?.detachCalls() ?? 0;
-    this.logger.warn(
-      { calls },
-      'worker lease lost: let every call go untouched; those nobody claims are taken back when the lease is',
+      },
+      () => this.stopped,
+      this.logger,
     );
-  }
-
-  private async workerTurn(): Promise<void> {
-    this.holder.turn();
-    let listed: { live: ReadonlySet<string>; renewed: boolean; rejoined: boolean };
-    try {
-      listed = await this.workers.tick();
-    } catch (error) {
-      this.absences.distrust();
-      throw error;
-    }
-    if (listed.rejoined) {
-      this.isFenced = false;
-      this.takeover.reclaimOwnNext();
-      this.scheduleTakeover();
-      void this.offerRefusedCalls().catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'could not offer again the calls refused while fenced'),
-      );
-    }
-    if (!listed.renewed) {
-      // This worker's own lease was not renewed (NATS away or restarted: every lease may have
-      // lapsed at once): the others' absence means nothing yet.
-      this.absences.listed(listed.live);
-      this.absences.distrust();
-      return;
-    }
-    const newlyGone = this.absences.observe(listed.live);
-    if (newlyGone) this.holder.workersLeft((worker) => this.absences.isGone(worker));
-    if (newlyGone || this.turn++ % FULL_SCAN_TURNS === 0) this.scheduleTakeover();
-  }
-
-  /**
-   * Offers the application again the new calls refused while this worker was fenced that are
-   * still assigned to it and that nobody started (no record): with its lease back within a turn
-   * or two, the holder never saw it gone and will not assign them to another worker.
-   */
-  private async offerRefusedCalls(): Promise<void> {
-    const me = this.options.store.owner;
-    for (const start of this.refusedWhileFenced.splice(0)) {
-      const channelId = start.channel.id;
-      const entry = await this.assignments.get(assignmentKey(this.serverToken, channelId));
-      if (entry?.operation !== 'PUT' || entry.string() !== me) continue;
-      if (await this.options.store.has(channelId)) continue;
-      this.logger.info({ call: channelId }, 'a call refused while this worker was fenced: started now');
-      this.feed.offerAgain(start);
-    }
-  }
-
-  /** Looks for the calls of gone workers (see {@link OrphanTakeover}). */
-  private scheduleTakeover(): void {
-    if (this.app && !this.stopped) this.takeover.schedule(this.app);
   }
 
   /** Lets the event connection go (another process takes it at its next turn). */
@@ -420,9 +298,8 @@ export class ClassicCluster {
   async stop(): Promise<void> {
     this.stopped = true;
     this.takeover.stop();
-    for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.holder.stop();
-    await this.workers.leave();
+    await this.role?.stop();
     await this.feed.stop();
     await this.rest.close();
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  type Clock,
   createEventStream,
   createRestClient,
   type EventStream,
@@ -10,6 +11,7 @@ import {
   type RestClient,
   type StasisStart,
   type StreamEvent,
+  systemClock,
 } from '@ringflow/client';
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
@@ -47,6 +49,8 @@ export interface EventConnectionHolderOptions {
   /** How long a standby sees the lease unchanged before it takes it (see {@link HolderElection}). */
   readonly takeoverMs: number;
   readonly logger: Logger;
+  /** The clock of the election's turns and deadlines (default: the real one). */
+  readonly clock?: Clock;
 }
 
 /**
@@ -79,8 +83,10 @@ export class EventConnectionHolder {
   heldSince: number | undefined;
   /** The stream sequence of the last event published (acknowledged), to notice a reset stream. */
   private lastPublishedSeq = 0;
+  private readonly clock: Clock;
 
   constructor(private readonly options: EventConnectionHolderOptions) {
+    this.clock = options.clock ?? systemClock;
     this.serverToken = natsToken(options.server.name);
     this.logger = options.logger.child({ server: options.server.name, role: 'event connection holder' });
     this.election = new HolderElection({
@@ -96,6 +102,7 @@ export class EventConnectionHolder {
       },
       lost: (why) => this.lost(why),
       logger: this.logger,
+      clock: this.clock,
     });
   }
 
@@ -124,7 +131,7 @@ export class EventConnectionHolder {
 
   private async connect(): Promise<void> {
     const { server, app } = this.options;
-    this.heldSince = Date.now();
+    this.heldSince = this.clock.now();
     this.logger.info({ app }, 'connecting to the server for the event connection');
     const stream = createEventStream({
       url: server.url,
@@ -155,7 +162,7 @@ export class EventConnectionHolder {
     }
     if (this.stream !== stream) return;
     this.logger.info(
-      { app, ms: Date.now() - this.heldSince },
+      { app, ms: this.clock.now() - this.heldSince },
       'holding the event connection: events go to the JetStream stream',
     );
     this.afterGap('a new holder took the event connection');
@@ -207,7 +214,7 @@ export class EventConnectionHolder {
         application: stasis.app,
         args: [...stasis.args],
         channel,
-        timestamp: formatTimestamp(Date.now()),
+        timestamp: formatTimestamp(this.clock.now()),
       };
       const to =
         worker === undefined

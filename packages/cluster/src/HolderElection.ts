@@ -1,7 +1,9 @@
-import { type Clock, systemClock, type TimerHandle } from '@ringflow/client';
+import { type Clock, systemClock } from '@ringflow/client';
 import type { KV } from '@nats-io/kv';
 import type { Logger } from 'pino';
-import { KvLease } from './KvLease.ts';
+import { type Actor, createActor, waitFor } from 'xstate';
+import { holderElectionMachine } from './classic/holderElectionMachine.ts';
+import { leaseWrites } from './classic/leaseWrites.ts';
 
 /** Options of a {@link HolderElection}. */
 export interface HolderElectionOptions {
@@ -50,123 +52,58 @@ export interface HolderElectionOptions {
  * election.start();
  */
 export class HolderElection {
-  private readonly lease: KvLease;
-  private readonly clock: Clock;
-  private readonly watchMs: number;
-  /** The entry's revision as last read, and when (this clock) it was first seen. */
-  private seen: { readonly revision: number; readonly since: number } | undefined;
-  private lastRenewal = Number.NEGATIVE_INFINITY;
-  private timer: TimerHandle | undefined;
-  private busy = false;
-  private stopped = true;
-  /** The last failure logged (one line per kind of failure, not one per turn). */
-  private failing: string | undefined;
+  private readonly actor: Actor<ReturnType<typeof holderElectionMachine>>;
+  private started = false;
 
-  constructor(private readonly options: HolderElectionOptions) {
-    this.clock = options.clock ?? systemClock;
-    this.watchMs = options.watchMs ?? Math.max(10, Math.floor(options.renewMs / 4));
-    this.lease = new KvLease({
-      kv: options.kv,
-      key: options.key,
-      value: () => options.me,
-      ttlMs: options.takeoverMs,
-      marginMs: options.renewMs,
-      lost: (why) => {
-        this.seen = undefined;
-        options.lost(why);
+  constructor(options: HolderElectionOptions) {
+    const clock: Clock = options.clock ?? systemClock;
+    const machine = holderElectionMachine({
+      writes: leaseWrites(options.kv, options.key),
+      read: async () => {
+        const entry = await options.kv.get(options.key);
+        return entry?.operation === 'PUT' ? { revision: entry.revision, value: entry.string() } : undefined;
       },
-      clock: this.clock,
+      me: options.me,
+      renewMs: options.renewMs,
+      takeoverMs: options.takeoverMs,
+      watchMs: options.watchMs ?? Math.max(10, Math.floor(options.renewMs / 4)),
+      held: options.held,
+      lost: options.lost,
+      logger: options.logger,
+      clock,
     });
+    this.actor = createActor(machine, { clock });
   }
 
   /** True while this process holds the lease (as far as it knows). */
   get holding(): boolean {
-    return this.lease.held;
+    return this.actor.getSnapshot().matches('holding');
+  }
+
+  /** The election's state (for logs and tests): `watching`, `holding.renewing`, … */
+  get state(): string {
+    return JSON.stringify(this.actor.getSnapshot().value);
   }
 
   /** Starts renewing or watching, every `watchMs`. */
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = this.clock.setTimeout(() => void this.turn(), delayMs);
-    (this.timer as { unref?: () => void }).unref?.();
-  }
-
-  /** One turn: renew when held and due, else read the entry and take it when it is stale. */
-  private async turn(): Promise<void> {
-    if (this.stopped || this.busy) return;
-    this.busy = true;
-    try {
-      if (this.lease.held) await this.renewIfDue();
-      else await this.watch();
-      this.failing = undefined;
-    } catch (error) {
-      // NATS away or restarting: a standby forgets what it saw (the holder could not renew
-      // either), so it waits a whole takeover time again once NATS answers.
-      this.seen = undefined;
-      const kind = (error as Error | null)?.message ?? String(error);
-      if (this.failing !== kind)
-        this.options.logger.warn(
-          { err: error, holding: this.lease.held },
-          'event connection lease: NATS did not answer (tried again every turn)',
-        );
-      this.failing = kind;
-    } finally {
-      this.busy = false;
-      if (!this.stopped) this.schedule(this.watchMs);
-    }
-  }
-
-  private async renewIfDue(): Promise<void> {
-    const now = this.clock.now();
-    if (now - this.lastRenewal < this.options.renewMs) return;
-    this.lastRenewal = now;
-    await this.lease.renew();
-  }
-
-  private async watch(): Promise<void> {
-    const { kv, key, me, takeoverMs } = this.options;
-    const entry = await kv.get(key);
-    if (this.stopped || this.lease.held) return;
-    const now = this.clock.now();
-    if (entry?.operation !== 'PUT') {
-      this.seen = undefined;
-      if (await this.lease.acquire()) this.took('the lease was free');
-      return;
-    }
-    if (this.seen?.revision !== entry.revision) this.seen = { revision: entry.revision, since: now };
-    const mine = entry.string() === me;
-    const stale = now - this.seen.since >= takeoverMs;
-    if (!mine && !stale) return;
-    if (await this.lease.takeOver(entry.revision))
-      this.took(
-        mine
-          ? 'this process wrote it last (it gave it up while NATS did not answer)'
-          : `its revision did not change for ${now - this.seen.since} ms (holder ${entry.string()})`,
-      );
-    else this.seen = undefined;
-  }
-
-  private took(why: string): void {
-    this.seen = undefined;
-    this.lastRenewal = this.clock.now();
-    this.options.logger.info({ why }, 'took the event connection lease');
-    this.options.held();
+    if (this.started) return;
+    this.started = true;
+    this.actor.start();
   }
 
   /** Stops the turns and releases the lease if held (the entry deleted: a standby takes it at once). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.clock.clearTimeout(this.timer);
-    await this.lease.release();
+    if (!this.started || this.actor.getSnapshot().status !== 'active') return;
+    this.actor.send({ type: 'stop' });
+    await waitFor(this.actor, (s) => s.status === 'done');
   }
 
   /** Releases the lease (if held) and goes on watching: another process takes it at its next read. */
   async release(): Promise<void> {
-    await this.lease.release();
+    // Sent even from the `held` callback (the machine is then still entering `holding`: the
+    // event waits its turn).
+    this.actor.send({ type: 'release' });
+    await waitFor(this.actor, (s) => !s.matches('holding') && !s.matches('releasing'));
   }
 }

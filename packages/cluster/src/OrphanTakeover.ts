@@ -1,6 +1,8 @@
-import type { RestClient } from '@ringflow/client';
+import { type Clock, type RestClient, systemClock } from '@ringflow/client';
 import type { Application, CallRecord } from '@ringflow/runtime';
 import type { Logger } from 'pino';
+import { type Actor, createActor } from 'xstate';
+import { takeoverMachine } from './classic/takeoverMachine.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import type { JetStreamEventFeed } from './JetStreamEventFeed.ts';
 
@@ -16,9 +18,8 @@ export interface OrphanTakeoverOptions {
   readonly app: string;
   /** Whether a worker is gone (see `WorkerAbsences`). */
   readonly isGone: (worker: string) => boolean;
-  /** True while this worker is fenced: it takes nothing over. */
-  readonly fenced: () => boolean;
   readonly logger: Logger;
+  readonly clock?: Clock;
 }
 
 /**
@@ -27,49 +28,61 @@ export interface OrphanTakeoverOptions {
  * keys pressed on them since their records were written, and removes the records of their calls
  * whose channels are gone (the caller hung up meanwhile: nobody else would ever remove them).
  * After this worker was fenced, its own records nobody claimed meanwhile are taken back the same
- * way ({@link reclaimOwnNext}). One search at a time; another follows if asked meanwhile.
+ * way ({@link rejoined}). One search at a time, none while fenced: the statechart
+ * `classic/takeoverMachine.ts` says when.
  *
  * @example
- * const takeover = new OrphanTakeover({ store, feed, rest, app: 'ivr', isGone, fenced, logger });
- * takeover.schedule(application); // a worker's lease lapsed
+ * const takeover = new OrphanTakeover({ store, feed, rest, app: 'ivr', isGone, logger });
+ * takeover.run(application);
+ * takeover.schedule(); // a worker's lease lapsed
  */
 export class OrphanTakeover {
-  private running = false;
-  private again = false;
-  private stopped = false;
-  /** The lease was taken again after a fence: the next search also takes this worker's own orphans. */
-  private reclaimOwn = false;
+  private readonly actor: Actor<ReturnType<typeof takeoverMachine>>;
+  private app: Application | undefined;
+  private readonly clock: Clock;
 
-  constructor(private readonly options: OrphanTakeoverOptions) {}
-
-  /** The next search also takes back this worker's own records that no call here follows. */
-  reclaimOwnNext(): void {
-    this.reclaimOwn = true;
+  constructor(private readonly options: OrphanTakeoverOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.actor = createActor(
+      takeoverMachine({
+        search: async (reclaimOwn) => {
+          if (!this.app) return false;
+          await this.takeOver(this.app, reclaimOwn);
+          return true;
+        },
+        logger: options.logger,
+      }),
+    ).start();
   }
 
-  /** Looks for the calls of gone workers, one search at a time. */
-  schedule(app: Application): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.takeOver(app)
-      .catch((error: unknown) =>
-        this.options.logger.warn({ err: error }, 'taking over the calls of gone workers failed'),
-      )
-      .finally(() => {
-        this.running = false;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.schedule(app);
-        }
-      });
+  /** The application whose calls are taken over; a first search follows. */
+  run(app: Application): void {
+    this.app = app;
+    this.schedule();
+  }
+
+  /** Looks for the calls of gone workers (once more after the search under way, if any). */
+  schedule(): void {
+    this.actor.send({ type: 'search' });
+  }
+
+  /** This worker lost its lease: it takes nothing over until {@link rejoined}. */
+  fenced(): void {
+    this.actor.send({ type: 'fence' });
+  }
+
+  /** The lease is held again: a search that also takes back this worker's own orphans. */
+  rejoined(): void {
+    this.actor.send({ type: 'rejoin' });
+  }
+
+  /** The role's state (for logs and tests): `idle`, `{"searching":"again"}`, `fenced`, … */
+  get state(): string {
+    return JSON.stringify(this.actor.getSnapshot().value);
   }
 
   stop(): void {
-    this.stopped = true;
+    if (this.actor.getSnapshot().status === 'active') this.actor.send({ type: 'stop' });
   }
 
   /**
@@ -77,11 +90,9 @@ export class OrphanTakeover {
    * worker was fenced, its own calls that nobody claimed meanwhile (records of its own with no
    * call here).
    */
-  private async takeOver(app: Application): Promise<void> {
+  private async takeOver(app: Application, reclaimOwn: boolean): Promise<void> {
     const { store, logger } = this.options;
-    if (this.options.fenced()) return;
     const me = store.owner;
-    const reclaimOwn = this.reclaimOwn;
     /** Whether this worker may take a call its owner holds now: a gone worker's, or its own orphan. */
     const takeable = (record: CallRecord, owner: string) =>
       record.app === this.options.app &&
@@ -89,9 +100,8 @@ export class OrphanTakeover {
     const orphaned = new Map<string, { owner: string; record: CallRecord }>();
     for (const { record, owner } of await store.listOwners())
       if (takeable(record, owner)) orphaned.set(record.callId, { owner, record });
-    if (reclaimOwn) this.reclaimOwn = false;
     if (orphaned.size === 0) return;
-    const startedAt = Date.now();
+    const startedAt = this.clock.now();
     // Judged again on the listing the takeover itself makes (the claim takes a call from the owner
     // that listing shows): a live worker may have claimed one of these calls since the first
     // listing, and must not have it taken from it.
@@ -106,7 +116,7 @@ export class OrphanTakeover {
         calls: taken,
         // Records of this worker's own (after a fence) count among them.
         from: [...new Set([...orphaned.values()].map((o) => o.owner))],
-        ms: Date.now() - startedAt,
+        ms: this.clock.now() - startedAt,
       },
       'took over the calls of workers whose lease lapsed',
     );
@@ -118,6 +128,7 @@ export class OrphanTakeover {
           withTimeout(
             this.options.feed.replayDigits(record.channelId, record.writtenAt),
             REPLAY_TIMEOUT_MS,
+            this.clock,
           ).catch((error: unknown) => {
             logger.warn({ err: error, call: record.callId }, 'could not replay the keys pressed meanwhile');
             return 0;
@@ -125,7 +136,11 @@ export class OrphanTakeover {
         ),
     );
     logger.info(
-      { calls: counts.length, replayedDigits: counts.reduce((a, b) => a + b, 0), ms: Date.now() - startedAt },
+      {
+        calls: counts.length,
+        replayedDigits: counts.reduce((a, b) => a + b, 0),
+        ms: this.clock.now() - startedAt,
+      },
       'replayed the keys pressed on the calls taken over',
     );
   }
@@ -157,10 +172,10 @@ export class OrphanTakeover {
   }
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+function withTimeout<T>(work: Promise<T>, ms: number, clock: Clock): Promise<T> {
+  let timer: ReturnType<Clock['setTimeout']> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from JetStream within ${ms} ms`)), ms);
+    timer = clock.setTimeout(() => reject(new Error(`no answer from JetStream within ${ms} ms`)), ms);
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  return Promise.race([work, late]).finally(() => clock.clearTimeout(timer));
 }
