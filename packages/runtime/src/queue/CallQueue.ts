@@ -12,7 +12,7 @@ import {
   type QueueSettings,
   type QueueState,
 } from './QueueState.ts';
-import type { QueueCell } from './QueueStore.ts';
+import type { QueueCell, QueueStore } from './QueueStore.ts';
 
 /** The events a queue sends to the calls waiting in it (`call.send`). */
 export const QUEUE_OFFER = 'ringflow.queue.offer';
@@ -71,17 +71,25 @@ export class CallQueue {
   #wake: TimerHandle | undefined;
   #wakeAt: number | undefined;
 
-  /** `cell`: where the queue's state lives (default: this process, see `QueueStore`). */
+  /**
+   * `shared`: the store where the queue's state lives, and the server's name there (default:
+   * this process, see `QueueStore`).
+   */
   constructor(
     name: string,
     settings: QueueSettings,
     clock: Clock,
     observer?: QueueObserver,
-    cell: QueueCell = new LocalQueueStore().open('', name, initialQueueState(name, settings)),
+    shared?: { readonly store: QueueStore; readonly server: string },
   ) {
     this.name = name;
     this.#clock = clock;
     this.#observer = observer;
+    const cell = (shared?.store ?? new LocalQueueStore()).open(
+      shared?.server ?? '',
+      name,
+      initialQueueState(name, settings),
+    );
     this.#cell = cell;
     this.#state = new BehaviorSubject(cell.state);
     this.#subscription = cell.steps$.subscribe((step) => {

@@ -1,4 +1,4 @@
-import { Observable, Subject } from 'rxjs';
+import { Subject } from 'rxjs';
 import type { QueueRevisions, StoredQueueStep } from './QueueRevisions.ts';
 import type { QueueStep } from './QueueState.ts';
 
@@ -29,16 +29,14 @@ export class MemoryQueueRevisions implements QueueRevisions {
     return this.#write(key, step);
   }
 
-  watch(server: string, name: string): Observable<StoredQueueStep> {
+  watch(server: string, name: string, seen: (stored: StoredQueueStep) => void): () => void {
     const key = keyOf(server, name);
-    return new Observable<StoredQueueStep>((subscriber) => {
-      const subscription = this.#changes.subscribe((change) => {
-        if (change.key === key) queueMicrotask(() => subscriber.next(change.stored));
-      });
-      const current = this.#entries.get(key);
-      if (current) queueMicrotask(() => subscriber.next(current));
-      return subscription;
+    const subscription = this.#changes.subscribe((change) => {
+      if (change.key === key) queueMicrotask(() => seen(change.stored));
     });
+    const current = this.#entries.get(key);
+    if (current) queueMicrotask(() => seen(current));
+    return () => subscription.unsubscribe();
   }
 
   #write(key: string, step: QueueStep): number {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { agentDevice, agentFromDevice } from './agentDevice.ts';
 import { CallQueue, type QueueObserver } from './CallQueue.ts';
 import { LocalQueueStore } from './LocalQueueStore.ts';
-import { initialQueueState, RING_STRATEGIES, type QueueSettings } from './QueueState.ts';
+import { RING_STRATEGIES, type QueueSettings } from './QueueState.ts';
 import type { QueueStore } from './QueueStore.ts';
 
 /** A device state as the server reports it. */
@@ -81,8 +81,7 @@ export class QueueDirectory {
         `queue "${name}" is not configured: give its settings (createApplication({ queues: { ${name}: {...} } }), or the flow's queues: section)`,
       );
     checkQueueSettings(name, chosen);
-    const cell = this.#store.open(server, name, initialQueueState(name, chosen));
-    const queue = new CallQueue(name, chosen, this.#clock, this.#observer, cell);
+    const queue = new CallQueue(name, chosen, this.#clock, this.#observer, { store: this.#store, server });
     this.#queues.set(key, queue);
     if (devices) this.#followThrough(key, server, queue, devices);
     return queue;

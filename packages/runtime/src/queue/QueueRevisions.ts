@@ -1,4 +1,3 @@
-import type { Observable } from 'rxjs';
 import type { QueueStep } from './QueueState.ts';
 
 /** A queue's step as a shared store holds it, with the store's revision of it. */
@@ -22,8 +21,14 @@ export interface QueueRevisions {
    */
   update(server: string, name: string, step: QueueStep, revision: number): Promise<number | undefined>;
   /**
-   * The key's latest value, then every later one, in revision order and none left out (a
-   * process tells callers the notices of every step).
+   * Calls `seen` with the key's latest value, then every later one, in revision order and none
+   * left out (a process tells callers the notices of every step); `failed` once if the store can
+   * no longer tell. Returns what stops watching.
    */
-  watch(server: string, name: string): Observable<StoredQueueStep>;
+  watch(
+    server: string,
+    name: string,
+    seen: (stored: StoredQueueStep) => void,
+    failed: (error: unknown) => void,
+  ): () => void;
 }

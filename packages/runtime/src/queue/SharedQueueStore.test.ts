@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { CallQueue, type QueueNoAgentsEvent, type QueueOfferEvent } from './CallQueue.ts';
 import { MemoryQueueRevisions } from './MemoryQueueRevisions.ts';
-import { initialQueueState, type QueueExit, type QueueSettings } from './QueueState.ts';
+import type { QueueExit, QueueSettings } from './QueueState.ts';
 import { SharedQueueStore } from './SharedQueueStore.ts';
 
 const SETTINGS: QueueSettings = {
@@ -35,7 +35,7 @@ function cluster(processes: number, settings: QueueSettings = SETTINGS) {
       settings,
       clock,
       { changed: () => {}, left: (_q, reason) => left.push({ process, reason }) },
-      store.open('pbx', 'support', initialQueueState('support', settings)),
+      { store, server: 'pbx' },
     );
   };
   const queues = Array.from({ length: processes }, (_, i) => open(i));

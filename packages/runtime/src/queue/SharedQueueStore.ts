@@ -1,6 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { BehaviorSubject, filter, firstValueFrom, type Observable, Subject, type Subscription } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, type Observable, Subject } from 'rxjs';
 import type { QueueRevisions, StoredQueueStep } from './QueueRevisions.ts';
 import { applyQueueChange, type QueueChange, type QueueState, type QueueStep } from './QueueState.ts';
 import type { QueueCell, QueueStore } from './QueueStore.ts';
@@ -47,7 +47,7 @@ class SharedQueueCell implements QueueCell {
   /** The latest step seen from the store (revision 0: none yet, the queue as made here). */
   readonly #latest: BehaviorSubject<StoredQueueStep>;
   readonly #steps = new Subject<QueueStep>();
-  readonly #subscription: Subscription;
+  readonly #stopWatching: () => void;
   #chain: Promise<void>;
   #closed = false;
 
@@ -63,14 +63,16 @@ class SharedQueueCell implements QueueCell {
       step: { state: initial, notices: [] },
       revision: 0,
     });
-    this.#subscription = this.#revisions.watch(server, name).subscribe({
-      next: (stored) => this.#seen(stored),
-      error: (error: unknown) =>
+    this.#stopWatching = this.#revisions.watch(
+      server,
+      name,
+      (stored) => this.#seen(stored),
+      (error) =>
         this.#logger.error(
           { queue: name, err: error },
           `queue ${name}: the shared store stopped reporting its changes; this process no longer follows the queue`,
         ),
-    });
+    );
     this.#chain = this.#revisions.create(server, name, { state: initial, notices: [] }).then(
       () => {},
       (error: unknown) =>
@@ -102,7 +104,7 @@ class SharedQueueCell implements QueueCell {
 
   close(): void {
     this.#closed = true;
-    this.#subscription.unsubscribe();
+    this.#stopWatching();
   }
 
   /** A step from the store: newer ones only, in order. The first one seen predates this process's callers: no notices. */
