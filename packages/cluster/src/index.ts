@@ -19,3 +19,5 @@ export { NatsHealth } from './NatsHealth.ts';
 export { isNatsUnavailable, retryWhileUnavailable } from './retryWhileUnavailable.ts';
 export { natsToken } from './natsToken.ts';
 export { AssigningRestTransport } from './AssigningRestTransport.ts';
+export { JetStreamQueueRevisions } from './queue/JetStreamQueueRevisions.ts';
+export type { JetStreamQueueRevisionsOptions } from './queue/JetStreamQueueRevisions.ts';
