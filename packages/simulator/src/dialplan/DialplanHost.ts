@@ -26,6 +26,8 @@ export interface DialplanHost {
   isHungUp(): boolean;
   /** True when the channel is answered (state `Up`). */
   isAnswered(): boolean;
+  /** True while sound comes from the channel's side (its far end talking): what AMD() listens to. */
+  hearsVoice(): boolean;
 
   /**
    * Called before each application runs, with the substituted argument text: the core

@@ -1,5 +1,6 @@
 import type { Dialplan } from '../dialplan/Dialplan.ts';
 import type { DialplanHost, DialplanStep, StasisExit } from '../dialplan/DialplanHost.ts';
+import { isTalking } from './audioFlow.ts';
 import { announceDial, answerChannel, dialFields, hangupChannel } from './channelLifecycle.ts';
 import { readChannelFunction, writeChannelFunction } from './channelFunctions.ts';
 import type { SimChannel } from './SimChannel.ts';
@@ -32,6 +33,10 @@ export class ChannelDialplanHost implements DialplanHost {
 
   isAnswered(): boolean {
     return this.ch.state === 'Up';
+  }
+
+  hearsVoice(): boolean {
+    return isTalking(this.world, this.ch);
   }
 
   setLocation(step: DialplanStep): void {

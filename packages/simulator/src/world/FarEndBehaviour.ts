@@ -1,14 +1,19 @@
+import { type FarEndVoice, farEndVoiceProblem, isFarEndVoice, parseFarEndVoice } from './farEndVoice.ts';
+
 /**
  * How the far end of a configured endpoint behaves when it is dialled:
  * - `'answer'`: answers after the simulator's answer delay (`answerOutboundAfterMs`);
  * - `{ answerAfterMs }`: answers after that many milliseconds of ringing;
  * - `'noAnswer'`: rings until the dial times out (or the driver answers or rejects it);
  * - `'busy'`, `'reject'`, `'unreachable'`: refuses as soon as it rings, with hangup cause 17
- *   (user busy), 21 (call rejected) or 27 (destination out of order).
+ *   (user busy), 21 (call rejected) or 27 (destination out of order);
+ * - `{ machine: { greetingMs, beep } }`, `{ human: { saysMs } }`: answers, then talks as an
+ *   answering machine or a person does (see {@link FarEndVoice}).
  */
 export type FarEndBehaviour =
   | 'answer'
   | { readonly answerAfterMs: number }
+  | FarEndVoice
   | 'noAnswer'
   | 'busy'
   | 'reject'
@@ -51,9 +56,11 @@ export function parseFarEndConfig(text: string): FarEndConfig {
 function parseOne(text: string): FarEndBehaviour {
   const timed = /^answer:(\d+(?:\.\d+)?)$/.exec(text);
   if (timed) return { answerAfterMs: Math.round(Number(timed[1]) * 1000) };
+  const voice = parseFarEndVoice(text);
+  if (voice) return voice;
   if (NAMED.has(text)) return text as FarEndBehaviour;
   throw new TypeError(
-    `'${text}' is not a far-end behaviour: expected answer, answer:<seconds>, noAnswer, busy, reject or unreachable`,
+    `'${text}' is not a far-end behaviour: expected answer, answer:<seconds>, noAnswer, busy, reject, unreachable, machine:<greeting seconds>[:beep] or human:<seconds>`,
   );
 }
 
@@ -69,8 +76,13 @@ export function checkFarEndConfig(config: unknown, where: string): FarEndConfig 
       value.answerAfterMs >= 0
     )
       return { answerAfterMs: value.answerAfterMs };
+    if (isFarEndVoice(value)) {
+      const problem = farEndVoiceProblem(value);
+      if (problem === undefined) return value;
+      throw new TypeError(`${where}: ${JSON.stringify(value)}: ${problem}`);
+    }
     throw new TypeError(
-      `${where}: ${JSON.stringify(value)} is not a far-end behaviour: expected 'answer', { answerAfterMs }, 'noAnswer', 'busy', 'reject' or 'unreachable'`,
+      `${where}: ${JSON.stringify(value)} is not a far-end behaviour: expected 'answer', { answerAfterMs }, 'noAnswer', 'busy', 'reject', 'unreachable', { machine: { greetingMs, beep } } or { human: { saysMs } }`,
     );
   };
   if (Array.isArray(config)) {

@@ -10,6 +10,7 @@ import {
 } from './channelLifecycle.ts';
 import { parseCallerId, parseFunctionName, writeChannelFunction } from './channelFunctions.ts';
 import { farEndForAttempt, REFUSAL_CAUSES } from './FarEndBehaviour.ts';
+import { isFarEndVoice, speakAfterAnswer, voiceAnswerAfterMs } from './farEndVoice.ts';
 import type { SimChannel } from './SimChannel.ts';
 import type { Destination } from './sendToDestination.ts';
 import { stasisEntryFromText } from './StasisEntry.ts';
@@ -328,11 +329,21 @@ export function ringFarEnd(world: World, leg: SimChannel): void {
       }, 0);
       return;
     }
-    const after = behaviour === 'answer' ? world.services.farEnd.answerAfterMs : behaviour.answerAfterMs;
+    const voice = isFarEndVoice(behaviour) ? behaviour : undefined;
+    const after =
+      behaviour === 'answer'
+        ? world.services.farEnd.answerAfterMs
+        : voice
+          ? (voiceAnswerAfterMs(voice) ?? world.services.farEnd.answerAfterMs)
+          : 'answerAfterMs' in behaviour
+            ? behaviour.answerAfterMs
+            : undefined;
     if (after === undefined) return;
     leg.farEndTimer = world.clock.setTimeout(() => {
       leg.farEndTimer = undefined;
-      if (leg.dialing && !leg.hangingUp) answerDialedLeg(world, leg);
+      if (!leg.dialing || leg.hangingUp) return;
+      answerDialedLeg(world, leg);
+      if (voice) speakAfterAnswer(world, leg, voice);
     }, after);
   }, 0);
 }

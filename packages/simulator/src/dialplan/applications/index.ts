@@ -1,3 +1,4 @@
+import { AMD } from './AMD.ts';
 import { Answer } from './Answer.ts';
 import type { DialplanApplication } from './DialplanApplication.ts';
 import { Goto } from './Goto.ts';
@@ -19,6 +20,7 @@ export type { ApplicationContext, ApplicationResult, DialplanApplication } from 
 
 /** Every application the simulator implements. */
 export const dialplanApplications: readonly DialplanApplication[] = [
+  AMD,
   Answer,
   Goto,
   GotoIf,

@@ -58,6 +58,10 @@ export class FakeDialplanHost implements DialplanHost {
   isAnswered(): boolean {
     return this.answered;
   }
+  /** The far end is silent (waits take no time here: AMD() hears only silence). */
+  hearsVoice(): boolean {
+    return false;
+  }
   setLocation(step: DialplanStep): void {
     this.calls.push({ op: 'location', step });
   }
