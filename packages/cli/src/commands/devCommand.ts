@@ -4,7 +4,7 @@ import { waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { parsePort } from '../parsePort.ts';
 
-const HELP = `Usage: ringflow dev <flow.yaml ...> [--port N] [--host H] [--dialplan extensions.conf]
+const HELP = `Usage: ringflow dev <flow.yaml ...> [--port N] [--host H] [--dialplan extensions.conf] [--sounds DIR]
 
 Runs the flows on a simulated server (in this process, real time) and serves the console page:
 a softphone to call a flow, press keys, talk and hang up, and answer, reject or hang up the far
@@ -20,6 +20,15 @@ The page replays it at once and says whether it passes; \`ringflow test\` runs i
 The page also lists the *.test.yaml beside each flow and runs them (one or all), showing each
 result and its timeline.
 
+The simulator and the flows run on one simulated clock: Pause (P) stops it and holds the
+server's events; Step (N) gives the flows one event (or moves time to the next timer) and shows
+what it did to the state and the variables; Resume lets time run again.
+
+The page plays the prompts of the selected call when their sound files are found: in --sounds
+DIR, else in a server's sounds folder on this machine (/var/lib/asterisk/sounds,
+/usr/share/asterisk/sounds), laid out as <dir>/<language>/<name>.<format> (wav, sln16, sln,
+ulaw, alaw; gsm is not played). Tones and keys are synthesised.
+
 A call goes straight into the flow picked, with the extension typed (default s) as the number
 dialled. With --dialplan, the page can also call an extension through the dialplan (context
 from-callers): the file's Stasis(<flow name>) lines send calls into the flows.
@@ -28,6 +37,7 @@ Options:
   --port <n>       port of the page (default 8089; 0 picks a free port)
   --host <address> address of the page (default 127.0.0.1, loopback only)
   --dialplan <file> an extensions.conf for the simulated server (calls to extensions)
+  --sounds <dir>   a server's sounds folder the page plays prompts from
   -h, --help       show this help
 
 Exit codes:
@@ -53,6 +63,7 @@ export const devCommand: Command = {
           port: { type: 'string' },
           host: { type: 'string' },
           dialplan: { type: 'string' },
+          sounds: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       }),
@@ -72,6 +83,7 @@ export const devCommand: Command = {
         port,
         host: values.host ?? '127.0.0.1',
         ...(values.dialplan !== undefined ? { dialplanFile: values.dialplan } : {}),
+        ...(values.sounds !== undefined ? { sounds: values.sounds } : {}),
       });
     } catch (error) {
       io.stderr(`ringflow dev: ${(error as Error).message}\n`);

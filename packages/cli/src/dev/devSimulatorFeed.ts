@@ -1,6 +1,15 @@
 import type { Simulator } from '@ringflow/simulator';
 import type { CallRecorder } from './CallRecorder.ts';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
+import { filesOfMedia } from './SoundFolder.ts';
+
+/** A playback as its events carry it. */
+interface PlaybackJson {
+  readonly id: string;
+  readonly media_uri: string;
+  readonly target_uri: string;
+  readonly language?: string;
+}
 
 /**
  * The simulator of `ringflow dev` as the application reaches it, whose every REST request is told
@@ -18,11 +27,20 @@ export function traceRequests(sim: Simulator, feed: ConsoleFeed, recorder: CallR
         return async (request: Parameters<Simulator['handle']>[0]) => {
           const response = await handle(request);
           const channel = /\/channels\/([^/?]+)/.exec(request.path)?.[1] ?? '';
-          feed.line(
-            recorder.callOfFarEnd(channel) ?? channel,
-            'request',
-            `${request.method} ${request.path} → ${response.status}`,
-          );
+          const call = recorder.callOfFarEnd(channel) ?? channel;
+          feed.line(call, 'request', `${request.method} ${request.path} → ${response.status}`);
+          // The ringing a flow asks for is heard on the page (a tone it makes).
+          if (/^\/channels\/[^/]+\/ring$/.test(request.path) && response.status < 300)
+            feed.send({
+              type: 'sound',
+              call,
+              channel,
+              id: `ring:${channel}`,
+              media: 'tone:ring',
+              files: [],
+              language: 'en',
+              playing: request.method === 'POST',
+            });
           return response;
         };
       const value = Reflect.get(target, key) as unknown;
@@ -51,7 +69,9 @@ export function feedSimulatorEvents(
       channel?: { id: string; name?: string; state?: string };
       digit?: string;
       cause_txt?: string;
+      playback?: PlaybackJson;
     };
+    if (e.playback) feedSound(feed, recorder, e.type, e.playback);
     const id = e.channel?.id;
     feed.line(
       id ? (recorder.callOfFarEnd(id) ?? id) : '',
@@ -70,5 +90,23 @@ export function feedSimulatorEvents(
     if (e.type === 'ChannelStateChange' && e.channel?.state === 'Up')
       feed.send({ type: 'farEnd', id, call, ringing: false, answered: true, name });
     if (e.type === 'ChannelDestroyed') feed.send({ type: 'farEnd', id, call, ringing: false, gone: true });
+  });
+}
+
+/** A playback's media started or stopped on a channel: the sound message of its call. */
+function feedSound(feed: ConsoleFeed, recorder: CallRecorder, type: string, playback: PlaybackJson): void {
+  const playing = type === 'PlaybackStarted';
+  if (!playing && type !== 'PlaybackContinuing' && type !== 'PlaybackFinished') return;
+  const channel = /^channel:(.+)$/.exec(playback.target_uri)?.[1];
+  if (channel === undefined) return;
+  feed.send({
+    type: 'sound',
+    call: recorder.callOfFarEnd(channel) ?? channel,
+    channel,
+    id: playback.id,
+    media: playback.media_uri,
+    files: filesOfMedia(playback.media_uri),
+    language: playback.language ?? 'en',
+    playing,
   });
 }

@@ -83,6 +83,24 @@ export interface ClockState {
   readonly nextDue: number | null;
 }
 
+/**
+ * A sound a channel hears, started or stopped: one media of a playback (`sound:hello-world`,
+ * `digits:12`, `tone:busy`), or the ringing a flow asks for (`tone:ring`). The page plays the
+ * selected call's (see api/sound).
+ */
+export interface CallSound {
+  /** The call it belongs to (a far end's sounds belong to the call that dialled it). */
+  readonly call: string;
+  readonly channel: string;
+  /** The playback's id (`ring:<channel>` for ringing). */
+  readonly id: string;
+  readonly media: string;
+  /** The sound files the media plays, in order (`digits/1`, `digits/2`); none for a tone. */
+  readonly files: readonly string[];
+  readonly language: string;
+  readonly playing: boolean;
+}
+
 /** A message of the feed. */
 export type FeedMessage =
   | { readonly type: 'flows'; readonly flows: readonly FlowDescription[] }
@@ -102,6 +120,8 @@ export type FeedMessage =
     }
   /** What one event did to a call's flow. */
   | { readonly type: 'step'; readonly step: FlowStep }
+  /** A sound started or stopped on a channel (`ringflow dev` only). */
+  | ({ readonly type: 'sound' } & CallSound)
   /** The simulated time paused, stepped or resumed (`ringflow dev` only). */
   | ({ readonly type: 'clock' } & ClockState)
   /** A call ended (`at`): `outcome` as the runtime says it, `end` as a scenario would. */

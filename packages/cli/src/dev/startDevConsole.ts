@@ -10,6 +10,8 @@ import { scenarioFilesOf } from './flowScenarios.ts';
 import { json, serveDevConsole, urlOf } from './serveDevConsole.ts';
 import { startDevApplication } from './startDevApplication.ts';
 import { startDevSimulator } from './startDevSimulator.ts';
+import { SoundFolder } from './SoundFolder.ts';
+import { serveSound } from './serveSound.ts';
 import { SteppedTime } from './SteppedTime.ts';
 
 export type { TimelineEntry } from './ConsoleFeed.ts';
@@ -23,6 +25,12 @@ export interface DevConsoleOptions {
   readonly dialplanFile?: string;
   readonly host?: string;
   readonly port?: number;
+  /**
+   * A server's sounds folder (`<dir>/<language>/<name>.<format>`): the prompts the flows play are
+   * played in the page from it. Default: a server's folder found on this machine, if any (see
+   * SERVER_SOUND_FOLDERS); `null`: none.
+   */
+  readonly sounds?: string | null;
 }
 
 export interface DevConsole {
@@ -46,9 +54,11 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   const recorder = new CallRecorder(now);
   // Each call's flow tells the feed its user events and failures, and the recorder its requests.
   const flows = await DevFlows.load(options.files, (flow) => consoleMachine(flow, {}, feed, recorder));
+  const sounds = options.sounds === null ? undefined : SoundFolder.find(options.sounds);
   let watched: ReadonlyMap<string, unknown> = new Map();
   const server = await startDevSimulator({
     ...(options.dialplanFile !== undefined ? { dialplanFile: options.dialplanFile } : {}),
+    ...(sounds ? { sounds } : {}),
     feed,
     recorder,
     time,
@@ -86,11 +96,13 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
           json(res, {
             dialplan: options.dialplanFile === undefined ? null : resolve(options.dialplanFile),
             context: DIALPLAN_CONTEXT,
+            sounds: sounds?.dir ?? null,
           }),
         // The time's state comes last: a page that opens while paused knows it at once.
         '/api/feed': (req, res) => feed.serve(req, res, [{ type: 'clock', ...time.state() }]),
         '/api/scenarios': async (_, res) => json(res, await scenarioFilesOf(flows.files())),
       },
+      prefixes: [['/api/sound', (req, res) => serveSound(sounds, req, res)]],
       posts,
     },
     options.host ?? '127.0.0.1',

@@ -2,11 +2,13 @@ import {
   type Dialplan,
   createSimulator,
   loadDialplanFile,
+  readSoundDirectory,
   type Simulator,
   startWireServer,
   type WireServer,
 } from '@ringflow/simulator';
 import type { CallRecorder } from './CallRecorder.ts';
+import type { SoundFolder } from './SoundFolder.ts';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
 import { feedSimulatorEvents, traceRequests } from './devSimulatorFeed.ts';
 import type { SteppedTime } from './SteppedTime.ts';
@@ -28,13 +30,15 @@ export interface DevSimulator {
  * rings until the page answers or rejects it (the endpoints written in the flows and those
  * computed as the call runs alike); its requests and its channels' events go to the feed; its
  * events reach the flows through the gate of `time` (held while paused). `followed` tells whether
- * a flow follows a call (the calls of the dialplan no flow took are ended on the feed).
+ * a flow follows a call (the calls of the dialplan no flow took are ended on the feed). With a
+ * sounds folder, its sounds last as long as their files (the page plays them).
  *
  * @example
  * const { sim, wire } = await startDevSimulator({ feed, recorder, time, followed: (id) => calls.has(id) });
  */
 export async function startDevSimulator(options: {
   readonly dialplanFile?: string;
+  readonly sounds?: SoundFolder;
   readonly feed: ConsoleFeed;
   readonly recorder: CallRecorder;
   readonly time: SteppedTime;
@@ -42,8 +46,10 @@ export async function startDevSimulator(options: {
 }): Promise<DevSimulator> {
   const { feed, recorder, time } = options;
   const dialplan = options.dialplanFile === undefined ? undefined : loadDialplanFile(options.dialplanFile);
+  const sounds = options.sounds ? (await readSoundDirectory(options.sounds.dir)).sounds : [];
   const sim = createSimulator({
     clock: time.clock,
+    ...(sounds.length > 0 ? { sounds: { extraSounds: sounds } } : {}),
     users: [{ name: DEV_USER.username, password: DEV_USER.password }],
     ...(dialplan ? { dialplan } : {}),
     unknownEndpoints: 'ring',
