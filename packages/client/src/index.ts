@@ -5,6 +5,7 @@ export * from './interface.ts';
 export type { RequestOptions } from './rest/requestOptions.ts';
 export * from './rest/index.ts';
 export * from './events/index.ts';
+export * from './media/index.ts';
 export {
   SWAGGER_VERSION,
   apiDocsPath,

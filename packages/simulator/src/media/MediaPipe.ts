@@ -1,26 +1,14 @@
-import { type RawData, WebSocket } from 'ws';
+import { MAX_MEDIA_MESSAGE_BYTES, type MediaConnection, webSocketMediaConnection } from '@ringflow/client';
+import { WebSocket } from 'ws';
 import { openedWebSocket } from '../outbound/openedWebSocket.ts';
 
 /**
- * The server's end of one media connection: text control messages and binary audio both ways,
- * and a close code. A WebSocket is one ({@link webSocketMediaPipe}); {@link createMediaPipePair}
- * makes an in-process pair for tests without sockets.
- *
- * Contract: messages sent while `open` arrive in order; `onClose` is called once, when either
- * side closed (1006 when the connection just broke); `close` may be called in any state.
+ * The server's end of one media connection: the client's {@link MediaConnection} (text control
+ * messages and binary audio both ways, and a close code). A WebSocket is one
+ * (`webSocketMediaConnection`); {@link createMediaPipePair} makes an in-process pair for tests
+ * without sockets.
  */
-export interface MediaPipe {
-  readonly open: boolean;
-  sendText(text: string): void;
-  sendBinary(data: Uint8Array): void;
-  close(code?: number): void;
-  onText(handler: (text: string) => void): void;
-  onBinary(handler: (data: Uint8Array) => void): void;
-  onClose(handler: (code: number) => void): void;
-}
-
-/** The largest WebSocket message the server takes; a larger one closes the connection with 1009 (observed). */
-export const MAX_MEDIA_MESSAGE_BYTES = 65535;
+export type MediaPipe = MediaConnection;
 
 /** What the server dials for a `websocket_client`: the URI, offered subprotocols, handshake headers. */
 export interface MediaDialRequest {
@@ -41,38 +29,8 @@ export const dialMediaWebSocket: MediaDialer = async (request) => {
     maxPayload: MAX_MEDIA_MESSAGE_BYTES,
     handshakeTimeout: request.timeoutMs,
   });
-  return webSocketMediaPipe(await openedWebSocket(ws));
+  return webSocketMediaConnection(await openedWebSocket(ws));
 };
-
-/** An open WebSocket as a media pipe. */
-export function webSocketMediaPipe(ws: WebSocket): MediaPipe {
-  ws.on('error', () => ws.terminate());
-  const bytes = (data: RawData): Buffer =>
-    Buffer.isBuffer(data)
-      ? data
-      : Array.isArray(data)
-        ? Buffer.concat(data)
-        : Buffer.from(data as ArrayBuffer);
-  return {
-    get open() {
-      return ws.readyState === ws.OPEN;
-    },
-    sendText: (text) => ws.send(text),
-    sendBinary: (data) => ws.send(data, { binary: true }),
-    close: (code = 1000) => {
-      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code);
-    },
-    onText: (handler) =>
-      ws.on('message', (data: RawData, isBinary: boolean) => {
-        if (!isBinary) handler(bytes(data).toString('utf8'));
-      }),
-    onBinary: (handler) =>
-      ws.on('message', (data: RawData, isBinary: boolean) => {
-        if (isBinary) handler(new Uint8Array(bytes(data)));
-      }),
-    onClose: (handler) => ws.once('close', (code: number) => handler(code)),
-  };
-}
 
 /**
  * Two connected pipes in one process: what one side sends the other receives at once. A binary

@@ -1,19 +1,25 @@
-import type { TimerHandle } from '@ringflow/client';
+import {
+  formatMediaEvent,
+  MAX_MEDIA_MESSAGE_BYTES,
+  type MediaCommand,
+  type MediaEvent,
+  type MediaFormat,
+  optimalFrameSize,
+  PTIME_MS,
+  parseMediaCommand,
+  QUEUE_LIMIT,
+  silentFrame,
+  type TimerHandle,
+  XOFF_LEVEL,
+  XON_LEVEL,
+} from '@ringflow/client';
 import { hearsSound, reviewAudio } from '../world/audioFlow.ts';
 import { answerDialedLeg, hangupChannel } from '../world/channelLifecycle.ts';
 import type { SimChannel } from '../world/SimChannel.ts';
 import type { World } from '../world/World.ts';
 import type { HeardAudio } from './HeardAudio.ts';
-import { formatError, formatEvent, type MediaCommand, parseControl } from './mediaControl.ts';
-import { type MediaFormat, optimalFrameSize, PTIME_MS } from './mediaFormats.ts';
-import { MAX_MEDIA_MESSAGE_BYTES, type MediaPipe } from './MediaPipe.ts';
-import { silentFrame, ToneFrames } from './toneFrames.ts';
-
-/** Flow control levels of the playout queue, in frames (observed in STATUS). */
-export const XOFF_LEVEL = 900;
-export const XON_LEVEL = 800;
-/** A message arriving while this many frames are queued is dropped without notice (observed). */
-export const QUEUE_LIMIT = 1000;
+import type { MediaPipe } from './MediaPipe.ts';
+import { ToneFrames } from './toneFrames.ts';
 
 type QueueItem =
   | { readonly kind: 'frame'; readonly data: Uint8Array }
@@ -103,7 +109,7 @@ export class MediaSession {
 
   /** A DTMF digit was played to the channel (POST /channels/{id}/dtmf): DTMF_END (observed). */
   dtmfEnded(digit: string): void {
-    this.sendEvent('DTMF_END', { digit }, `DTMF_END digit:${digit} channel_id:${this.channel.id}`);
+    this.sendEvent({ event: 'DTMF_END', channel_id: this.channel.id, digit });
   }
 
   /** The channel is gone: the server closes the connection with 1000 (observed, whatever the cause). */
@@ -119,20 +125,19 @@ export class MediaSession {
   private mediaStart(): string {
     const { connectionId, format, controlFormat } = this.init;
     const ch = this.channel;
-    const size = optimalFrameSize(format);
-    if (controlFormat === 'json') {
-      return JSON.stringify({
+    return formatMediaEvent(
+      {
         event: 'MEDIA_START',
         connection_id: connectionId,
         channel: ch.name,
         channel_id: ch.id,
         format: format.name,
-        optimal_frame_size: size,
+        optimal_frame_size: optimalFrameSize(format),
         ptime: PTIME_MS,
         channel_variables: this.init.variables(),
-      });
-    }
-    return `MEDIA_START connection_id:${connectionId} channel:${ch.name} channel_id:${ch.id} format:${format.name} optimal_frame_size:${size} ptime:${PTIME_MS}`;
+      },
+      controlFormat,
+    );
   }
 
   private answer(): void {
@@ -145,19 +150,19 @@ export class MediaSession {
     if (this.pipe?.open) this.pipe.sendText(text);
   }
 
-  private sendEvent(event: string, fields: Record<string, string | number | boolean>, plain: string): void {
-    this.sendText(formatEvent(this.init.controlFormat, event, this.channel.id, fields, plain));
+  private sendEvent(event: MediaEvent): void {
+    this.sendText(formatMediaEvent(event, this.init.controlFormat));
   }
 
   private sendError(text: string): void {
-    this.sendText(formatError(this.init.controlFormat, this.channel.id, text));
+    this.sendEvent({ event: 'ERROR', channel_id: this.channel.id, error_text: text });
   }
 
   private onText(text: string): void {
     if (this.ended) return;
-    const parsed = parseControl(text, this.init.controlFormat);
+    const parsed = parseMediaCommand(text, this.init.controlFormat);
     if (parsed.kind === 'error') this.sendError(parsed.text);
-    else if (parsed.kind === 'command') this.run(parsed.value);
+    else if (parsed.kind === 'command') this.run(parsed.command);
   }
 
   private run(command: MediaCommand): void {
@@ -181,7 +186,7 @@ export class MediaSession {
           this.sendError("MARK_MEDIA not supported while media direction is 'in'");
           return;
         }
-        this.queue.push({ kind: 'mark', id: command.id });
+        this.queue.push({ kind: 'mark', id: command.correlation_id });
         this.scheduleTick();
         return;
       case 'FLUSH_MEDIA':
@@ -219,36 +224,28 @@ export class MediaSession {
           this.queue.push({ kind: 'frame', data: frame });
           this.queuedFrames++;
         }
-        this.queue.push({ kind: 'buffering-completed', id: command.id });
+        this.queue.push({ kind: 'buffering-completed', id: command.correlation_id });
         this.scheduleTick();
         return;
       }
-      case 'SET_MEDIA_DIRECTION': {
-        const direction = command.direction;
-        if (direction !== 'both' && direction !== 'in' && direction !== 'out') {
-          this.sendError(`'${direction ?? ''}' is not a valid direction for SET_MEDIA_DIRECTION.\n`);
-          return;
-        }
-        this.direction = direction;
+      case 'SET_MEDIA_DIRECTION':
+        this.direction = command.direction;
         this.scheduleTick();
         return;
-      }
     }
   }
 
   private sendStatus(): void {
-    const fields = {
+    this.sendEvent({
+      event: 'STATUS',
+      channel_id: this.channel.id,
       queue_length: this.queuedFrames,
       xon_level: XON_LEVEL,
       xoff_level: XOFF_LEVEL,
       queue_full: this.xoff,
       bulk_media: this.buffering !== undefined,
       media_paused: this.paused,
-    };
-    const plain = `STATUS channel_id:${this.channel.id} ${Object.entries(fields)
-      .map(([k, v]) => `${k}:${v}`)
-      .join(' ')}`;
-    this.sendEvent('STATUS', fields, plain);
+    });
   }
 
   /**
@@ -281,7 +278,7 @@ export class MediaSession {
     }
     if (!this.xoff && this.queuedFrames >= XOFF_LEVEL) {
       this.xoff = true;
-      this.sendEvent('MEDIA_XOFF', {}, 'MEDIA_XOFF');
+      this.sendEvent({ event: 'MEDIA_XOFF', channel_id: this.channel.id });
     }
     this.scheduleTick();
   }
@@ -340,11 +337,11 @@ export class MediaSession {
     }
     if (this.xoff && this.queuedFrames < XON_LEVEL) {
       this.xoff = false;
-      this.sendEvent('MEDIA_XON', {}, 'MEDIA_XON');
+      this.sendEvent({ event: 'MEDIA_XON', channel_id: this.channel.id });
     }
     if (this.drainReport && this.queuedFrames === 0) {
       this.drainReport = false;
-      this.sendEvent('QUEUE_DRAINED', {}, 'QUEUE_DRAINED');
+      this.sendEvent({ event: 'QUEUE_DRAINED', channel_id: this.channel.id });
     }
     if (this.direction !== 'out' && this.tone && this.pipe?.open && hearsSound(this.world, this.channel)) {
       this.pipe.sendBinary(this.tone.next());
@@ -355,19 +352,11 @@ export class MediaSession {
   private processMarkers(): void {
     for (let head = this.queue[0]; head && head.kind !== 'frame'; head = this.queue[0]) {
       this.queue.shift();
-      if (head.kind === 'mark') {
-        this.sendEvent(
-          'MEDIA_MARK_PROCESSED',
-          { correlation_id: head.id },
-          `MEDIA_MARK_PROCESSED ${head.id}`,
-        );
-      } else {
-        this.sendEvent(
-          'MEDIA_BUFFERING_COMPLETED',
-          { correlation_id: head.id },
-          `MEDIA_BUFFERING_COMPLETED ${head.id}`,
-        );
-      }
+      this.sendEvent({
+        event: head.kind === 'mark' ? 'MEDIA_MARK_PROCESSED' : 'MEDIA_BUFFERING_COMPLETED',
+        channel_id: this.channel.id,
+        correlation_id: head.id,
+      });
     }
   }
 

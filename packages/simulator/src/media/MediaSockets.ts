@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Channel as ChannelJson, TimerHandle } from '@ringflow/client';
+import {
+  type Channel as ChannelJson,
+  type MediaFormat,
+  mediaFormat,
+  optimalFrameSize,
+  type TimerHandle,
+} from '@ringflow/client';
 import type { PublishedEvent } from '../events/EventBus.ts';
 import { SimError } from '../SimError.ts';
 import type { SimResponse } from '../transport.ts';
@@ -8,7 +14,6 @@ import type { SimChannel } from '../world/SimChannel.ts';
 import { stasisEntryFromText } from '../world/StasisEntry.ts';
 import type { World } from '../world/World.ts';
 import type { HeardAudio } from './HeardAudio.ts';
-import { type MediaFormat, mediaFormat, optimalFrameSize } from './mediaFormats.ts';
 import { dialMediaWebSocket, type MediaDialer, type MediaPipe } from './MediaPipe.ts';
 import { MediaSession } from './MediaSession.ts';
 import {

@@ -2,11 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SimResponse } from '../transport.ts';
-import { MAX_MEDIA_MESSAGE_BYTES, webSocketMediaPipe } from './MediaPipe.ts';
+import { MAX_MEDIA_MESSAGE_BYTES, MEDIA_PATH_PREFIX, webSocketMediaConnection } from '@ringflow/client';
 import type { IncomingMediaAnswer } from './MediaSockets.ts';
 
-/** Where applications connect in to an external media channel: `/media/<connection id>`, at the HTTP root. */
-export const MEDIA_PATH_PREFIX = '/media/';
+export { MEDIA_PATH_PREFIX } from '@ringflow/client';
 
 /** What the wire server needs of a simulator's media sockets. */
 export interface IncomingMedia {
@@ -53,7 +52,7 @@ export function createMediaUpgrades(media: IncomingMedia): MediaUpgrades {
       wss.handleUpgrade(req, socket, head, (ws) => {
         open.add(ws);
         ws.once('close', () => open.delete(ws));
-        answer(webSocketMediaPipe(ws));
+        answer(webSocketMediaConnection(ws));
       });
       return undefined;
     },
