@@ -33,6 +33,7 @@ import {
   unholdStep,
   unmuteStep,
 } from './channelControl.ts';
+import { detectMachineStep } from './detectMachine.ts';
 import { dialStep } from './dial.ts';
 import { httpStep, setStep, subflowStep, waitStep } from './flowSteps.ts';
 import { gatherStep } from './gather.ts';
@@ -63,6 +64,7 @@ export const steps = {
   queue: queueStep,
   queueAgent: queueAgentStep,
   transfer: transferStep,
+  detectMachine: detectMachineStep,
   originate: originateStep,
   continue: continueStep,
   userEvent: userEventStep,

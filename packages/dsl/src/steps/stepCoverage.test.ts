@@ -86,6 +86,13 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
       'attended, declined by $how',
     ],
   },
+  detectMachine: {
+    'detectMachine.simulator.test.ts': [
+      'talk: a person',
+      'talk: a machine with a beep',
+      'server: AMD() in the dialplan',
+    ],
+  },
   dial: {
     'dial.simulator.test.ts': [
       'answered: the two calls are bridged',
