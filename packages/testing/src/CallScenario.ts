@@ -12,6 +12,7 @@ import {
   parseFlow,
 } from '@ringflow/dsl';
 import {
+  type AgentServices,
   type Application,
   type CallInput,
   createApplication,
@@ -37,6 +38,7 @@ import {
   type TimelineEntry,
 } from './CallTimeline.ts';
 import { FlowExpectationError } from './FlowExpectationError.ts';
+import { ScenarioAgents } from './agents/ScenarioAgents.ts';
 import { FlowTestCall } from './FlowTestCall.ts';
 import type { Expected } from './matchValue.ts';
 import { checkAction, checkNoAction, checkUserEvent } from './actionChecks.ts';
@@ -226,6 +228,8 @@ export class CallScenario {
   readonly clock: VirtualClock;
   readonly simulator: Simulator;
   readonly app: Application;
+  /** The agent steps' bots, the callers' words to them and what they said (see ScenarioAgents). */
+  readonly agents: ScenarioAgents;
   private readonly mainFlow: Flow;
   private readonly mainApp: string;
   private readonly plans: readonly CallPlan[];
@@ -341,6 +345,7 @@ export class CallScenario {
       ids: () => String(++n),
       logger: pino({ level: 'silent' }),
     });
+    this.agents = new ScenarioAgents(this, options.bot, this.app.metrics.registry);
     for (const plan of this.plans)
       this.calls.set(
         plan.name,
@@ -375,7 +380,12 @@ export class CallScenario {
           host.reportFailure?.(failure);
         };
         return {
-          host: labelled(host, plan ? labelledAri(host.ari, this.whoseRequest, plan.name) : host.ari, report),
+          host: labelled(
+            host,
+            plan ? labelledAri(host.ari, this.whoseRequest, plan.name) : host.ari,
+            report,
+            this.agents.servicesFor(plan?.name ?? info.channelId),
+          ),
           call: { ...info, variables: { ...plan?.options.variables, ...info.variables } },
           input: plan?.inputs ?? options.inputs ?? {},
         };
@@ -800,10 +810,16 @@ function flowOf(plan: CallPlan, main: Flow, options: ScenarioOptions): Flow {
  * A host whose requests are labelled with their call (see {@link labelledAri}) and whose step
  * failures reach the scenario's timeline first; the rest as is.
  */
-function labelled(host: FlowHost, ari: FlowAri, reportFailure: (failure: StepFailure) => void): FlowHost {
+function labelled(
+  host: FlowHost,
+  ari: FlowAri,
+  reportFailure: (failure: StepFailure) => void,
+  agents: AgentServices,
+): FlowHost {
   return new Proxy({} as FlowHost, {
     get(_, key) {
       if (key === 'ari') return ari;
+      if (key === 'agents') return agents;
       if (key === 'reportFailure') return reportFailure;
       const value = Reflect.get(host, key, host) as unknown;
       return typeof value === 'function' ? value.bind(host) : value;

@@ -1,5 +1,6 @@
 import type { Flow } from '@ringflow/dsl';
 import type { FarEndBehaviour as SimulatorFarEnd } from '@ringflow/simulator';
+import type { ScenarioBot } from './agents/ScenarioAgents.ts';
 
 /**
  * How the far end of a dialled endpoint behaves: answers (after 2 s by default, or after
@@ -99,6 +100,8 @@ export interface ScenarioWorldOptions {
    * plays is what exists, and a sound it lacks fails the play step as on a real server.
    */
   readonly sounds?: readonly TestSound[];
+  /** The bot of the flows' agent steps: a script (`{ greet, turns }`), a `TextBot`, or `unreachable`. */
+  readonly bot?: ScenarioBot;
 }
 
 /** A sound of the simulated server: its name as played, how long it lasts, in which languages. */

@@ -44,3 +44,11 @@ export { runScenario } from './runScenario.ts';
 export type { RunScenarioOptions, ScenarioResult } from './runScenario.ts';
 export { runScenarioFiles } from './runScenarioFiles.ts';
 export type { ScenarioRun, ScenarioRunListener } from './runScenarioFiles.ts';
+export {
+  CALLER_WORD_MS,
+  type HeardFromBot,
+  ScenarioAgents,
+  type ScenarioBot,
+} from './agents/ScenarioAgents.ts';
+export type { BotScript, BotTurn, ScriptSurprise } from './agents/BotScript.ts';
+export type { BotExchange } from './agents/BotExchange.ts';

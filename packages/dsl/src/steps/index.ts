@@ -33,6 +33,7 @@ import {
   unholdStep,
   unmuteStep,
 } from './channelControl.ts';
+import { agentStep } from './agent.ts';
 import { detectMachineStep } from './detectMachine.ts';
 import { dialStep } from './dial.ts';
 import { httpStep, setStep, subflowStep, waitStep } from './flowSteps.ts';
@@ -89,6 +90,7 @@ export const steps = {
   wait: waitStep,
   hangup: hangupStep,
   subflow: subflowStep,
+  agent: agentStep,
 } as const;
 
 export type StepName = keyof typeof steps;

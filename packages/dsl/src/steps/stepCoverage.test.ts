@@ -153,6 +153,9 @@ const scenarios: Record<StepName, Record<string, readonly string[]>> = {
   },
   hangup: { 'flowSteps.simulator.test.ts': ['hangup sends its reason'] },
   subflow: { 'steps.simulator.test.ts': ['subflows return output'] },
+  agent: {
+    'agent.simulator.test.ts': ['the caller talks with the bot, which answers from a tool and hands off'],
+  },
 };
 
 /** The titles of the tests a file declares (`it('...'` and `it.each(...)('...'`). */
