@@ -1,6 +1,7 @@
 import { ringGroupOutcome } from '@ringflow/runtime/engine';
 import { isResourceGone } from '@ringflow/client/interface';
-import type { ActionArgs } from '../compile/FlowContext.ts';
+import { isEventType } from '@ringflow/client';
+import type { ActionArgs, AnyFlowEvent } from '../compile/FlowContext.ts';
 import { describeFailure, resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
@@ -71,10 +72,11 @@ const params = stepParams(
   'Calls another party; on answer, bridges the two calls (default) or hands the new call to the flow.',
 );
 
-function channelOf(event: unknown): { id?: string } {
-  return ((event as { channel?: { id?: string }; peer?: { id?: string } }).channel ??
-    (event as { peer?: { id?: string } }).peer ??
-    {}) as { id?: string };
+/** The channel an event of the dial's own handlers is about (StasisStart, the end of a channel). */
+function channelOf(event: AnyFlowEvent): { id?: string } {
+  return isEventType(event, 'StasisStart', 'StasisEnd', 'ChannelHangupRequest', 'ChannelDestroyed')
+    ? event.channel
+    : {};
 }
 
 export function resolveVariables(
@@ -137,7 +139,9 @@ function resolveEndpoints(endpoint: unknown, args: ActionArgs): string[] {
 
 /** The output of the effect whose result is being handled. */
 function eventOutput({ event }: ActionArgs): Record<string, unknown> {
-  return (event as { output?: Record<string, unknown> }).output ?? {};
+  const { output } = event;
+  // An effect's result is the step's own object (see the ringing effect): no event guard covers it.
+  return typeof output === 'object' && output !== null ? (output as Record<string, unknown>) : {};
 }
 
 /** Calls that could not be placed: no longer ringing, and not the call's to route or clean up. */
@@ -153,11 +157,8 @@ const hangUpRinging = fireAndForget(async ({ context }) => {
     await context.host.ari.channels.hangup({ channelId: id }).catch(ignoreGone);
 }, 'hang up the endpoint that rang too long');
 
-function playbackOf(event: unknown): { id?: string; state?: string } {
-  return ((event as { playback?: { id?: string; state?: string } }).playback ?? {}) as {
-    id?: string;
-    state?: string;
-  };
+function playbackOf(event: AnyFlowEvent): { id?: string; state?: string } {
+  return isEventType(event, 'PlaybackFinished') ? event.playback : {};
 }
 
 /**
@@ -262,7 +263,8 @@ export function compileDial(p: DialParams, build: StepBuild, hooks: DialHooks = 
     ({ context }: ActionArgs) =>
       ringGroupOutcome(context.step.causes as unknown[]) === outcome;
   const cause = ({ context }: ActionArgs) => ({ cause: context.step.cause });
-  const causeOf = (event: unknown) => (event as { cause?: unknown }).cause;
+  const causeOf = (event: AnyFlowEvent) =>
+    isEventType(event, 'ChannelDestroyed', 'ChannelHangupRequest') ? event.cause : undefined;
   const stopRingback = [
     fireAndForget(async (args) => {
       if (args.context.step.ringbackOn === true) await stopRingbackOf(ringback, args);
