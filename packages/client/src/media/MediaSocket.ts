@@ -108,7 +108,7 @@ export class MediaSocket {
     return this.audioSubject.asObservable();
   }
 
-  /** Every control event, MEDIA_START first; completes when the connection closes. */
+  /** The control events as they come (hot: MEDIA_START is also `started`); completes when the connection closes. */
   get events$(): Observable<MediaEvent> {
     return this.eventSubject.asObservable();
   }
