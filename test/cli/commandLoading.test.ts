@@ -44,7 +44,7 @@ const loads = (modules: string[], pattern: RegExp) => modules.filter((url) => pa
 const SIMULATOR = /\/(packages|@ringflow)\/simulator\//;
 const RUNTIME = /\/(packages|@ringflow)\/runtime\//;
 /** The runtime's engine entry and the chunk of modules it shares with the main entry. */
-const RUNTIME_ENGINE = /\/runtime\/dist\/(engine\/index|chunks\/chunk-[A-Z0-9]+)\.js$/;
+const RUNTIME_ENGINE = /\/runtime\/dist\/(engine\/index|callEnd|chunks\/chunk-[A-Z0-9]+)\.js$/;
 /** The harness that runs scenarios (the testing package's main entry); its scenario-file reader is not it. */
 const TEST_HARNESS = /\/(packages|@ringflow)\/testing\/dist\/index\.js$/;
 
@@ -60,7 +60,8 @@ describe('each ringflow subcommand loads only what it needs', () => {
     expect(new Set(loads(modules, /\/dsl\/dist\/index\.js$/)).size).toBe(1);
     expect(loads(modules, SIMULATOR)).toEqual([]);
     // The flow compiler builds its machines on the runtime's engine (`@ringflow/runtime/engine`,
-    // with the chunk it shares with the runtime's main entry): nothing else of the runtime.
+    // with the chunk it shares with the runtime's main entry), and the scenario reader takes the
+    // words of call ends (`@ringflow/runtime/call-end`): nothing else of the runtime.
     expect(loads(modules, RUNTIME).filter((url) => !RUNTIME_ENGINE.test(url))).toEqual([]);
     expect(loads(modules, /\/runtime\/dist\/engine\/index\.js$/)).toHaveLength(1);
     expect(loads(modules, TEST_HARNESS)).toEqual([]);

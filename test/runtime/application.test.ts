@@ -111,7 +111,7 @@ describe('Application on the simulator', () => {
     await clock.runUntilIdle();
     expect(app.counters().activeSessions).toBe(0);
     expect(app.counters().routes).toBe(0);
-    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+    expect(app.metrics.callsEnded.sum({ status: 'hungUp', by: 'caller' })).toBe(1);
     await app.stop();
   });
 });

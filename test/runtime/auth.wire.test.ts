@@ -52,7 +52,7 @@ describe('over the wire: how credentials travel', () => {
         // The application works: a call comes in, is answered and hung up.
         simulator.driver.placeCall({ app: 'auth-test', channelId: 'c1' });
         await until('the call to end', () => app.metrics.summary().callsEnded === 1);
-        expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+        expect(app.metrics.callsEnded.sum({ status: 'completed', by: 'flow' })).toBe(1);
       } finally {
         await app.stop();
         await proxy.close();

@@ -83,7 +83,7 @@ describe("the runtime's own hang-ups are retried until the caller is gone", () =
     await clock.advance(375); // the jittered backoff before attempt 2: 250..500 ms, 375 with random 0.5
     expect(sim.hasChannel('c1')).toBe(false);
     expect(app.metrics.summary()).toMatchObject({ cleanupRetries: 1, cleanupsFailed: 0, callsEnded: 1 });
-    expect(app.metrics.callsEnded.get({ outcome: 'failed' })).toBe(1);
+    expect(app.metrics.callsEnded.sum({ status: 'failed' })).toBe(1);
     expectNothingLeft(app);
     await app.stop();
     expect(clock.pendingTimers).toBe(0);

@@ -93,7 +93,7 @@ describe('the caller hangs up in the middle of every kind of action', () => {
           callerHangsUp();
         }
         await clock.advance(120_000);
-        expect(app.metrics.callsEnded.get({ outcome: 'failed' })).toBe(0);
+        expect(app.metrics.callsEnded.sum({ status: 'failed' })).toBe(0);
         expect(app.metrics.summary()).toMatchObject({ callsStarted: 1, callsEnded: 1 });
         expectNothingLeft(app);
         // Legs and snoops the call created are hung up with it.
@@ -149,7 +149,7 @@ describe('a request that finds the caller gone', () => {
     gate.release();
     await clock.advance(1000);
     expect(app.metrics.restErrors.get({ operation: 'channels.answer', status: 404 })).toBe(1);
-    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+    expect(app.metrics.callsEnded.sum({ status: 'hungUp', by: 'caller' })).toBe(1);
     expectNothingLeft(app);
     await app.stop();
     expect(unhandled).toEqual([]);

@@ -172,10 +172,17 @@ describe('IVR machine on the simulator (in process, driven by the simulator driv
       userevent: { caller: 'caller-2' },
     });
     expect(eventsAbout(events, 'caller-2')).toContain('StasisEnd');
-    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+    expect(app.metrics.callsEnded.sum({ status: 'continued', by: 'dialplan' })).toBe(1);
     // The continue's reply came after its StasisEnd: the machine still got to `done`.
     expect(ended).toMatchObject([
-      { callId: 'caller-2', outcome: 'completed', machineStatus: 'done', output: { choice: '2' } },
+      {
+        callId: 'caller-2',
+        status: 'continued',
+        by: 'dialplan',
+        outcome: 'completed',
+        machineStatus: 'done',
+        output: { choice: '2' },
+      },
     ]);
     // Back in the dialplan at the label: the announcement plays, then the call ends there.
     await clock.advance(30_000);
@@ -199,11 +206,13 @@ describe('IVR machine on the simulator (in process, driven by the simulator driv
       'POST /channels/caller-3/answer',
       'POST /channels/caller-3/play/playback-1',
     ]);
-    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+    expect(app.metrics.callsEnded.sum({ status: 'hungUp', by: 'caller' })).toBe(1);
     // The machine saw the StasisEnd before it was stopped, and ended in `gone`.
     expect(ended).toMatchObject([
       {
         callId: 'caller-3',
+        status: 'hungUp',
+        by: 'caller',
         outcome: 'completed',
         machineStatus: 'done',
         snapshotValue: 'gone',

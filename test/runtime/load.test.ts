@@ -54,7 +54,7 @@ describe('load and leaks', () => {
     for (let i = 0; i < 1000; i += 2) server.driver.pressDigits(`c${i}`, '5');
     await clock.advance(10_000);
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 1000, callsEnded: 1000, activeCalls: 0 });
-    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1000);
+    expect(app.metrics.callsEnded.sum({ status: 'completed', by: 'flow' })).toBe(1000);
     expect(server.channelCount).toBe(0);
     expectNothingLeft(app);
     await app.stop();
@@ -70,7 +70,7 @@ describe('load and leaks', () => {
       await clock.advance(3_000);
     }
     expect(app.metrics.summary()).toMatchObject({ callsStarted: 10_000, callsEnded: 10_000, activeCalls: 0 });
-    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(10_000);
+    expect(app.metrics.callsEnded.sum({ status: 'completed', by: 'flow' })).toBe(10_000);
     expectNothingLeft(app);
     await app.stop();
     expect(clock.pendingTimers).toBe(0);

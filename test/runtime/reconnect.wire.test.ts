@@ -73,11 +73,11 @@ describe('over the wire: the network drops the event socket during calls', () =>
       await until('the call that left to end', () => app.activeCalls().length === 1);
       expect(app.activeCalls().map((s) => s.channelId)).toEqual(['stays']);
       expect(app.metrics.summary()).toMatchObject({ reconnects: 1, gaps: 1 });
-      expect(app.metrics.callsEnded.get({ outcome: 'reconciled' })).toBe(1);
+      expect(app.metrics.callsEnded.sum({ status: 'hungUp', by: 'server' })).toBe(1);
       // The kept call still gets its events over the new socket.
       simulator.driver.hangup('stays');
       await until('every call to end', () => app.counters().activeSessions === 0);
-      expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
+      expect(app.metrics.callsEnded.sum({ status: 'hungUp', by: 'caller' })).toBe(1);
       expect(app.counters()).toMatchObject({ subscriptions: 0, timers: 0, pendingRequests: 0, routes: 0 });
       expect(app.metrics.toPrometheus()).toContain('ringflow_reconnects_total{server="pbx"} 1');
     } finally {

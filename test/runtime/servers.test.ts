@@ -128,8 +128,8 @@ describe('drain', () => {
     server.driver.hangup('short');
     await clock.advance(30_000);
     await drained;
-    expect(app.metrics.callsEnded.get({ outcome: 'completed' })).toBe(1);
-    expect(app.metrics.callsEnded.get({ outcome: 'drained' })).toBe(1);
+    expect(app.metrics.callsEnded.sum({ status: 'hungUp', by: 'caller' })).toBe(1);
+    expect(app.metrics.callsEnded.sum({ status: 'drained', by: 'application' })).toBe(1);
     expect(server.channelCount).toBe(0);
     await clock.advance(0);
     expectNothingLeft(app);

@@ -132,15 +132,15 @@ describe('a step that fails is reported where people look', () => {
     // The end is not a plain success: it says how the flow ended and what went wrong.
     expect(warn[1]).toMatchObject({
       msg: 'call ended',
-      outcome: 'completed',
-      result: 'recovered',
+      status: 'recovered',
+      by: 'flow',
       state: 'sorry',
       failures: 1,
       failure,
     });
     expect(ended).toMatchObject({ result: 'recovered', failures: 1, failure });
     expect(metrics).toContain('ringflow_step_failures_total{flow="failing",step="originate",status="400"} 1');
-    expect(metrics).toContain('ringflow_call_results_total{app="failing",result="recovered"} 1');
+    expect(metrics).toContain('ringflow_calls_ended_total{app="failing",status="recovered",by="flow"} 1');
   });
 
   it('a request with no reply in time: cause timeout, no status; nothing handles it, the call ends failed', async () => {
@@ -157,7 +157,7 @@ describe('a step that fails is reported where people look', () => {
     });
     expect(warn[0]!.failure).not.toHaveProperty('status');
     expect(ended).toMatchObject({ result: 'failed', failure: { cause: 'timeout' } });
-    expect(warn[1]).toMatchObject({ msg: 'call ended', result: 'failed', state: 'slow' });
+    expect(warn[1]).toMatchObject({ msg: 'call ended', status: 'failed', by: 'flow', state: 'slow' });
     expect(metrics).toContain(
       'ringflow_step_failures_total{flow="failing",step="setChannelVar",status="none"} 1',
     );

@@ -56,6 +56,15 @@ export * from './metrics/index.ts';
 export * from './http/index.ts';
 export { CallSession } from './session/CallSession.ts';
 export type { CallEnded, SessionOutcome } from './session/CallEnded.ts';
+export {
+  CALL_END_STATUSES,
+  type CallEnd,
+  type CallEndStatus,
+  callEndOf,
+  ENDED_BY,
+  type EndedBy,
+  formatCallEnd,
+} from './session/CallEnd.ts';
 export type { DigitBuffer } from './session/DigitBuffer.ts';
 export type { ResumeNotes } from './session/ResumeNotes.ts';
 export { isCallGone } from '@ringflow/client';

@@ -1,5 +1,14 @@
 import type { Flow, FlowOutput } from '@ringflow/dsl';
-import type { CallSession, SessionOutcome, StepFailure } from '@ringflow/runtime';
+import {
+  type CallEnded,
+  type CallEndStatus,
+  type CallSession,
+  type EndedBy,
+  formatCallEnd,
+  type CallEnd as HowCallEnded,
+  type SessionOutcome,
+  type StepFailure,
+} from '@ringflow/runtime';
 import type { InspectionEvent } from 'xstate';
 import type { ActionMatcher } from './ActionMatcher.ts';
 import {
@@ -15,16 +24,15 @@ import { toMs } from './durations.ts';
 import type { Expected } from './matchValue.ts';
 import type { TestDuration } from './TestCallOptions.ts';
 
-/** Who ended the call. */
-export type EndedBy = 'caller' | 'flow' | 'dialplan' | 'server';
+export type { EndedBy };
 
-/** How and when the call ended. */
-export interface CallEnd {
+/**
+ * How and when the call ended: `status` and `by` are the runtime's (the one vocabulary of call
+ * ends, the same as the `call ended` log line, the metrics and the console).
+ */
+export interface CallEnd extends HowCallEnded {
   /** Virtual milliseconds from the call's arrival. */
   readonly at: number;
-  /** The flow's status (completed, hungUp, continued, failed); `hungUp` when the caller left first. */
-  readonly status: FlowOutput['status'];
-  readonly by: EndedBy;
   /** How the runtime's call session ended. */
   readonly session: SessionOutcome;
   /** The flow's variables at the end (when the flow itself finished). */
@@ -36,7 +44,7 @@ export interface CallEnd {
 
 /** What `expectEnd` checks; every field is optional. */
 export interface EndExpectation {
-  readonly status?: FlowOutput['status'];
+  readonly status?: CallEndStatus;
   readonly by?: EndedBy;
   /** The call must end at most this long after it arrived (ms, or text such as `90s`). Default 1 h. */
   readonly within?: number | string;
@@ -92,11 +100,11 @@ export class FlowTestCall {
   readonly flow: Flow;
   private readonly visited: string[] = [];
   private arrivedAt: number | undefined;
-  private callerHungUp = false;
   private callSession: CallSession | undefined;
   private output: FlowOutput | undefined;
   private endedAt: number | undefined;
   private sessionOutcome: SessionOutcome | undefined;
+  private sessionResult: CallEnded | undefined;
   private stopInspecting: (() => void) | undefined;
   private readonly stepFailures: StepFailure[] = [];
   /** The last step result and menu counts seen, to record only what changed. */
@@ -165,6 +173,7 @@ export class FlowTestCall {
     this.callSession = session;
     void session.done.then((outcome) => {
       this.sessionOutcome = outcome;
+      this.sessionResult = session.result;
       this.endedAt = this.sinceArrival();
     });
     // The actor is created right after the session is announced.
@@ -313,7 +322,6 @@ export class FlowTestCall {
   async hangUp(): Promise<void> {
     this.mustHaveArrived('hangs up');
     this.note('caller hangs up');
-    this.callerHungUp = true;
     this.simulator.driver.hangup(this.channelId);
     await this.clock.advance(0);
   }
@@ -380,27 +388,12 @@ export class FlowTestCall {
 
   /** How and when the call ended; undefined while it goes on. */
   end(): CallEnd | undefined {
-    if (this.endedAt === undefined || this.sessionOutcome === undefined) return undefined;
-    const own = (a: RecordedAction) => a.params.channelId === this.channelId;
-    const actions = this.actions();
-    const flowHungUp = actions.some((a) => a.operation === 'channels.hangup' && own(a));
-    const continued = actions.some((a) => a.operation === 'channels.continueInDialplan' && own(a));
-    const by: EndedBy = this.callerHungUp
-      ? 'caller'
-      : continued
-        ? 'dialplan'
-        : flowHungUp
-          ? 'flow'
-          : 'server';
-    // A caller who left first makes it `hungUp`, whatever the hangup handler did afterwards.
-    const status: FlowOutput['status'] =
-      by === 'caller'
-        ? 'hungUp'
-        : (this.output?.status ?? (by === 'dialplan' ? 'continued' : by === 'flow' ? 'completed' : 'failed'));
+    if (this.endedAt === undefined || this.sessionOutcome === undefined || !this.sessionResult)
+      return undefined;
     return {
       at: this.endedAt,
-      status,
-      by,
+      status: this.sessionResult.status,
+      by: this.sessionResult.by,
       session: this.sessionOutcome,
       ...(this.output ? { vars: this.output.vars } : {}),
       ...(this.output?.output ? { output: this.output.output } : {}),
@@ -527,7 +520,7 @@ export class FlowTestCall {
       kind: 'end',
       at: end.at + (this.arrivedAt ?? 0),
       call: this.name,
-      text: `call ended: ${end.status}, by the ${end.by}`,
+      text: `call ended: ${formatCallEnd(end)}`,
     });
     const after = expected.after === undefined ? 0 : toMs(expected.after, 'after');
     const problems: string[] = [];
@@ -539,7 +532,7 @@ export class FlowTestCall {
       const last = this.stepFailures[this.stepFailures.length - 1];
       this.fail(
         this.whose(`the call to end${wanted}`),
-        `it ended with ${problems.join(', ')} (status ${end.status}, by the ${end.by}, at ${formatOffset(end.at)})${last ? `\nafter a step failure: ${formatFailure(last)}` : ''}`,
+        `it ended with ${problems.join(', ')} (${formatCallEnd(end)}, at ${formatOffset(end.at)})${last ? `\nafter a step failure: ${formatFailure(last)}` : ''}`,
       );
     }
     return end;

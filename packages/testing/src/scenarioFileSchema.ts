@@ -1,4 +1,7 @@
 import { type Schema, s } from '@ringflow/dsl';
+// The vocabulary alone (`@ringflow/runtime/call-end`): `ringflow validate` reads scenario files
+// without loading the runtime.
+import { CALL_END_STATUSES, ENDED_BY } from '@ringflow/runtime/call-end';
 
 /**
  * The shape of a scenario file (`<flow>.test.yaml`), written in the schema language flows use, so
@@ -10,8 +13,9 @@ import { type Schema, s } from '@ringflow/dsl';
 /** Steps of a scenario, by key. */
 export const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'inject', 'expect'] as const;
 export const FAR_ENDS = ['answer', 'busy', 'reject', 'noAnswer', 'unreachable'] as const;
-export const STATUSES = ['completed', 'recovered', 'hungUp', 'continued', 'failed'] as const;
-export const ENDED_BY = ['caller', 'flow', 'dialplan', 'server'] as const;
+/** How a call may end (`expect: { end: { status, by } }`): the runtime's one vocabulary. */
+export const STATUSES = CALL_END_STATUSES;
+export { ENDED_BY };
 /** How the application and the server talk (ScenarioTransport). */
 export const TRANSPORTS = ['http', 'socket', 'per-call'] as const;
 

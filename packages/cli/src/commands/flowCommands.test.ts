@@ -404,7 +404,7 @@ describe('ringflow run', () => {
     await until('the drain to start', () => c.err().includes('draining 1 call,'));
     await clock.advance(5_000); // the drain deadline: the call is hung up
     expect(await exit).toBe(ExitCode.OK);
-    expect(c.out()).toContain('w1  ■ call ended: drained');
+    expect(c.out()).toContain('w1  ■ call ended: drained, by the application');
     await wire.close();
     sim.close();
   });

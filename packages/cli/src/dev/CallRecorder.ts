@@ -210,7 +210,7 @@ export class CallRecorder {
     const log = this.calls.get(id);
     if (!log) return undefined;
     const { placed } = log;
-    const end = watched?.endedAt === undefined ? undefined : endOf(id, log, watched, watched.endedAt);
+    const end = watched?.endedAt === undefined ? undefined : endOf(log, watched, watched.endedAt);
     return {
       id,
       flow: placed.flow,
@@ -234,25 +234,9 @@ export class CallRecorder {
   }
 }
 
-/**
- * How the call ended, told as a scenario tells it (FlowTestCall.end): the caller hung up first;
- * else the flow sent it to the dialplan, or hung it up; else the server ended it.
- */
-function endOf(id: string, log: CallLog, watched: WatchedCall, endedAt: number): RecordedEnd {
-  const own = (r: FlowRequest, operation: string) => r.operation === operation && r.params.channelId === id;
-  const by: RecordedEnd['by'] = log.callerHungUp
-    ? 'caller'
-    : log.requests.some((r) => own(r, 'channels.continueInDialplan'))
-      ? 'dialplan'
-      : log.requests.some((r) => own(r, 'channels.hangup'))
-        ? 'flow'
-        : 'server';
-  const status: RecordedEnd['status'] =
-    by === 'caller'
-      ? 'hungUp'
-      : (watched.output?.status ??
-        (by === 'dialplan' ? 'continued' : by === 'flow' ? 'completed' : 'failed'));
-  return { at: endedAt - log.startedAt, status, by };
+/** How the call ended, in the runtime's words (the same a scenario's `end` and the log use). */
+function endOf(log: CallLog, watched: WatchedCall, endedAt: number): RecordedEnd | undefined {
+  return watched.end ? { at: endedAt - log.startedAt, ...watched.end } : undefined;
 }
 
 /**

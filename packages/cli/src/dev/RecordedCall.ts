@@ -1,3 +1,5 @@
+import type { CallEnd } from './feedMessages.ts';
+
 /**
  * What the console saw of one call: enough to replay the caller's side in a scenario and to
  * expect what the flow did (see callToScenario). Times are milliseconds from the moment the call
@@ -66,8 +68,7 @@ export interface FlowRequest {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-export interface RecordedEnd {
+/** How a recorded call ended: when, and the runtime's `status` and `by` (`CallEnd`). */
+export interface RecordedEnd extends CallEnd {
   readonly at: number;
-  readonly status: 'completed' | 'recovered' | 'hungUp' | 'continued' | 'failed';
-  readonly by: 'caller' | 'flow' | 'dialplan' | 'server';
 }

@@ -153,7 +153,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
     await active.filter({ hasText: 'greet' }).waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Hang up', exact: true }).click();
     await page
-      .locator('#calls .call[data-call="call-2"]', { hasText: 'hungUp by caller' })
+      .locator('#calls .call[data-call="call-2"]', { hasText: 'hungUp, by the caller' })
       .waitFor({ timeout: 10_000 });
   });
 });

@@ -4,6 +4,8 @@
  * DOM: the server's code and the page's bundle both import it.
  */
 
+import type { CallEnd } from '@ringflow/runtime';
+
 /** What a timeline line tells. */
 export type TimelineKind =
   | 'event'
@@ -26,11 +28,11 @@ export interface TimelineEntry {
   readonly text: string;
 }
 
-/** How a call ended, in the words of a scenario's `end: { status, by }`. */
-export interface CallEnd {
-  readonly status: 'completed' | 'recovered' | 'hungUp' | 'continued' | 'failed';
-  readonly by: 'caller' | 'flow' | 'dialplan' | 'server';
-}
+/**
+ * How a call ended: the runtime's `status` and `by`, the one vocabulary of call ends (the `call
+ * ended` log line, the metrics, a scenario's `end: { status, by }`).
+ */
+export type { CallEnd };
 
 /** A flow as the page draws it (see describeFlows.ts). */
 export interface FlowDescription {

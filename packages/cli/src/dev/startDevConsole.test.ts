@@ -56,7 +56,7 @@ describe('startDevConsole', () => {
     expect(messages).toContainEqual({
       type: 'ended',
       call: id,
-      outcome: 'completed',
+      outcome: 'completed, by the flow',
       at: expect.any(Number),
       end: { status: 'completed', by: 'flow' },
     });

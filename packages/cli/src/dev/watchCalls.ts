@@ -1,5 +1,5 @@
 import type { Flow, FlowOutput } from '@ringflow/dsl';
-import type { CallSession } from '@ringflow/runtime';
+import { type CallSession, formatCallEnd } from '@ringflow/runtime';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
 import type { CallEnd } from './feedMessages.ts';
 import { followSteps, topState } from './followSteps.ts';
@@ -13,6 +13,8 @@ export interface WatchedCall {
   output?: FlowOutput;
   /** When the call's session ended (ms since the epoch), and how. */
   endedAt?: number;
+  /** How it ended, in the runtime's words (the one vocabulary of call ends). */
+  end?: CallEnd;
   outcome?: string;
 }
 
@@ -136,17 +138,15 @@ export function watchCalls(
           options.onForgotten?.(forgotten);
         }
         call.endedAt = now();
-        call.outcome = String(outcome);
-        feed.line(
-          id,
-          'end',
-          `■ call ended: ${String(outcome)}${call.output ? ` (flow ${call.output.status})` : ''}`,
-        );
+        const result = session.result;
+        if (result) call.end = { status: result.status, by: result.by };
+        call.outcome = call.end ? formatCallEnd(call.end) : String(outcome);
+        feed.line(id, 'end', `■ call ended: ${call.outcome}`);
         const end = options.endOf?.(call);
         feed.send({
           type: 'ended',
           call: id,
-          outcome: String(outcome),
+          outcome: call.outcome,
           at: call.endedAt,
           ...(end ? { end: { status: end.status, by: end.by } } : {}),
         });

@@ -1,5 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import type { Flow } from '@ringflow/dsl';
+import { formatCallEnd } from '@ringflow/runtime';
 import {
   type CallEnd,
   type CallScenario,
@@ -234,7 +235,7 @@ function show(
       const at = end.at + toMs(r.caller.scene?.at ?? 0, 'at');
       fresh.push({
         n: r.n,
-        entry: { kind: 'end', at, text: `call ended: ${end.status}, by the ${end.by}` },
+        entry: { kind: 'end', at, text: `call ended: ${formatCallEnd(end)}` },
         timeline: [],
       });
     }
@@ -330,7 +331,7 @@ function summary(
     return;
   }
   const rows = results.map((r, i) => {
-    const how = r.end ? `${r.end.status} (by the ${r.end.by})` : 'still up';
+    const how = r.end ? formatCallEnd(r.end) : 'still up';
     return `  #${i + 1}  ${how.padEnd(28)} ${seconds(r.end?.at ?? 0).padStart(7)}  ${r.states.join(' → ')}\n       ${r.label}`;
   });
   line(

@@ -182,7 +182,7 @@ export class CallSessions {
     const { host } = this;
     this.#sessions.delete(session);
     host.ended(session, this.#sessions.size);
-    host.metrics.callEnded(ended.outcome);
+    host.metrics.callEnded(ended);
     this.#ended.next(ended);
     try {
       host.onCallEnded?.(ended);

@@ -159,6 +159,19 @@ export class Counter extends Metric {
     return t;
   }
 
+  /**
+   * Sum over the series whose labels include these (the others any value).
+   *
+   * @example callsEnded.sum({ status: 'hungUp' }) // every hung-up call, whoever ended it, any app
+   */
+  sum(labels: Labels): number {
+    let t = 0;
+    for (const s of this.series.values()) {
+      if (Object.entries(labels).every(([name, value]) => s.labels[name] === String(value))) t += s.value;
+    }
+    return t;
+  }
+
   samples(): MetricSample[] {
     return [...this.series.values()].map((s) => ({ labels: { ...s.labels }, value: s.value }));
   }

@@ -9,7 +9,7 @@ describe('RuntimeMetrics', () => {
     const m = new RuntimeMetrics(clock);
     m.callStarted('inbound');
     m.callStarted('outbound');
-    m.callEnded('completed');
+    m.callEnded({ app: 'ivr', status: 'hungUp', by: 'caller' });
     for (let i = 0; i < 20; i++) m.eventReceived('pbx1');
     m.restRequestDone('channels.answer', 2, 204);
     m.restRequestDone('channels.answer', 3, 404);

@@ -79,7 +79,6 @@ export class RuntimeMetrics {
   readonly leftoversRemoved: Counter;
   readonly leftoversAbandoned: Counter;
   readonly stepFailures: Counter;
-  readonly callResults: Counter;
   readonly queueCallersWaiting: Gauge;
   readonly queueAgents: Gauge;
   readonly queueCallers: Counter;
@@ -107,8 +106,8 @@ export class RuntimeMetrics {
     });
     this.callsEnded = r.counter({
       name: 'ringflow_calls_ended_total',
-      help: 'Call sessions ended, by outcome (completed, failed, reconciled, drained, stopped)',
-      labelNames: ['outcome'],
+      help: 'Calls ended, by application, status (completed, recovered, failed, hungUp, continued, unanswered, drained, stopped, detached) and who ended them (caller, flow, dialplan, server, application)',
+      labelNames: ['app', 'status', 'by'],
     });
     this.events = r.counter({
       name: 'ringflow_events_total',
@@ -188,11 +187,6 @@ export class RuntimeMetrics {
       help: 'Steps of call logic that failed, by flow, step and HTTP status (none: no reply, or not a request)',
       labelNames: ['flow', 'step', 'status'],
     });
-    this.callResults = r.counter({
-      name: 'ringflow_call_results_total',
-      help: "How calls' logic ended (completed, recovered, failed, hungUp, continued; none when the machine reports no status), by application",
-      labelNames: ['app', 'result'],
-    });
     this.queueCallersWaiting = r.gauge({
       name: 'ringflow_queue_callers_waiting',
       help: 'Callers waiting in a call queue now, by queue',
@@ -264,8 +258,9 @@ export class RuntimeMetrics {
     this.activeCalls.inc();
   }
 
-  callEnded(outcome: string): void {
-    this.callsEnded.inc({ outcome });
+  /** A call ended: how, in the one vocabulary of call ends (`CallEnd.ts`). */
+  callEnded(ended: { readonly app: string | undefined; readonly status: string; readonly by: string }): void {
+    this.callsEnded.inc({ app: ended.app ?? '', status: ended.status, by: ended.by });
     this.activeCalls.dec();
   }
 

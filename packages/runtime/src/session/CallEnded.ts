@@ -1,5 +1,6 @@
 import type { StateValue } from 'xstate';
 import type { StepFailure } from '../call/StepFailure.ts';
+import type { CallEndStatus, EndedBy } from './CallEnd.ts';
 
 /** How a call session ended. */
 export type SessionOutcome =
@@ -37,7 +38,19 @@ export interface CallEnded {
   /** The server's name in the application's options. */
   readonly server: string;
   readonly direction: 'inbound' | 'outbound';
-  /** Why the session ended. */
+  /**
+   * How the call ended, in the one vocabulary of logs, metrics, the console and scenarios (see
+   * `CallEnd.ts`): `completed`, `recovered`, `failed`, `hungUp`, `continued`, `unanswered`,
+   * `drained`, `stopped`, `detached`.
+   */
+  readonly status: CallEndStatus;
+  /** Who ended it: `caller`, `flow`, `dialplan`, `server`, `application`. */
+  readonly by: EndedBy;
+  /**
+   * Why the session ended, in the runtime's terms (`completed`: the channel left the
+   * application; `reconciled`: found gone after an event stream gap; ...). `status` and `by` say
+   * it for people.
+   */
   readonly outcome: SessionOutcome;
   /**
    * Where the machine was: `done` (it reached a final state: `output` is its output), `active`

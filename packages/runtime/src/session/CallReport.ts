@@ -1,5 +1,6 @@
 import type { StateValue } from 'xstate';
 import type { StepFailure } from '../call/StepFailure.ts';
+import { callEndOf, type EndedBy } from './CallEnd.ts';
 import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 
 /** The `status` a machine's output reports (compiled flows do: completed, recovered, failed...). */
@@ -39,6 +40,7 @@ export class CallReport {
   private lastFailure: StepFailure | undefined;
   private failureCount = 0;
   private cause: { cause?: number; causeText?: string } = {};
+  private firstToEnd: EndedBy | undefined;
 
   /** Failures reported so far (restored with a call taken over from its record). */
   get failures(): number {
@@ -61,6 +63,15 @@ export class CallReport {
     if (failure.unhandled || !this.lastFailure?.unhandled) this.lastFailure = failure;
   }
 
+  /**
+   * Who was first to end the call's channel: the application's own leaving request (`flow`,
+   * `dialplan`) or the channel's end arriving before any (`caller`, `server`). The first one
+   * told counts.
+   */
+  noteEndedBy(by: EndedBy): void {
+    this.firstToEnd ??= by;
+  }
+
   /** The channel's hangup cause, from ChannelHangupRequest or ChannelDestroyed. */
   noteCause(event: { readonly cause?: unknown; readonly cause_txt?: unknown }): void {
     if (typeof event.cause === 'number') this.cause = { ...this.cause, cause: event.cause };
@@ -77,11 +88,14 @@ export class CallReport {
     const status = machine?.status;
     const output = status === 'done' ? machine?.output : undefined;
     const result = resultOf(output);
+    const end = callEndOf(outcome, result, this.firstToEnd);
     const report: CallEnded = {
       callId: call.callId,
       app: call.app,
       server: call.server,
       direction: call.direction,
+      status: end.status,
+      by: end.by,
       outcome,
       machineStatus: status === 'done' || status === 'error' || status === 'active' ? status : 'none',
       output,
@@ -101,9 +115,11 @@ export class CallReport {
       result === 'recovered' ||
       outcome === 'failed';
     const logFields = {
-      outcome,
+      status: end.status,
+      by: end.by,
+      // The session's own word only when the status does not already say it.
+      ...(outcome !== end.status && outcome !== 'completed' ? { outcome } : {}),
       machine: report.machineStatus,
-      ...(result !== undefined ? { result } : {}),
       ...(status === 'active' || status === 'done' ? { state: finalState(output) ?? machine?.value } : {}),
       ...(this.lastFailure ? { failures: this.failureCount, failure: this.lastFailure } : {}),
     };

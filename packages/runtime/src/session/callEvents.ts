@@ -46,9 +46,22 @@ export function dispatchEvent(
   channelId = eventChannelId(event),
   isMain = channelId === state.session.channelId,
 ): void {
+  // Noted before the machine sees the event: a machine that ends on it hangs up at once, and
+  // the caller was first all the same.
+  if (isMain) noteChannelEnd(state, event);
   state.eventStream?.next(event);
   state.session.tell(event);
   afterEvent(state, event, channelId, isMain);
+}
+
+/**
+ * The call's channel ending before any leaving request of the application: hung up (the caller,
+ * or the called party of an outbound call), or taken out of the application by someone else
+ * (another client, a recovery that found it gone).
+ */
+function noteChannelEnd(state: SessionState, event: StreamEvent): void {
+  if (isEventType(event, 'ChannelHangupRequest', 'ChannelDestroyed')) state.report().noteEndedBy('caller');
+  else if (isEventType(event, 'StasisEnd')) state.report().noteEndedBy('server');
 }
 
 /** Bookkeeping once everyone has seen the event (see the top of this file). */

@@ -32,6 +32,10 @@ export async function sendRequest(
   // arrives before its reply. Cancelling an HTTP/1.1 request in flight closes its pooled
   // connection, so every call would open a new one. Its timeout still bounds it.
   const leavesCall = takesChannelOut(operation, params, mainChannelId);
+  // Sent before its events can arrive (on a real server they come before the reply): the
+  // application is first to end the call unless the channel's own end came already.
+  if (leavesCall)
+    state.report().noteEndedBy(operation === 'channels.continueInDialplan' ? 'dialplan' : 'flow');
   try {
     const result = await state.requests.send(
       operation,

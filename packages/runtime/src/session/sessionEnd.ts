@@ -134,7 +134,6 @@ export function endSession(state: SessionState, outcome: SessionOutcome, hangUpM
     clock.now(),
   );
   state.result = report;
-  if (state.machine) host.metrics.callResults.inc({ app: state.app ?? '', result: report.result ?? 'none' });
   state.log(troubled ? 'warn' : 'info', 'call ended', logFields);
   state.options.onEnded(session, report);
   state.resolveDone(outcome);

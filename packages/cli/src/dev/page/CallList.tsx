@@ -10,9 +10,8 @@ export function duration(ms: number): string {
     : `${hms[1]}:${String(hms[2]).padStart(2, '0')}`;
 }
 
-/** How a call ended, in a scenario's words (`hungUp by caller`), or as the runtime said it. */
+/** How a call ended, as the runtime said it (`hungUp, by the caller`). */
 export function resultOf(call: CallView): string | null {
-  if (call.end) return `${call.end.status} by ${call.end.by}`;
   return call.ended;
 }
 
