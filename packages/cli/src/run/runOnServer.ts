@@ -1,7 +1,13 @@
 import type { Clock } from '@ringflow/client';
 import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
 import type { ClassicCluster, JetStreamCallStore } from '@ringflow/cluster';
-import { type CallSession, createApplication, type ListenOptions, type OpsServer } from '@ringflow/runtime';
+import {
+  type CallSession,
+  createApplication,
+  formatCallEnd,
+  type ListenOptions,
+  type OpsServer,
+} from '@ringflow/runtime';
 import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { CommandIo } from '../CommandIo.ts';
@@ -272,7 +278,8 @@ function watch(session: CallSession, start: string, clock: Clock, io: CommandIo)
     });
     void session.done.then((outcome) => {
       inspection.unsubscribe();
-      io.stdout(`${time(clock)}  ${id}  ■ call ended: ${outcome}\n`);
+      const end = session.result ? formatCallEnd(session.result) : outcome;
+      io.stdout(`${time(clock)}  ${id}  ■ call ended: ${end}\n`);
     });
   });
 }
