@@ -6,7 +6,10 @@ import { Diagram, type DiagramPick } from './Diagram.tsx';
 import { FlowErrors } from './FlowErrors.tsx';
 import { SaveCall } from './SaveCall.tsx';
 import { Scenarios } from './Scenarios.tsx';
-import { type CallerSettings, Softphone } from './Softphone.tsx';
+import { CallAudio } from './CallAudio.ts';
+import { get } from './api.ts';
+import { type CallerSettings, Softphone, type SoftphoneSetup } from './Softphone.tsx';
+import { useCallSounds } from './Speaker.tsx';
 import { Steps } from './Steps.tsx';
 import { Timeline } from './Timeline.tsx';
 import { useConsoleFeed } from './useConsoleFeed.ts';
@@ -36,7 +39,11 @@ export function App({ live }: { readonly live: boolean }) {
     language: 'en',
   });
   const picked = useRef('');
-  const { store, connection } = useConsoleFeed(() => picked.current);
+  const { store, version, connection } = useConsoleFeed(() => picked.current);
+  // The selected call's sounds, played in the page (what plays changing renders it again).
+  const [, setHeard] = useState(0);
+  const [audio] = useState(() => new CallAudio(() => setHeard((n) => n + 1)));
+  const [soundOn, setSoundOn] = useState(true);
   const [selected, setSelected] = useState<string | null>(null);
   const [pick, setPick] = useState<DiagramPick | null>(null);
   const [notice, setNotice] = useState('');
@@ -44,6 +51,17 @@ export function App({ live }: { readonly live: boolean }) {
   // The lower pane shows what is picked on the diagram, or what each event did (the steps).
   const [tab, setTab] = useState<'details' | 'steps'>('details');
   const paused = store.clock?.paused ?? false;
+  const [setup, setSetup] = useState<SoftphoneSetup | null>(null);
+  useEffect(() => {
+    if (!live) void get<SoftphoneSetup>('softphone').then(setSetup);
+  }, []);
+  useCallSounds(audio, store.sounds, {
+    selected: live ? null : selected,
+    on: soundOn,
+    files: !!setup?.sounds,
+    paused,
+    version,
+  });
   // Pausing the time shows the steps: each step adds one.
   useEffect(() => {
     if (paused) setTab('steps');
@@ -93,6 +111,10 @@ export function App({ live }: { readonly live: boolean }) {
                 selectedEnded={!!call?.ended}
                 onCalled={select}
                 onNotice={setNotice}
+                audio={audio}
+                setup={setup}
+                soundOn={soundOn}
+                onSoundOn={setSoundOn}
               />
             )}
             <div id="notice" role="status" class={notice ? 'notice' : ''}>

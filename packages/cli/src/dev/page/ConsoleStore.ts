@@ -1,4 +1,12 @@
-import type { CallEnd, ClockState, FeedMessage, FlowDescription, FlowStep, TimelineEntry } from './types.ts';
+import type {
+  CallEnd,
+  CallSound,
+  ClockState,
+  FeedMessage,
+  FlowDescription,
+  FlowStep,
+  TimelineEntry,
+} from './types.ts';
 
 /** A call as the page follows it. */
 export interface CallView {
@@ -40,6 +48,8 @@ export class ConsoleStore {
   readonly calls = new Map<string, CallView>();
   readonly lines: TimelineEntry[] = [];
   readonly farEnds = new Map<string, FarEndView>();
+  /** The sounds the channels hear now, by id (a playback's media, a tone). */
+  readonly sounds = new Map<string, CallSound>();
   /** The server's simulated time (`ringflow dev`), and when the page heard of it (its own clock). */
   clock: (ClockState & { readonly heardAt: number }) | null = null;
   version = 0;
@@ -104,6 +114,12 @@ export class ConsoleStore {
       case 'step':
         this.call(message.step.call, flow)?.steps.push(message.step);
         return;
+      case 'sound': {
+        const { type: _, ...sound } = message;
+        if (sound.playing) this.sounds.set(sound.id, sound);
+        else this.sounds.delete(sound.id);
+        return;
+      }
       case 'clock': {
         const { type: _, ...clock } = message;
         this.clock = { ...clock, heardAt: Date.now() };
@@ -113,6 +129,7 @@ export class ConsoleStore {
         const call = this.call(message.call, flow);
         if (!call) return;
         call.ended = message.outcome;
+        for (const [id, sound] of this.sounds) if (sound.call === message.call) this.sounds.delete(id);
         call.endedAt = message.at ?? null;
         call.end = message.end ?? null;
         return;

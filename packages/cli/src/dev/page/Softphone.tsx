@@ -1,11 +1,24 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConsoleRequests } from '../consoleRequests.ts';
-import { get, post } from './api.ts';
+import { post } from './api.ts';
+import type { CallAudio } from './CallAudio.ts';
 import { DialPad } from './DialPad.tsx';
+import { MicTalk } from './MicTalk.ts';
+import { NowPlaying, Speaker } from './Speaker.tsx';
 import type { FlowDescription } from './types.ts';
 
 /** The value of "dialplan" in the flow list: the call goes through the dialplan. */
 export const THROUGH_DIALPLAN = '';
+
+/** How the caller talks: with the Talk and Silence buttons, the same with a tone heard, or the microphone's level. */
+type TalkWith = 'buttons' | 'tone' | 'microphone';
+
+/** What `api/softphone` says: the dialplan the page calls through, and where sounds come from. */
+export interface SoftphoneSetup {
+  readonly dialplan: string | null;
+  readonly context: string;
+  readonly sounds: string | null;
+}
 
 /** Who calls: the flow (or the dialplan), the extension dialled, the caller's number and language. */
 export interface CallerSettings {
@@ -30,18 +43,27 @@ export function Softphone(props: {
   readonly selectedEnded: boolean;
   readonly onCalled: (id: string) => void;
   readonly onNotice: (text: string) => void;
+  readonly audio: CallAudio;
+  /** What api/softphone said (null until it did). */
+  readonly setup: SoftphoneSetup | null;
+  readonly soundOn: boolean;
+  readonly onSoundOn: (on: boolean) => void;
 }) {
-  const { settings, selected } = props;
-  const [dialplan, setDialplan] = useState<{ dialplan: string | null; context: string } | null>(null);
-  useEffect(() => {
-    void get<{ dialplan: string | null; context: string }>('softphone').then(setDialplan);
-  }, []);
+  const { settings, selected, audio } = props;
+  const dialplan = props.setup;
+  const [talkWith, setTalkWith] = useState<TalkWith>('buttons');
+  const [level, setLevel] = useState(0);
+  // The tone heard while the caller talks (talking with a tone), and the microphone.
+  const voice = useRef<(() => void) | null>(null);
+  const mic = useRef<MicTalk | null>(null);
   const act = async <P extends keyof ConsoleRequests>(path: P, body: ConsoleRequests[P]) => {
     const reply = await post<{ id?: string }, P>(path, body);
     props.onNotice(reply.error ?? '');
     return reply;
   };
   const call = async () => {
+    // The click lets the browser start the call's sounds.
+    if (props.soundOn) void audio.audioContext().resume();
     const reply = await act('call', {
       flow: settings.flow,
       extension: settings.extension,
@@ -52,9 +74,41 @@ export function Softphone(props: {
   };
   // The requests on the selected call (none when no call is selected).
   const hangup = () => selected && void act('hangup', { call: selected });
-  const dtmf = (digits: string) => selected && void act('dtmf', { call: selected, digits });
-  const talk = (talking: boolean) => selected && void act('talk', { call: selected, talking });
+  const dtmf = (digits: string) => {
+    if (!selected) return;
+    if (props.soundOn) audio.dtmf(digits);
+    void act('dtmf', { call: selected, digits });
+  };
+  const talk = (talking: boolean) => {
+    if (!selected) return;
+    if (talkWith === 'tone' && talking && !voice.current) voice.current = audio.voice();
+    if (!talking) {
+      voice.current?.();
+      voice.current = null;
+    }
+    void act('talk', { call: selected, talking });
+  };
   const idle = !selected || props.selectedEnded;
+  // The microphone talks for the selected call while it goes on.
+  useEffect(() => {
+    if (talkWith !== 'microphone' || idle || !selected) return;
+    let closed = false;
+    const call = selected;
+    const tell = (talking: boolean) => void act('talk', { call, talking });
+    void MicTalk.open(audio.audioContext(), tell, setLevel).then(
+      (opened) => {
+        if (closed) opened.close(tell);
+        else mic.current = opened;
+      },
+      (error: Error) => props.onNotice(`the microphone cannot be used: ${error.message}`),
+    );
+    return () => {
+      closed = true;
+      mic.current?.close(tell);
+      mic.current = null;
+      setLevel(0);
+    };
+  }, [talkWith, idle, selected]);
   return (
     <div class="panel softphone">
       <h2>Softphone</h2>
@@ -114,14 +168,47 @@ export function Softphone(props: {
         {selected ? `On ${selected}${props.selectedEnded ? ' (ended)' : ''}` : 'No call selected'}
       </p>
       <DialPad disabled={idle} onKey={dtmf} />
-      <div class="phone-actions">
-        <button type="button" id="talk" disabled={idle} onClick={() => talk(true)}>
-          Talk
-        </button>
-        <button type="button" id="silence" disabled={idle} onClick={() => talk(false)}>
-          Silence
-        </button>
+      {talkWith === 'microphone' ? (
+        <meter
+          id="mic-level"
+          class="mic-level"
+          aria-label="Microphone level"
+          min={0}
+          max={0.2}
+          high={0.02}
+          value={Math.min(level, 0.2)}
+        />
+      ) : (
+        <div class="phone-actions">
+          <button type="button" id="talk" disabled={idle} onClick={() => talk(true)}>
+            Talk
+          </button>
+          <button type="button" id="silence" disabled={idle} onClick={() => talk(false)}>
+            Silence
+          </button>
+        </div>
+      )}
+      <div class="talk-row">
+        <label class="field">
+          <span>Talk with</span>
+          <select
+            id="talk-with"
+            value={talkWith}
+            onChange={(e) => setTalkWith(e.currentTarget.value as TalkWith)}
+          >
+            <option value="buttons">the buttons</option>
+            <option value="tone">the buttons, with a tone</option>
+            <option value="microphone">the microphone (level only)</option>
+          </select>
+        </label>
+        <Speaker
+          audio={audio}
+          on={props.soundOn}
+          onToggle={props.onSoundOn}
+          folder={dialplan?.sounds ?? null}
+        />
       </div>
+      <NowPlaying audio={audio} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 export type {
   CallEnd,
+  CallSound,
   ClockState,
   FeedMessage,
   FlowDescription,

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevConsole, startDevConsole } from './startDevConsole.ts';
+import { ulawSilence, wavTone } from './test-support/soundFiles.ts';
+import { STEP_FLOW } from './test-support/stepFlow.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Hear the call: the prompts the flow plays are fetched from the sounds folder and scheduled on
+ * the page's audio graph (WAV decoded by the browser, µ-law by the page), a prompt without a file
+ * is said so, and the microphone's level drives talk detection. No audio device is needed:
+ * Chromium plays to a null sink and its fake microphone beeps.
+ */
+describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page', () => {
+  let dir: string;
+  let dev: DevConsole;
+  let browser: Browser;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ringflow-hear-'));
+    await mkdir(join(dir, 'sounds', 'en'), { recursive: true });
+    await writeFile(join(dir, 'sounds', 'en', 'hello-world.wav'), wavTone(1500));
+    await writeFile(join(dir, 'sounds', 'en', 'vm-goodbye.ulaw'), ulawSilence(800));
+    await writeFile(join(dir, 'steps.yaml'), STEP_FLOW);
+    dev = await startDevConsole({ files: [join(dir, 'steps.yaml')], port: 0, sounds: join(dir, 'sounds') });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--autoplay-policy=no-user-gesture-required',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('plays the prompts of the selected call from the sounds folder', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(10_000);
+    await page.goto(dev.url);
+    const hello = page.waitForResponse((r) => r.url().includes('api/sound?name=hello-world'));
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    expect((await hello).status()).toBe(200);
+    // Fetched, decoded by the browser and scheduled on the audio graph.
+    await page
+      .locator('#now-playing li[data-file="hello-world"][data-format="wav"][data-state="playing"]')
+      .waitFor();
+    // Key 1: the next prompt, a µ-law file decoded by the page.
+    await page.locator('#pad button[data-key="1"]').click();
+    await page
+      .locator('#now-playing li[data-file="vm-goodbye"][data-format="ulaw"][data-state="playing"]')
+      .waitFor();
+    // The first prompt was stopped by the server (the key cut it): it is no longer played.
+    await expect.poll(() => page.locator('#now-playing li[data-file="hello-world"]').count()).toBe(0);
+    // Sound off: nothing plays.
+    await page.locator('#sound-on').uncheck();
+    await expect.poll(() => page.locator('#now-playing li').count()).toBe(0);
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await page.close();
+  }, 60_000);
+
+  it('says a prompt has no sound file', async () => {
+    await rm(join(dir, 'sounds', 'en', 'hello-world.wav'));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(10_000);
+    await page.goto(dev.url);
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page
+      .locator('#now-playing li[data-file="hello-world"][data-state="missing"]', { hasText: 'no sound file' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await page.close();
+  }, 60_000);
+
+  it('talks with the microphone: its level drives talk detection', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 720 },
+      permissions: ['microphone'],
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(dev.url);
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.locator('svg .state.active', { hasText: 'greet' }).waitFor();
+    // The fake microphone's beeps are the caller talking: the page tells the server so.
+    const talking = page.waitForRequest(
+      (r) => r.url().endsWith('/api/talk') && JSON.parse(r.postData() ?? '{}').talking === true,
+    );
+    await page.locator('#talk-with').selectOption('microphone');
+    await page.locator('#mic-level').waitFor();
+    expect(JSON.parse((await talking).postData() ?? '{}')).toMatchObject({ talking: true });
+    await expect
+      .poll(() => page.locator('#mic-level').evaluate((m) => (m as unknown as { value: number }).value))
+      .toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await context.close();
+  }, 60_000);
+});
