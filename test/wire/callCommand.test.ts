@@ -71,6 +71,8 @@ describe('ringflow call', () => {
       expect(stdout).toMatch(/playing sound:/);
       expect(stdout).toMatch(/pressing 1\n.*key 1 received/s);
       expect(stdout).toMatch(/hung up: Normal Clearing \(cause 16\)/);
+      // The server repeats the request (the soft one, then the hang-up): told once.
+      expect(stdout.match(/hang-up requested/g)).toHaveLength(1);
     } finally {
       app.child.kill('SIGTERM');
       sim.child.kill('SIGTERM');

@@ -187,6 +187,8 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
   });
   let channelId: string | undefined;
   let ended = false;
+  /** A hang-up request was told: a server repeats it (the soft request, then the hang-up itself). */
+  let hangUpTold = false;
   /** The call entered an application (StasisStart) or was answered: something took it. */
   let reached = false;
   /** The applications the dialplan tried to send the call to and that were not connected. */
@@ -264,7 +266,8 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
         say('talking detected');
         break;
       case 'ChannelHangupRequest':
-        say(`hang-up requested (cause ${String(e.cause)})`);
+        if (!hangUpTold) say(`hang-up requested (cause ${String(e.cause)})`);
+        hangUpTold = true;
         break;
       case 'ChannelDestroyed':
         // A Stasis() that did not fail had the application take the call, answered or not (a
