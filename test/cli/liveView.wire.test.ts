@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
+import { until } from '@ringflow/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../packages/cli/src/ExitCode.ts';
 import { main } from '../../packages/cli/src/main.ts';
@@ -60,16 +61,6 @@ states:
 
 const OPS = `Basic ${Buffer.from('ops:secret').toString('base64')}`;
 const DRIVER = `Basic ${Buffer.from('u:p').toString('base64')}`;
-
-/** Waits (bounded) until `found` returns something. */
-async function until<T>(found: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = await found();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 /** Reads the live view's feed (server-sent events) until `done` holds; gives up after 10 s, saying what came. */
 async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
@@ -151,8 +142,9 @@ describe('the live view of ringflow run --http', () => {
     );
     try {
       const view = await until(
-        () => /live view of the calls on (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(err.join(''))?.[1],
         'the live view URL',
+        () => /live view of the calls on (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(err.join(''))?.[1],
+        { timeoutMs: 10_000 },
       );
       // Behind the same Basic auth as /metrics.
       expect((await fetch(view)).status).toBe(401);
@@ -183,7 +175,7 @@ describe('the live view of ringflow run --http', () => {
       await post.text();
 
       // A call placed on the server (through the simulator's driver API, as a phone would).
-      await until(() => (/application started/.test(err.join('')) ? true : undefined), 'the application');
+      await until('the application', () => /application started/.test(err.join('')), { timeoutMs: 10_000 });
       const placed = await fetch(`${wire.url.replace(/\/ari$/, '')}/ringflow/driver/calls`, {
         method: 'POST',
         headers: { authorization: DRIVER, 'content-type': 'application/json' },
@@ -285,10 +277,11 @@ describe('a call seen by the live view becomes a test', () => {
       { stdout: (t) => said.push(t), stderr: (t) => said.push(t), waitForStop: () => stopped },
     );
     view = await until(
-      () => /live view of the calls on (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(said.join(''))?.[1],
       'the live view URL',
+      () => /live view of the calls on (http:\/\/127\.0\.0\.1:\d+\/console\/)/.exec(said.join(''))?.[1],
+      { timeoutMs: 10_000 },
     );
-    await until(() => (/application started/.test(said.join('')) ? true : undefined), 'the application');
+    await until('the application', () => /application started/.test(said.join('')), { timeoutMs: 10_000 });
   });
   afterAll(async () => {
     stop('SIGTERM');
@@ -328,14 +321,18 @@ describe('a call seen by the live view becomes a test', () => {
   };
   /** The far end a call's flow dialled, found as an operator would: on the server. */
   const farEndOf = (id: string, known: readonly string[] = []) =>
-    until(async () => {
-      const channels = (await (
-        await fetch(`${wire.url}/channels`, { headers: { authorization: DRIVER } })
-      ).json()) as {
-        id: string;
-      }[];
-      return channels.find((c) => c.id !== id && !known.includes(c.id))?.id;
-    }, 'the dialled far end');
+    until(
+      'the dialled far end',
+      async () => {
+        const channels = (await (
+          await fetch(`${wire.url}/channels`, { headers: { authorization: DRIVER } })
+        ).json()) as {
+          id: string;
+        }[];
+        return channels.find((c) => c.id !== id && !known.includes(c.id))?.id;
+      },
+      { timeoutMs: 10_000 },
+    );
   /** Saves the call as the live page does, checks the replay passed, and runs ringflow test on it. */
   const saveAndTest = async (id: string) => {
     const asked = await fetch(`${view}api/calls/${id}/scenario`, { headers: { authorization: OPS } });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimulator, type Simulator, startOutboundWebSockets } from '@ringflow/simulator';
+import { until } from '@ringflow/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 
@@ -73,16 +74,6 @@ async function startRecordingApp(options: { dropAfterAnswer?: boolean } = {}) {
         http.close(() => resolve());
       }),
   };
-}
-
-async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
