@@ -98,12 +98,13 @@ export function compileAttendedTransfer(p: TransferParams, build: StepBuild): St
     exit: [
       fireAndForget(async ({ context }) => {
         const { ari } = context.host;
+        // The bridge first: the flow's next step may play to the caller at once.
+        if (context.step.transferBridge)
+          await ari.bridges.destroy({ bridgeId: String(context.step.transferBridge) }).catch(ignoreGone);
         if (context.step.mohOn === true)
           await ari.channels.stopMoh({ channelId: context.call.channelId }).catch(ignoreGone);
         if (context.step.targetUp === true)
           await ari.channels.hangup({ channelId: String(context.step.peer) }).catch(ignoreGone);
-        if (context.step.transferBridge)
-          await ari.bridges.destroy({ bridgeId: String(context.step.transferBridge) }).catch(ignoreGone);
       }, 'transfer cleanup'),
     ],
     initial: 'consulting',
@@ -151,14 +152,17 @@ export function compileAttendedTransfer(p: TransferParams, build: StepBuild): St
         on: targetLeft(declined('hungUp', [targetGone])),
       },
       connected: {
-        on: targetLeft(
-          build.exit(
-            'completed',
-            ({ context }) => ({ channelId: context.step.peer, bridgeId: context.step.transferBridge }),
-            [targetGone],
-          ),
-        ),
+        on: targetLeft({ target: 'targetLeft' }),
         exit: [setContext(() => ({ bridgeId: undefined }))],
+      },
+      // The step's exit (cleanup) runs before a transition's own actions: what it must know (the
+      // target is gone, nothing to hang up) is set on entering this state, which then leaves.
+      targetLeft: {
+        entry: [targetGone],
+        always: build.exit('completed', ({ context }) => ({
+          channelId: context.step.peer,
+          bridgeId: context.step.transferBridge,
+        })),
       },
     },
   };
