@@ -7,6 +7,7 @@ import {
   formatCallEnd,
   type ListenOptions,
   type OpsServer,
+  SharedQueueStore,
 } from '@ringflow/runtime';
 import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
@@ -88,6 +89,23 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       `ringflow run: cluster mode: calls kept in NATS JetStream at ${options.cluster} (process ${store.owner})`,
     );
   }
+  // The call queues too: one state for every process (callers in one order, an agent offered
+  // one caller at a time), in a JetStream KV bucket of their own.
+  let queueStore: SharedQueueStore | undefined;
+  if (store) {
+    const { JetStreamQueueRevisions } = await import('@ringflow/cluster');
+    try {
+      const revisions = await JetStreamQueueRevisions.open({
+        connection: store.connection,
+        ...(options.clusterReplicas !== undefined ? { replicas: options.clusterReplicas } : {}),
+      });
+      queueStore = new SharedQueueStore({ revisions, clock, logger });
+    } catch (error) {
+      say(`ringflow run: --cluster: ${(error as Error).message}`);
+      await store.close();
+      return ExitCode.FAILURE;
+    }
+  }
   const natsHealth = store
     ? (await import('@ringflow/cluster')).NatsHealth.follow(store.connection)
     : undefined;
@@ -124,6 +142,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   const app = createApplication({
     servers: options.server ? [classic ? classic.serverOptions : options.server] : [],
     ...(store ? { store } : {}),
+    ...(queueStore ? { queueStore } : {}),
     ...(classic ? { acceptCall: classic.acceptCall } : {}),
     ...(options.listen
       ? { listen: { ...options.listen, ...(options.server ? { http: options.server } : {}) } }
@@ -150,7 +169,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     try {
       ops = await startOpsServer({
         ...options.http,
-        metrics: () => app.metrics.registry.toPrometheus(),
+        metrics: () => app.metrics.toPrometheus(),
         readiness: () => {
           const readiness = applicationReadiness(app);
           const reasons = [...readiness.reasons];
