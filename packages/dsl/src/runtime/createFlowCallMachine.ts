@@ -5,6 +5,7 @@ import type { Clock } from '@ringflow/client';
 import {
   callFromStasisStart,
   type FlowAri,
+  type FlowCall,
   type FlowHost,
   type FlowLog,
   type FlowQueue,
@@ -122,6 +123,8 @@ export function createFlowCallMachine(
   options: {
     inputs?: Record<string, unknown> | ((call: CallHandle) => Record<string, unknown>);
     fetch?: typeof fetch;
+    /** Wraps each call's host (a console watching what the flow does); the host as it is by default. */
+    host?: (host: FlowHost, call: FlowCall) => FlowHost;
   } = {},
 ): AnyStateMachine {
   const declared = flow.document.inputs ?? {};
@@ -137,7 +140,9 @@ export function createFlowCallMachine(
         typeof options.inputs === 'function'
           ? flowInputsOrThrow(flow.document.name, declared, options.inputs(call))
           : fixed;
-      return { host: hostFromCall(call, options), call: callFromStasisStart(call.start), input: inputs };
+      const info = callFromStasisStart(call.start);
+      const host = hostFromCall(call, options);
+      return { host: options.host ? options.host(host, info) : host, call: info, input: inputs };
     },
   });
 }
