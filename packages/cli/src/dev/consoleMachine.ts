@@ -1,19 +1,11 @@
-import {
-  type FlowCall,
-  callFromStasisStart,
-  compileFlow,
-  type Flow,
-  flowInputsOrThrow,
-  hostFromCall,
-} from '@ringflow/dsl';
-import type { CallInput } from '@ringflow/runtime';
+import { createFlowCallMachine, type Flow, type FlowCall } from '@ringflow/dsl';
 import type { AnyStateMachine } from 'xstate';
 import { type CallRecorder, recordingHost } from './CallRecorder.ts';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
 import { formatStepFailure } from './formatStepFailure.ts';
 
 /**
- * A flow's call machine as `createFlowCallMachine` compiles it (fixed inputs, checked now), whose
+ * A flow's call machine as `createFlowCallMachine` makes it (fixed inputs, checked now), whose
  * calls tell the console's feed their user events and step failures (with their cause), and
  * tell `recorder` (when given) each request, so that a call can be saved as a scenario;
  * `started` is told who each call is as its machine starts (before its first request).
@@ -28,14 +20,12 @@ export function consoleMachine(
   recorder?: CallRecorder,
   started?: (call: FlowCall) => void,
 ): AnyStateMachine {
-  const input = flowInputsOrThrow(flow.document.name, flow.document.inputs ?? {}, { ...inputs });
-  return compileFlow(flow, {
-    adaptInput: (raw) => {
-      const { call } = raw as CallInput;
-      const info = callFromStasisStart(call.start);
-      const id = info.channelId;
-      started?.(info);
-      const host = recordingHost(hostFromCall(call), id, recorder, {
+  return createFlowCallMachine(flow, {
+    inputs: { ...inputs },
+    host: (host, call) => {
+      const id = call.channelId;
+      started?.(call);
+      return recordingHost(host, id, recorder, {
         failure: (failure) => feed.line(id, 'failure', `✗ ${formatStepFailure(failure)}`),
         request: (operation, params) => {
           if (operation === 'events.userEvent')
@@ -46,7 +36,6 @@ export function consoleMachine(
             );
         },
       });
-      return { host, call: info, input };
     },
   });
 }

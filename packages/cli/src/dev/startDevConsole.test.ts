@@ -247,7 +247,12 @@ exten => 200,1,Playback(beep)
  same => n,Hangup()
 `,
     );
-    const desk = await startDevConsole({ files: [join(dir, 'hello.yaml')], dialplanFile, port: 0 });
+    const desk = await startDevConsole({
+      files: [join(dir, 'hello.yaml')],
+      dialplanFile,
+      port: 0,
+      sounds: null,
+    });
     const post = async (path: string, body: Record<string, string>) =>
       (await (
         await fetch(`${desk.url}api/${path}`, { method: 'POST', body: JSON.stringify(body) })
@@ -256,6 +261,7 @@ exten => 200,1,Playback(beep)
       expect(await (await fetch(`${desk.url}api/softphone`)).json()).toEqual({
         dialplan: dialplanFile,
         context: 'from-callers',
+        sounds: null,
       });
       const { id } = (await post('call', { extension: '100', from: '555' })) as { id: string };
       const messages = await readFeed(desk.url, (m) => m.some((x) => x.type === 'ended' && x.call === id));
