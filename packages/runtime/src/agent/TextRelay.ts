@@ -1,9 +1,13 @@
-import type { TimerHandle } from '@ringflow/client';
+import {
+  formatMediaCommand,
+  type MediaConnection,
+  parseMediaEvent,
+  type TimerHandle,
+} from '@ringflow/client';
 import type { Subscription } from 'rxjs';
 import type { RecognitionSession } from '../speech/SpeechProviders.ts';
 import type { AgentInput } from './AgentServices.ts';
 import type { BotLink } from './BotLink.ts';
-import { type MediaLink, parseMediaStart } from './MediaLink.ts';
 import { FRAME_MS, resample, SLIN16_RATE, samplesOfSlin, slinOfSamples, wholeFrames } from './pcm.ts';
 import type { BotMessage } from './textRelayProtocol.ts';
 import { VoiceActivity } from './VoiceActivity.ts';
@@ -39,6 +43,8 @@ export interface RelayIds {
 /** Frames sent in one message: 100 of 640 bytes stays under the server's 64 KB message limit. */
 const FRAMES_PER_MESSAGE = 100;
 const SAMPLES_PER_FRAME = (SLIN16_RATE * FRAME_MS) / 1000;
+/** How long after its audio should have played a missing mark is given up on. */
+const MARK_GRACE_MS = 1000;
 
 /**
  * The text relay of one agent session, its input and output: the bot's connection, the media
@@ -53,7 +59,7 @@ export class TextRelay {
   readonly #voice: VoiceActivity;
   readonly #abort = new AbortController();
   #bot: BotLink | undefined;
-  #media: MediaLink | undefined;
+  #media: MediaConnection | undefined;
   #recognition: RecognitionSession | undefined;
   #transcripts: Subscription | undefined;
   #entered: (() => void) | undefined;
@@ -65,6 +71,9 @@ export class TextRelay {
   #pendingSays = 0;
   #playingUntil = 0;
   #doneTimer: TimerHandle | undefined;
+  /** Marks follow each utterance's audio: the last one processed means the caller heard it all. */
+  #marks = 0;
+  #markPlayed = 0;
   /** The caller stopped at this time and the bot's answer has not been heard yet. */
   #awaitingAnswerSince: number | undefined;
   #closed = false;
@@ -151,10 +160,13 @@ export class TextRelay {
     this.#media = media;
     const started = new Promise<void>((resolve, reject) => {
       media.onText((text) => {
-        const start = parseMediaStart(text);
-        if (!start) return;
-        if (start.format !== 'slin16')
-          reject(new Error(`the media socket carries ${start.format}, slin16 was asked`));
+        const parsed = parseMediaEvent(text);
+        if (parsed.kind !== 'event') return;
+        const event = parsed.event;
+        if (event.event === 'MEDIA_MARK_PROCESSED') return this.#markProcessed(event.correlation_id);
+        if (event.event !== 'MEDIA_START') return;
+        if (event.format !== 'slin16')
+          reject(new Error(`the media socket carries ${event.format}, slin16 was asked`));
         else resolve();
       });
       media.onClose((code) => reject(new Error(`the media socket closed (${code})`)));
@@ -252,27 +264,49 @@ export class TextRelay {
     const bytes = slinOfSamples(samples);
     const chunk = FRAMES_PER_MESSAGE * SAMPLES_PER_FRAME * 2;
     for (let at = 0; at < bytes.length; at += chunk) media.sendBinary(bytes.subarray(at, at + chunk));
+    media.sendText(
+      formatMediaCommand({ command: 'MARK_MEDIA', correlation_id: `m${++this.#marks}` }, 'plain-text'),
+    );
     const frames = samples.length / SAMPLES_PER_FRAME;
     this.#playingUntil = Math.max(now, this.#playingUntil) + frames * FRAME_MS;
   }
 
-  /** Reports `relay.botDone` once nothing is left to say and the last audio has played. */
+  #markProcessed(id: string): void {
+    const n = Number(id.slice(1));
+    if (!id.startsWith('m') || !(n > this.#markPlayed)) return;
+    this.#markPlayed = n;
+    this.#scheduleDone();
+  }
+
+  /** Everything sent has been heard (the last mark came back, or a flush dropped the rest). */
+  get #allPlayed(): boolean {
+    return this.#markPlayed >= this.#marks;
+  }
+
+  /**
+   * Reports `relay.botDone` once nothing is left to say and the last audio has played: when its
+   * mark comes back, or (a server that lost the mark) a second after it should have played.
+   */
   #scheduleDone(): void {
     const clock = this.#input.clock;
     clock.clearTimeout(this.#doneTimer);
     if (this.#pendingSays > 0 || this.#closed) return;
-    this.#doneTimer = clock.setTimeout(
-      () => {
-        if (this.#pendingSays === 0 && !this.#closed) this.#report({ type: 'relay.botDone' });
-      },
-      Math.max(0, this.#playingUntil - clock.now()),
-    );
+    const done = () => {
+      if (this.#pendingSays === 0 && !this.#closed) this.#report({ type: 'relay.botDone' });
+    };
+    if (this.#allPlayed) {
+      done();
+      return;
+    }
+    this.#doneTimer = clock.setTimeout(done, Math.max(0, this.#playingUntil - clock.now()) + MARK_GRACE_MS);
   }
 
   /** Barge-in: drops what the bot has still to say (queued audio and words) and tells it. */
   interrupt(): void {
     this.#generation++;
-    this.#media?.sendText('FLUSH_MEDIA');
+    this.#media?.sendText(formatMediaCommand({ command: 'FLUSH_MEDIA' }, 'plain-text'));
+    // The flush drops the queued marks too: nothing sent before it is left to play.
+    this.#markPlayed = this.#marks;
     this.#playingUntil = this.#input.clock.now();
     this.#bot?.send({ type: 'interrupted' });
     this.#input.services.metrics?.interrupted();

@@ -271,7 +271,7 @@ export const agentMachine = setup({
         'relay.botDone': { target: 'closing', actions: assign({ botTalking: false }) },
         'relay.failed': { target: 'closing' },
       },
-      after: { botSilence: 'closing' },
+      // No limit of its own: the audio ends (its mark comes back, or the relay gives up on it), or the session's limit.
     },
     closing: {
       entry: [

@@ -20,7 +20,7 @@ export {
   DEFAULT_AGENT_LIMITS,
 } from './AgentServices.ts';
 export { type BotConversation, type BotLink, linkInProcessBot, type TextBot } from './BotLink.ts';
-export { type MediaConnector, type MediaLink, type MediaStart, parseMediaStart } from './MediaLink.ts';
+export type { MediaConnector } from './MediaLink.ts';
 export * from './textRelayProtocol.ts';
 export { SimulatedSpeechToText } from '../speech/simulatedSpeechToText.ts';
 export { SIMULATED_WORD_MS, SimulatedTextToSpeech, wordsInSlin } from '../speech/simulatedTextToSpeech.ts';

@@ -1,11 +1,11 @@
-import type { MediaLink } from '@ringflow/runtime';
+import type { MediaConnection } from '@ringflow/client';
 
 /**
  * A media link that keeps what arrives before anyone listens and hands it to the first handler:
  * the simulator sends MEDIA_START the moment an in-process pipe is attached, before the relay
  * that asked for the socket has had a turn to listen (a WebSocket gives it that turn).
  */
-export function heldMediaLink(link: MediaLink): MediaLink {
+export function heldMediaLink(link: MediaConnection): MediaConnection {
   const held = { text: [] as string[], binary: [] as Uint8Array[], close: undefined as number | undefined };
   const handlers = {
     text: [] as ((t: string) => void)[],
