@@ -113,7 +113,8 @@ describe('agent on the simulator', () => {
 describe('agent: how a session ends', () => {
   it('caller speech while the bot talks flushes its audio and the bot is told', async () => {
     const s = await start({
-      greet: 'Hello, this is the order line. You can ask me where your order is, or change an address, or hear our opening hours.',
+      greet:
+        'Hello, this is the order line. You can ask me where your order is, or change an address, or hear our opening hours.',
       turns: [{ hears: 'order', say: 'It shipped.', end: { result: 'done' } }],
     });
     const caller = s.call('caller');
@@ -126,15 +127,18 @@ describe('agent: how a session ends', () => {
     expect(heard[0]?.text).toMatch(/^Hello, this is the/);
     expect(heard[0]?.text).not.toMatch(/opening hours/);
     expect(heard[1]).toMatchObject({ text: 'It shipped.', flushed: false });
-    expect(s.agents.exchanges('caller').some((e) => 'type' in e.message && e.message.type === 'interrupted')).toBe(
-      true,
-    );
+    expect(
+      s.agents.exchanges('caller').some((e) => 'type' in e.message && e.message.type === 'interrupted'),
+    ).toBe(true);
     expect(s.agents.metrics.interruptions.get()).toBe(1);
   });
 
   it('without barge-in the caller hears the bot out', async () => {
     const s = await start(
-      { greet: 'Hello, this is the order line, how can I help?', turns: [{ say: 'Bye.', end: { result: 'done' } }] },
+      {
+        greet: 'Hello, this is the order line, how can I help?',
+        turns: [{ say: 'Bye.', end: { result: 'done' } }],
+      },
       { bargeIn: false },
     );
     const caller = s.call('caller');
@@ -198,9 +202,9 @@ describe('agent: how a session ends', () => {
     const caller = s.call('caller');
     await s.wait('100ms');
     caller.expectUserEvent('AgentEnded', { outcome: 'failed' });
-    expect(s.timeline().some((e) => e.kind === 'caller' && /expected handoff, done, failed/.test(e.text))).toBe(
-      true,
-    );
+    expect(
+      s.timeline().some((e) => e.kind === 'caller' && /expected handoff, done, failed/.test(e.text)),
+    ).toBe(true);
   });
 
   it('a tool the flow does not have is an error the bot is told', async () => {
