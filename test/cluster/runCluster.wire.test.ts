@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { systemClock } from '@ringflow/client';
 import { JetStreamCallStore } from '@ringflow/cluster';
 import { createSimulator } from '@ringflow/simulator';
+import { until as untilTrue } from '@ringflow/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dialPerCall } from './dialPerCall.ts';
 import { startRoundRobin } from './roundRobin.ts';
@@ -44,17 +45,9 @@ function ringflow(args: string[]) {
   return { child, exit, until, output: () => ({ stdout, stderr }) };
 }
 
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits for `check` to hold; 60 s by default (processes start and NATS elects leaders). */
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) =>
+  untilTrue(what, check, { timeoutMs, everyMs: 25 });
 
 describe('ringflow run --cluster', () => {
   it('names the bad option', async () => {
