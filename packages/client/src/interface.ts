@@ -16,4 +16,6 @@ export type { ParamIssue } from './description/validate.ts';
 export * from './errors/index.ts';
 export * from './clock/index.ts';
 export * from './dialplan/index.ts';
+// Narrowing an event needs only the description's event names.
+export { isEventType, isKnownEvent } from './events/isKnownEvent.ts';
 export type * from './generated/types.ts';

@@ -1,5 +1,5 @@
 import { isResourceGone } from '@ringflow/client/interface';
-import { isEventType } from '@ringflow/client';
+import { isEventType } from '@ringflow/client/interface';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { describeFailure, resolveOptional, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setStep } from '../compile/effects.ts';

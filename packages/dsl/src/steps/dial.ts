@@ -1,6 +1,6 @@
 import { ringGroupOutcome } from '@ringflow/runtime/engine';
 import { isResourceGone } from '@ringflow/client/interface';
-import { isEventType } from '@ringflow/client';
+import { isEventType } from '@ringflow/client/interface';
 import type { ActionArgs, AnyFlowEvent } from '../compile/FlowContext.ts';
 import { describeFailure, resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';

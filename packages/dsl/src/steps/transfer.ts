@@ -1,4 +1,5 @@
-import { type ChannelsApi, isEventType } from '@ringflow/client';
+import type { ChannelsApi } from '@ringflow/client';
+import { isEventType } from '@ringflow/client/interface';
 import type { FlowAri } from '../compile/FlowHost.ts';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';

@@ -1,5 +1,5 @@
 import { isResourceGone } from '@ringflow/client/interface';
-import { isEventType } from '@ringflow/client';
+import { isEventType } from '@ringflow/client/interface';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
 import type { StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
