@@ -78,8 +78,11 @@ async function readFeed(url: string, done: (messages: Record<string, unknown>[])
       text += new TextDecoder().decode(value);
       const parts = text.split('\n\n');
       text = parts.pop() ?? '';
-      for (const part of parts)
-        messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+      // An event's id and the feed's retry come with its data: only the data is read.
+      for (const part of parts) {
+        const data = part.split('\n').find((line) => line.startsWith('data: '));
+        if (data) messages.push(JSON.parse(data.slice('data: '.length)) as Record<string, unknown>);
+      }
     }
   } catch (error) {
     throw new Error(
