@@ -105,6 +105,11 @@ export interface CallSound {
 
 /** A message of the feed. */
 export type FeedMessage =
+  /**
+   * First on every connection: whether it goes on from the last message the page had (a
+   * reconnection to the same feed), or starts over (the page forgets what it knew).
+   */
+  | { readonly type: 'feed'; readonly resumed: boolean }
   | { readonly type: 'flows'; readonly flows: readonly FlowDescription[] }
   /** A call started (`at`), in the flow `flow`. */
   | { readonly type: 'call'; readonly id: string; readonly flow?: string; readonly at?: number }

@@ -131,7 +131,7 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
     }
     if (path === `${LIVE_VIEW_PATH}api/flows`) return json(res, 200, described);
     if (path === `${LIVE_VIEW_PATH}api/feed`) {
-      feed.serve(req, res);
+      feed.serve(req, res, [{ type: 'flows', flows: described }]);
       return true;
     }
     const asked = /^\/console\/api\/calls\/([^/]+)\/scenario(\.yaml)?$/.exec(path);

@@ -98,8 +98,13 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
             context: DIALPLAN_CONTEXT,
             sounds: sounds?.dir ?? null,
           }),
-        // The time's state comes last: a page that opens while paused knows it at once.
-        '/api/feed': (req, res) => feed.serve(req, res, [{ type: 'clock', ...time.state() }]),
+        // The flows and the time's state come after the history: a page that reconnects to a
+        // restarted console, or opens while paused, knows them at once.
+        '/api/feed': (req, res) =>
+          feed.serve(req, res, [
+            { type: 'flows', flows: flows.describe() },
+            { type: 'clock', ...time.state() },
+          ]),
         '/api/scenarios': async (_, res) => json(res, await scenarioFilesOf(flows.files())),
       },
       prefixes: [['/api/sound', (req, res) => serveSound(sounds, req, res)]],

@@ -88,10 +88,22 @@ export class ConsoleStore {
     return [...this.farEnds].filter(([, f]) => f.call === id);
   }
 
+  /** Forgets the calls, their lines, far ends and sounds (the flows and the time stay). */
+  forgetCalls(): void {
+    this.calls.clear();
+    this.lines.length = 0;
+    this.farEnds.clear();
+    this.sounds.clear();
+  }
+
   /** Applies one feed message; `flow` is the flow a call is in until the feed says which. */
   apply(message: FeedMessage, flow: string): void {
     this.version++;
     switch (message.type) {
+      case 'feed':
+        // A feed that starts over (the server restarted): what the page knew of calls is gone.
+        if (!message.resumed) this.forgetCalls();
+        return;
       case 'flows':
         this.flows = message.flows;
         this.loaded = true;

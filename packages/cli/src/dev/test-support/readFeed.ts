@@ -13,8 +13,10 @@ export async function readFeed(url: string, done: (messages: Record<string, unkn
       text += new TextDecoder().decode(value);
       const parts = text.split('\n\n');
       text = parts.pop() ?? '';
-      for (const part of parts)
-        messages.push(JSON.parse(part.slice('data: '.length)) as Record<string, unknown>);
+      for (const part of parts) {
+        const data = part.split('\n').find((line) => line.startsWith('data: '));
+        if (data) messages.push(JSON.parse(data.slice('data: '.length)) as Record<string, unknown>);
+      }
     }
   } catch (error) {
     throw new Error(
