@@ -83,13 +83,7 @@ export type { QueueCell, QueueStore } from './queue/QueueStore.ts';
 export type { QueueRevisions, StoredQueueStep } from './queue/QueueRevisions.ts';
 export { AGENT_DEVICE_STATE, agentDevice, agentFromDevice } from './queue/agentDevice.ts';
 export type { AgentAction, AgentStatus } from './queue/agentDevice.ts';
-export type {
-  PcmAudio,
-  RecognitionSession,
-  SpeechToText,
-  TextToSpeech,
-  Transcript,
-} from './speech/SpeechProviders.ts';
+export * from './speech/index.ts';
 export type {
   AgentActivity,
   AgentState,

@@ -45,3 +45,39 @@ function pcmEncoding(format: MediaFormat): 'ulaw' | 'alaw' | 'slin' {
     `media format '${format.name}' is not PCM or G.711: decode it yourself (ulaw, alaw and slin* are built in)`,
   );
 }
+
+/**
+ * 16-bit samples from one rate to another, by linear interpolation (enough for speech between
+ * the telephone rates: 8, 16, 22.05, 24 kHz); downsampling first averages each output sample's
+ * span, so the high frequencies do not fold back as loudly.
+ *
+ * @example
+ * resampleSamples(espeakOutput, 22050, 8000); // Int16Array of 8 kHz samples
+ */
+export function resampleSamples(samples: Int16Array, fromRate: number, toRate: number): Int16Array {
+  if (!(fromRate > 0 && toRate > 0))
+    throw new RangeError(`resampleSamples: rates must be positive (${fromRate} -> ${toRate})`);
+  if (fromRate === toRate || samples.length === 0) return samples.slice();
+  const ratio = fromRate / toRate;
+  const length = Math.floor(samples.length / ratio);
+  const out = new Int16Array(length);
+  const last = samples.length - 1;
+  for (let i = 0; i < length; i++) {
+    const position = i * ratio;
+    if (ratio > 1) {
+      // Average the input span this output sample stands for (a box filter before decimating).
+      const from = Math.floor(position);
+      const to = Math.min(last, Math.floor(position + ratio) - 1);
+      let sum = 0;
+      for (let j = from; j <= to; j++) sum += samples[j]!;
+      out[i] = Math.round(sum / (to - from + 1));
+    } else {
+      const j = Math.floor(position);
+      const fraction = position - j;
+      const a = samples[j]!;
+      const b = samples[Math.min(last, j + 1)]!;
+      out[i] = Math.round(a + (b - a) * fraction);
+    }
+  }
+  return out;
+}
