@@ -19,6 +19,9 @@ import {
   type Infer,
 } from '@ringflow/dsl';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
+import { readBot, readBotExpectation, scenarioBotModules } from './agents/scenarioBots.ts';
+import type { TextBot } from '@ringflow/runtime';
+import type { BotExpectation } from './agents/botExpectation.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';
 import { type expectSchema, scenarioFileSchema, scenarioSchema, STEP_KEYS } from './scenarioFileSchema.ts';
@@ -50,6 +53,7 @@ export type ScenarioExpectation =
       readonly variables?: Readonly<Record<string, Expected>>;
     }
   | { readonly kind: 'end'; readonly end: EndExpectation }
+  | { readonly kind: 'bot'; readonly bot: BotExpectation }
   | {
       readonly kind: 'bridge';
       readonly id?: string;
@@ -72,6 +76,7 @@ export type ScenarioStep = { readonly place: Place; readonly text: string; reado
   | { readonly kind: 'press'; readonly digits: string }
   | { readonly kind: 'hangup' }
   | { readonly kind: 'talk'; readonly ms: number }
+  | { readonly kind: 'say'; readonly words: string }
   | { readonly kind: 'hangupFarEnd'; readonly endpoint: string }
   | { readonly kind: 'inject'; readonly event: { readonly type: string } & Record<string, unknown> }
   | { readonly kind: 'expect'; readonly expectations: readonly ScenarioExpectation[] }
@@ -100,9 +105,9 @@ export type ScenarioSuiteResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** Steps a caller does: with several calls, they say whose (`- member: { press: "1" }`). */
-const CALLER_STEPS = ['press', 'hangup', 'talk'];
+const CALLER_STEPS = ['press', 'hangup', 'talk', 'say'];
 /** Expectations about one caller's flow: with several calls, they say whose. */
-const CALLER_EXPECTATIONS = ['visited', 'notVisited', 'states', 'state', 'end'];
+const CALLER_EXPECTATIONS = ['visited', 'notVisited', 'states', 'state', 'end', 'bot'];
 const CALL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** The flow a scenario file tests when it names none: `ivr.test.yaml` tests `ivr.yaml`. */
@@ -182,6 +187,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
   for (const [name, other] of Object.entries(flows))
     reader.flowStates.set(name, Object.keys(other.document.states));
   reader.declaredInputs = flow.document.inputs ?? {};
+  reader.botModules = await scenarioBotModules(doc, file);
   const shared = reader.shared(doc, []);
   const scenarios: Scenario[] = [];
   const list = doc.scenarios;
@@ -241,14 +247,14 @@ type ScenarioFileDocument = Infer<typeof scenarioFileSchema>;
 type ScenarioDocument = Infer<ReturnType<typeof scenarioSchema>>;
 type SharedDocument = Pick<
   ScenarioFileDocument,
-  'call' | 'calls' | 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport'
+  'call' | 'calls' | 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport' | 'bot'
 >;
 type CallsEntryDocument = NonNullable<NonNullable<SharedDocument['calls']>[string]>;
 type FarEndDocument = Exclude<NonNullable<SharedDocument['farEnds']>[string], readonly unknown[]>;
 type MatcherDocument = Exclude<NonNullable<ExpectDocument['action']>, readonly unknown[]>;
 type ExpectDocument = Infer<typeof expectSchema>;
 
-type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport'> & {
+type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport' | 'bot'> & {
   /** Defaults of every caller (`call`), and the scenario's start time. */
   call: TestCallOptions;
   /** The callers by name (`calls`); without it, one caller named `caller`. */
@@ -269,6 +275,8 @@ class ScenarioReader {
   /** The states of the other flows calls may enter, by flow name. */
   flowStates = new Map<string, readonly string[]>();
   declaredInputs: Readonly<Record<string, InputDeclaration>> = {};
+  /** The bot modules the file names, loaded (or why they could not be), by what the file wrote. */
+  botModules: ReadonlyMap<string, TextBot | Error> = new Map();
 
   constructor(
     private readonly file: string,
@@ -330,6 +338,13 @@ class ScenarioReader {
         : [base?.dialplan, String(doc.dialplan)].filter(Boolean).join('\n');
     const transport =
       doc.transport === undefined || !this.fits([...path, 'transport']) ? base?.transport : doc.transport;
+    // A scenario's bot replaces the file's.
+    const bot =
+      doc.bot === undefined || !this.fits([...path, 'bot'])
+        ? base?.bot
+        : readBot(doc.bot, this.botModules, (message) =>
+            this.problem('invalid-value', [...path, 'bot'], message),
+          );
     // A scenario's own `calls` is its cast: it replaces the file's, rather than adding to it.
     const calls = doc.calls === undefined ? base?.calls : this.calls(doc.calls, [...path, 'calls']);
     return {
@@ -340,6 +355,7 @@ class ScenarioReader {
       ...(sounds ? { sounds } : {}),
       ...(dialplan ? { dialplan } : {}),
       ...(transport ? { transport } : {}),
+      ...(bot ? { bot } : {}),
     };
   }
 
@@ -503,6 +519,7 @@ class ScenarioReader {
       ...(mine.sounds ? { sounds: mine.sounds } : {}),
       ...(mine.dialplan ? { dialplan: mine.dialplan } : {}),
       ...(mine.transport ? { transport: mine.transport } : {}),
+      ...(mine.bot ? { bot: mine.bot } : {}),
       ...(Object.keys(flows).length > 0 ? { flows } : {}),
     };
     return { name, place: this.place(path), options, steps };
@@ -556,6 +573,8 @@ class ScenarioReader {
         return { kind, ms: parseDuration(body as string | number)!, place, text, ...whose };
       case 'press':
         return { kind, digits: String(body), place, text, ...whose };
+      case 'say':
+        return { kind, words: String(body), place, text, ...whose };
       case 'hangup':
         return { kind, place, text, ...whose };
       case 'hangupFarEnd':
@@ -667,6 +686,8 @@ class ScenarioReader {
       }
       case 'server':
         return { kind, ...(value as NonNullable<ExpectDocument['server']>) };
+      case 'bot':
+        return { kind, bot: readBotExpectation(value as NonNullable<ExpectDocument['bot']>) };
       case 'userEvent': {
         if (typeof value === 'string') return { kind, name: value };
         const map = value as Exclude<NonNullable<ExpectDocument['userEvent']>, string>;

@@ -1,4 +1,5 @@
 import { type CallScenario, testCalls } from './CallScenario.ts';
+import { checkBotExpectation } from './agents/botExpectation.ts';
 import type { TimelineEntry } from './CallTimeline.ts';
 import { FlowExpectationError } from './FlowExpectationError.ts';
 import type { ScenarioTransport } from './TestCallOptions.ts';
@@ -110,6 +111,8 @@ async function runStep(world: CallScenario, step: ScenarioStep): Promise<void> {
       return call.hangUp();
     case 'talk':
       return call.talk(step.ms);
+    case 'say':
+      return world.agents.say(call, step.words);
     case 'hangupFarEnd':
       return world.hangUpFarEnd(step.endpoint);
     case 'inject':
@@ -168,6 +171,8 @@ async function check(world: CallScenario, caller: string | undefined, e: Scenari
       return world.expectBridge(e);
     case 'server':
       return world.expectServer(e);
+    case 'bot':
+      return checkBotExpectation(world.agents, call.name, call.channelId, e.bot, (x, h) => world.fail(x, h));
     default:
       return assertNever(e);
   }

@@ -1,4 +1,5 @@
 import { type Schema, s } from '@ringflow/dsl';
+import { botExpectationSchema, botSchema, saySchema } from './agents/botScenarioSchema.ts';
 // The vocabulary alone (`@ringflow/runtime/call-end`): `ringflow validate` reads scenario files
 // without loading the runtime.
 import { CALL_END_STATUSES, ENDED_BY } from '@ringflow/runtime/call-end';
@@ -11,7 +12,16 @@ import { CALL_END_STATUSES, ENDED_BY } from '@ringflow/runtime/call-end';
  */
 
 /** Steps of a scenario, by key. */
-export const STEP_KEYS = ['wait', 'press', 'hangup', 'talk', 'hangupFarEnd', 'inject', 'expect'] as const;
+export const STEP_KEYS = [
+  'wait',
+  'press',
+  'hangup',
+  'talk',
+  'say',
+  'hangupFarEnd',
+  'inject',
+  'expect',
+] as const;
 export const FAR_ENDS = ['answer', 'busy', 'reject', 'noAnswer', 'unreachable'] as const;
 /** How a call may end (`expect: { end: { status, by } }`): the runtime's one vocabulary. */
 export const STATUSES = CALL_END_STATUSES;
@@ -102,6 +112,7 @@ const sharedFields = {
         'How the application and the server talk: http (requests and an event stream), socket (the server dials one connection), per-call (one connection per call).',
     }),
   ),
+  bot: s.optional(botSchema),
   sounds: s.optional(
     s.record(soundSchema, {
       keyPattern: /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$/,
@@ -153,6 +164,7 @@ export const expectSchema = s.object({
       calls: s.optional(s.array(s.any())),
     }),
   ),
+  bot: s.optional(botExpectationSchema),
   server: s.optional(
     s.object({
       channels: s.optional(s.integer({ min: 0 })),
@@ -165,6 +177,7 @@ export const expectSchema = s.object({
 const stepBranches = {
   wait: s.duration(),
   talk: s.duration(),
+  say: saySchema,
   press: s.union([
     s.string({ pattern: /^[0-9A-D*#]+$/i, patternHint: 'keys 0-9, *, #, A-D; quote them ("1", "*")' }),
     s.integer({ min: 0 }),

@@ -77,6 +77,8 @@ export class TextRelay {
   /** The caller stopped at this time and the bot's answer has not been heard yet. */
   #awaitingAnswerSince: number | undefined;
   #closed = false;
+  /** What was made on the server, to be removed at the end. */
+  #made = { bridge: false, mediaChannel: false };
 
   constructor(input: AgentInput, ids: RelayIds, report: (report: RelayReport) => void) {
     this.#input = input;
@@ -144,6 +146,7 @@ export class TextRelay {
     const { ari, application, services, call } = this.#input;
     const { bridgeId, mediaChannelId } = this.#ids;
     await ari.bridges.createWithId({ bridgeId, type: 'mixing' });
+    this.#made.bridge = true;
     const channel = await ari.channels.externalMedia({
       channelId: mediaChannelId,
       app: application,
@@ -152,6 +155,7 @@ export class TextRelay {
       connection_type: 'server',
       format: 'slin16',
     });
+    this.#made.mediaChannel = true;
     const connectionId = String(channel.channelvars?.MEDIA_WEBSOCKET_CONNECTION_ID ?? '');
     if (connectionId === '')
       throw new Error('the server gave the media channel no MEDIA_WEBSOCKET_CONNECTION_ID');
@@ -340,8 +344,8 @@ export class TextRelay {
     this.#media?.close(1000);
     const { ari } = this.#input;
     await Promise.allSettled([
-      ari.channels.hangup({ channelId: this.#ids.mediaChannelId }),
-      ari.bridges.destroy({ bridgeId: this.#ids.bridgeId }),
+      this.#made.mediaChannel ? ari.channels.hangup({ channelId: this.#ids.mediaChannelId }) : undefined,
+      this.#made.bridge ? ari.bridges.destroy({ bridgeId: this.#ids.bridgeId }) : undefined,
     ]);
   }
 }
