@@ -15,6 +15,7 @@ import type { ActionArgs, FlowContext } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
 import { combine, compileTransitions, END, eventBinding, ROOT, serverEvent } from './flowTransitions.ts';
 import type { StateSpec, TransitionSpec } from './StateSpec.ts';
+import { followTransferredCall } from '../steps/transferFollow.ts';
 
 type Body = SubflowDocument;
 
@@ -161,6 +162,8 @@ function rootHandlers(
     rootOn[type] = failures
       .hangupRoutes(undefined, serverEvent)
       .map((t) => ({ ...t, guard: combine(own, t.guard) }));
+  // A phone transferred the call: it goes on on the channel that replaced its own.
+  rootOn.StasisStart = [followTransferredCall];
   for (const [event, value] of Object.entries(globalOn)) {
     if (event === 'hangup' || event === 'error') continue;
     const binding = eventBinding(event);

@@ -54,6 +54,12 @@ export const flowEvents = {
     description:
       'A room (bridge) this call is in was destroyed, everyone taken out of it (`event.bridge.id`).',
   },
+  transferred: {
+    ari: ['BridgeBlindTransfer', 'BridgeAttendedTransfer'],
+    own: false,
+    description:
+      'A phone transferred a call this call takes part in (`event.transferee`, `event.exten`, `event.transfer_target`...); when its own channel was replaced, the call goes on on the new one.',
+  },
   deviceState: { ari: ['DeviceStateChanged'], own: false, description: 'A subscribed device changed state.' },
   /** Not a server event: a step failure no step handled (`event.message`, `event.step`). */
   error: { ari: [], own: false, description: 'A step failed and its own `on` did not handle it.' },

@@ -192,3 +192,45 @@ describe('transfer on the simulator', () => {
     call.expectAction({ operation: 'channels.hangup', params: { channelId: peer } }, { times: 1 });
   });
 });
+
+describe('transfers made by phones, followed by the flow', () => {
+  it("a phone's blind transfer: the flow goes on on the channel that replaced its own", async () => {
+    const flow = defineFlow({
+      name: 'agent-phone',
+      start: 'd',
+      vars: { xfer: 'none' },
+      on: { transferred: { set: { xfer: { expr: 'event.exten' } } } },
+      states: {
+        d: {
+          steps: [
+            'answer',
+            { dial: { endpoint: 'PJSIP/customer' } },
+            {
+              userEvent: {
+                name: 'Talked',
+                variables: { xfer: { expr: 'vars.xfer' }, channel: { expr: 'call.channelId' } },
+              },
+            },
+            'hangup',
+          ],
+        },
+      },
+    });
+    call = await testFlow(flow, {
+      farEnds: { 'PJSIP/customer': 'answer' },
+      dialplan: '[default]\nexten => 200,1,Wait(120)\n',
+    });
+    await call.wait('3s'); // answered and bridged
+    // The caller's phone (an agent) transfers the customer to 200: a Local pair takes its place.
+    const replacement = call.simulator.driver.blindTransfer('c1', '200', 'default');
+    await call.wait('1s');
+    expect(call.end()).toBeUndefined(); // the caller's channel hung up; the call goes on
+    expect(call.session?.channelId).toBe(replacement);
+    await call.wait('30s');
+    await call.hangUpFarEnd('PJSIP/customer');
+    call.expectUserEvent('Talked', { xfer: '200', channel: replacement });
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
+    // The flow's hang-up at the end is for the channel that is the call's now.
+    call.expectAction({ operation: 'channels.hangup', params: { channelId: replacement } });
+  });
+});

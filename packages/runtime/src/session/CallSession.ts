@@ -97,7 +97,8 @@ export interface CallSessionOptions {
  */
 export class CallSession implements HandleSession {
   readonly id: string;
-  readonly channelId: string;
+  /** The call's channel: the one that entered, or the one that replaced it on a transfer (see followReplacement). */
+  channelId: string;
   readonly direction: 'inbound' | 'outbound';
   readonly server: ServerInfo;
   /** Resolves with the outcome once the session has ended and released everything. */

@@ -11,6 +11,7 @@
 import { isEventType, type StreamEvent } from '@ringflow/client';
 import type { SessionState } from './SessionState.ts';
 import { isRecovered } from '../recovery/recoverCall.ts';
+import { followReplacement } from '../transfer/followReplacement.ts';
 import { finishSession } from './sessionEnd.ts';
 import { startOnStasisStart } from './sessionStart.ts';
 
@@ -23,6 +24,7 @@ function eventChannelId(event: StreamEvent): string | undefined {
 /** Takes one event the router found to be about the call where it goes. */
 export function deliverEvent(state: SessionState, event: StreamEvent): void {
   if (state.ended) return;
+  followReplacement(state, event);
   const channelId = eventChannelId(event);
   const isMain = channelId === state.session.channelId;
   if (state.copies) {
