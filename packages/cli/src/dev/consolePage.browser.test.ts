@@ -186,6 +186,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x10
             return settled;
           })
           .toBe(true);
+        // Laid out the way that shows it biggest (top to bottom here): readable, not a thumbnail.
+        console.log(`fitted ${size.width}x${size.height}: ${fittedZoom}`);
+        expect(Number.parseInt(fittedZoom ?? '0', 10)).toBeGreaterThanOrEqual(size.width === 1280 ? 75 : 90);
         await page.locator('.diagram').focus();
         await page.keyboard.press('+');
         await page.keyboard.press('+');

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CallView } from './ConsoleStore.ts';
-import { ANY_STATE, type FlowLayout, LABEL_LINE, layoutFlow } from './layoutFlow.ts';
+import { ANY_STATE, type FlowDirection, type FlowLayout, LABEL_LINE, layoutFlow } from './layoutFlow.ts';
 import type { FlowDescription } from './types.ts';
 
 /** What is picked on the diagram: a state, or an arrow (from, to). */
@@ -31,9 +31,10 @@ function fitted(layout: FlowLayout, width: number, height: number): View {
 }
 
 /**
- * The flow as a state diagram (the graph of `ringflow graph`, laid out by layoutFlow), fitted to
- * its pane: wheel or +/- zooms, dragging or the arrow keys pan, 0 or "Fit" shows it whole. The
- * selected call's active state is lit, the states it went through and the arrows it took drawn;
+ * The flow as a state diagram (the graph of `ringflow graph`, laid out by layoutFlow, left to right
+ * or top to bottom, whichever shows it bigger in its pane), fitted to its pane: wheel or +/-
+ * zooms, dragging or the arrow keys pan, 0 or "Fit" shows it whole. The selected call's active
+ * state is lit, the states it went through and the arrows it took (as the server told) drawn;
  * each arrow's label says in full which ways lead along it. Clicking a state or an arrow picks it
  * (its steps are shown beside).
  */
@@ -44,10 +45,31 @@ export function Diagram(props: {
   readonly onPick: (pick: DiagramPick) => void;
 }) {
   const { flow, call, picked } = props;
-  const layout = useMemo(() => (flow ? layoutFlow(flow.graph) : undefined), [flow]);
   const path = call?.path ?? [];
+  const layouts = useMemo(
+    () =>
+      flow
+        ? (['LR', 'TB'] as const).map((direction) => ({
+            direction,
+            layout: layoutFlow(flow.graph, direction),
+          }))
+        : [],
+    [flow],
+  );
   const pane = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
+  // The way the flow runs that shows it biggest in the pane (left to right unless top to bottom
+  // is bigger); chosen again when the diagram is fitted, never under a view the user moved.
+  const best = (): FlowDirection =>
+    layouts.reduce<{ direction: FlowDirection; scale: number }>(
+      (chosen, { direction, layout }) => {
+        const scale = size.width > 0 ? fitted(layout, size.width, size.height).scale : 0;
+        return scale > chosen.scale ? { direction, scale } : chosen;
+      },
+      { direction: 'LR', scale: 0 },
+    ).direction;
+  const [direction, setDirection] = useState<FlowDirection>('LR');
+  const layout = layouts.find((l) => l.direction === direction)?.layout;
   const [view, setView] = useState<View>({ scale: 1, x: 0, y: 0 });
   // Until the user zooms or pans, the diagram stays fitted (as the pane or the flow changes).
   const moved = useRef(false);
@@ -65,11 +87,14 @@ export function Diagram(props: {
   }, []);
   const fit = () => {
     moved.current = false;
-    if (layout && size.width > 0) setView(fitted(layout, size.width, size.height));
+    const chosen = best();
+    setDirection(chosen);
+    const shown = layouts.find((l) => l.direction === chosen)?.layout;
+    if (shown && size.width > 0) setView(fitted(shown, size.width, size.height));
   };
   useEffect(() => {
     if (!moved.current) fit();
-  }, [layout, size.width, size.height]);
+  }, [layouts, size.width, size.height]);
   useEffect(() => {
     moved.current = false;
     fit();

@@ -50,18 +50,33 @@ export const LABEL_LINE = 13;
 /** Longer lines of a label are wrapped at a space (never cut). */
 const LINE_MAX = 22;
 
+/**
+ * Which way the flow runs on the diagram: left to right (ranks side by side: long flows get wide),
+ * or top to bottom (ranks one under the other, packed tighter: a flow of many ranks fits a pane
+ * of a laptop's screen at a size it can be read).
+ */
+export type FlowDirection = 'LR' | 'TB';
+
+/** How each direction is laid out: dagre's spacing, and how long a label's line may be. */
+const SPACING: Readonly<
+  Record<FlowDirection, { nodesep: number; ranksep: number; edgesep: number; lineMax: number }>
+> = {
+  LR: { nodesep: 18, ranksep: 46, edgesep: 12, lineMax: LINE_MAX },
+  TB: { nodesep: 10, ranksep: 14, edgesep: 8, lineMax: 18 },
+};
+
 /** A transition's label in full: its ways (`menu 1`, `on hangup`). */
 export function labelText(labels: readonly string[]): string {
   return labels.join(', ');
 }
 
 /** A transition's label as drawn: one way per line, long ways wrapped at spaces, nothing cut. */
-export function labelLines(labels: readonly string[]): string[] {
+export function labelLines(labels: readonly string[], lineMax = LINE_MAX): string[] {
   const lines: string[] = [];
   for (const label of labels) {
     let line = '';
     for (const word of label.split(' ')) {
-      if (line !== '' && line.length + 1 + word.length > LINE_MAX) {
+      if (line !== '' && line.length + 1 + word.length > lineMax) {
         lines.push(line);
         line = word;
       } else line = line === '' ? word : `${line} ${word}`;
@@ -77,17 +92,18 @@ const labelSize = (lines: readonly string[]) => ({
 });
 
 /**
- * Lays a flow's graph out left to right with dagre's layered (Sugiyama) layout: states in ranks
+ * Lays a flow's graph out left to right (or top to bottom) with dagre's layered (Sugiyama) layout: states in ranks
  * from the start state, crossings reduced, each arrow routed between the ranks with its label
  * placed on it (no label sits on a state or on another label), labels wrapped, never cut. The flow-wide handlers start from
  * one more box, "any state".
  *
  * @example
- * const { states, transitions, width, height } = layoutFlow(flow.graph);
+ * const { states, transitions, width, height } = layoutFlow(flow.graph, 'TB');
  */
-export function layoutFlow(graph: FlowDescription['graph']): FlowLayout {
+export function layoutFlow(graph: FlowDescription['graph'], direction: FlowDirection = 'LR'): FlowLayout {
+  const { lineMax, ...spacing } = SPACING[direction];
   const g = new graphlib.Graph({ multigraph: false });
-  g.setGraph({ rankdir: 'LR', nodesep: 18, ranksep: 46, edgesep: 12, marginx: 8, marginy: 8 });
+  g.setGraph({ rankdir: direction, ...spacing, marginx: 8, marginy: 8 });
   g.setDefaultEdgeLabel(() => ({}));
   const names = graph.transitions.some((t) => t.from === ANY_STATE)
     ? [...graph.states, ANY_STATE]
@@ -97,7 +113,7 @@ export function layoutFlow(graph: FlowDescription['graph']): FlowLayout {
     g.setNode(name, { width: Math.max(90, labelOf(name).length * CHAR + 20), height: STATE_HEIGHT });
   for (const t of graph.transitions) {
     if (!g.hasNode(t.from) || !g.hasNode(t.to)) continue;
-    g.setEdge(t.from, t.to, { ...labelSize(labelLines(t.labels)), labelpos: 'c' });
+    g.setEdge(t.from, t.to, { ...labelSize(labelLines(t.labels, lineMax)), labelpos: 'c' });
   }
   layout(g);
   const states = names.map((name): PlacedState => {
@@ -114,7 +130,7 @@ export function layoutFlow(graph: FlowDescription['graph']): FlowLayout {
   const transitions = graph.transitions.flatMap((t): PlacedTransition[] => {
     const edge = g.edge(t.from, t.to);
     if (!edge?.points) return [];
-    const lines = labelLines(t.labels);
+    const lines = labelLines(t.labels, lineMax);
     return [
       {
         from: t.from,
