@@ -19,6 +19,7 @@ import type { SimChannel } from '../world/SimChannel.ts';
 import type { World } from '../world/World.ts';
 import type { HeardAudio } from './HeardAudio.ts';
 import type { MediaPipe } from './MediaPipe.ts';
+import { CarriedAudio } from './CarriedAudio.ts';
 import { ToneFrames } from './toneFrames.ts';
 
 type QueueItem =
@@ -39,6 +40,8 @@ export interface MediaSessionInit {
   readonly variables: () => Readonly<Record<string, string>>;
   /** Audio the application sent was heard (called when a stretch ends). */
   readonly heard: (audio: HeardAudio) => void;
+  /** One frame of the application's audio reaches channel `hearerId` (another media channel carries it on). */
+  readonly reached?: (hearerId: string, frame: Uint8Array, format: MediaFormat) => void;
 }
 
 interface Utterance {
@@ -68,10 +71,20 @@ export class MediaSession {
   private tickTimer: TimerHandle | undefined;
   private utterance: Utterance | undefined;
   private readonly tone: ToneFrames | undefined;
+  /** What other media channels of the bridge played, waiting for this socket's next tick. */
+  private readonly carried: CarriedAudio | undefined;
   private ended = false;
 
   constructor(private readonly init: MediaSessionInit) {
     this.tone = init.format.kind === 'framed' ? new ToneFrames(init.format) : undefined;
+    this.carried = init.format.kind === 'framed' ? new CarriedAudio(init.format) : undefined;
+  }
+
+  /** Another media channel of the bridge played this frame: this socket sends it on its next tick. */
+  carry(frame: Uint8Array, from: MediaFormat): void {
+    if (this.ended || !this.carried) return;
+    this.carried.push(frame, from);
+    this.scheduleTick();
   }
 
   get connected(): boolean {
@@ -308,6 +321,7 @@ export class MediaSession {
   private needsTick(): boolean {
     if (this.ended || !this.pipe) return false;
     if (this.queue.length > 0 || this.drainReport || this.xoff || this.utterance) return true;
+    if ((this.carried?.waiting ?? 0) > 0) return true;
     return this.direction !== 'out' && this.tone !== undefined && hearsSound(this.world, this.channel);
   }
 
@@ -343,9 +357,11 @@ export class MediaSession {
       this.drainReport = false;
       this.sendEvent({ event: 'QUEUE_DRAINED', channel_id: this.channel.id });
     }
-    if (this.direction !== 'out' && this.tone && this.pipe?.open && hearsSound(this.world, this.channel)) {
-      this.pipe.sendBinary(this.tone.next());
-    }
+    if (this.direction === 'out' || !this.pipe?.open) return;
+    // What another media channel said is sent as it was; other sound is the tone.
+    const carried = this.carried?.next();
+    if (carried) this.pipe.sendBinary(carried);
+    else if (this.tone && hearsSound(this.world, this.channel)) this.pipe.sendBinary(this.tone.next());
   }
 
   /** Marks reached by the playout are acknowledged when the audio before them has played. */
@@ -372,7 +388,10 @@ export class MediaSession {
     const utterance = this.utterance;
     utterance.frames++;
     utterance.chunks.push(frame);
-    for (const id of this.hearers()) utterance.hearers.add(id);
+    for (const id of this.hearers()) {
+      utterance.hearers.add(id);
+      this.init.reached?.(id, frame, this.init.format);
+    }
   }
 
   private hearers(): string[] {

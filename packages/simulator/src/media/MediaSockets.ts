@@ -228,6 +228,7 @@ export class MediaSockets {
       noAutoAnswer: transport.noAutoAnswer,
       variables: () => channelvars,
       heard: (audio) => this.recordHeard(audio),
+      reached: (hearerId, frame, from) => this.byChannel.get(hearerId)?.session.carry(frame, from),
     });
     const media: MediaChannel = { channel: ch, session, incomingId: undefined, timer: undefined };
     this.byChannel.set(ch.id, media);
