@@ -6,6 +6,7 @@ import {
   describeFileError,
   formatPath,
   type Diagnostic,
+  type Duration,
   diagnostic,
   type Flow,
   type InputDeclaration,
@@ -718,9 +719,20 @@ function fieldOf(path: Path): string {
 
 /** `{ answerAfter: 3s }` -> `{ answerAfterMs: 3000 }`; names stay as they are. */
 function farEnd(behaviour: FarEndDocument): FarEnd {
-  return typeof behaviour === 'string'
-    ? (behaviour as FarEnd)
-    : { answerAfterMs: parseDuration(behaviour.answerAfter)! };
+  if (typeof behaviour === 'string') return behaviour as FarEnd;
+  const answerAfter = (after: Duration | undefined) =>
+    after === undefined ? {} : { answerAfterMs: parseDuration(after)! };
+  if ('machine' in behaviour) {
+    const { greeting, beep, answerAfter: after } = behaviour.machine;
+    return {
+      machine: { greetingMs: parseDuration(greeting)!, beep: beep === true, ...answerAfter(after) },
+    };
+  }
+  if ('human' in behaviour) {
+    const { says, answerAfter: after } = behaviour.human;
+    return { human: { saysMs: parseDuration(says)!, ...answerAfter(after) } };
+  }
+  return { answerAfterMs: parseDuration(behaviour.answerAfter)! };
 }
 
 /** An action matcher as written: an operation or `METHOD /path` text, or its fields. */

@@ -79,10 +79,29 @@ const farEndSchema = s.union([
       test: (v) =>
         (FAR_ENDS as readonly unknown[]).includes(v)
           ? undefined
-          : `expected ${FAR_ENDS.join(', ')}, { answerAfter: <duration> }, or a list of those (one per successive call)`,
+          : `expected ${FAR_ENDS.join(', ')}, { answerAfter: <duration> }, { machine: { greeting: <duration>, beep: true } }, { human: { says: <duration> } }, or a list of those (one per successive call)`,
     },
   }),
   s.object({ answerAfter: s.duration() }),
+  s.object({
+    machine: s.object(
+      {
+        greeting: s.duration({ description: 'How long its greeting lasts.' }),
+        beep: s.optional(s.boolean({ description: 'A beep after the greeting.' })),
+        answerAfter: s.optional(s.duration({ description: 'How long it rings first.' })),
+      },
+      { description: 'An answering machine: answers, plays its greeting, then (beep: true) a beep.' },
+    ),
+  }),
+  s.object({
+    human: s.object(
+      {
+        says: s.duration({ description: 'How long they speak on answering ("hello?").' }),
+        answerAfter: s.optional(s.duration({ description: 'How long it rings first.' })),
+      },
+      { description: 'A person: answers, says something short, then waits.' },
+    ),
+  }),
 ]);
 
 const soundSchema = s.union([
