@@ -97,3 +97,4 @@ export type {
   RingStrategy,
   WaitingCaller,
 } from './queue/QueueState.ts';
+export * from './campaign/index.ts';

@@ -1,0 +1,26 @@
+import type { CallEnded } from '../session/CallEnded.ts';
+import type { ContactOutcome } from './Contact.ts';
+
+/** Hangup causes (Q.850) of a call nobody answered because the line was busy. */
+const BUSY = new Set([17]);
+/** ... because nobody picked up in time (no answer, no user responding, the originate's timeout). */
+const NO_ANSWER = new Set([18, 19, 0]);
+
+/**
+ * The outcome of one campaign call from its end report: never answered (busy, no answer, failed,
+ * by the hangup cause), or answered: the outcome the flow's final state gives
+ * (`output: { outcome: machine }`), else `answered`.
+ *
+ * @example contactOutcome({ status: 'unanswered', cause: 17, ... }) // 'busy'
+ */
+export function contactOutcome(ended: CallEnded): ContactOutcome {
+  if (ended.status === 'unanswered') {
+    const cause = ended.cause ?? 0;
+    if (BUSY.has(cause)) return 'busy';
+    if (NO_ANSWER.has(cause)) return 'noAnswer';
+    return 'failed';
+  }
+  const flowOutput = (ended.output as { output?: { outcome?: unknown } } | undefined)?.output;
+  const said = flowOutput?.outcome;
+  return typeof said === 'string' && said !== '' ? said : 'answered';
+}
