@@ -31,12 +31,12 @@ function fitted(layout: FlowLayout, width: number, height: number): View {
 }
 
 /**
- * The flow as a state diagram (the graph of `ringflow graph`, laid out by layoutFlow, left to right
- * or top to bottom, whichever shows it bigger in its pane), fitted to its pane: wheel or +/-
- * zooms, dragging or the arrow keys pan, 0 or "Fit" shows it whole. The selected call's active
- * state is lit, the states it went through and the arrows it took (as the server told) drawn;
- * each arrow's label says in full which ways lead along it. Clicking a state or an arrow picks it
- * (its steps are shown beside).
+ * The flow as a state diagram (the graph of `ringflow graph`, laid out by layoutFlow left to right,
+ * or top to bottom when that shows a flow bigger than a left to right under its own size), fitted
+ * to its pane: wheel or +/- zooms, dragging or the arrow keys pan, 0 or "Fit" shows it whole. The
+ * selected call's active state is lit, the states it went through and the arrows it took (as
+ * the server told) drawn; each arrow's label says in full which ways lead along it. Clicking a
+ * state or an arrow picks it (its steps are shown beside).
  */
 export function Diagram(props: {
   readonly flow: FlowDescription | undefined;
@@ -58,16 +58,16 @@ export function Diagram(props: {
   );
   const pane = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
-  // The way the flow runs that shows it biggest in the pane (left to right unless top to bottom
-  // is bigger); chosen again when the diagram is fitted, never under a view the user moved.
-  const best = (): FlowDirection =>
-    layouts.reduce<{ direction: FlowDirection; scale: number }>(
-      (chosen, { direction, layout }) => {
-        const scale = size.width > 0 ? fitted(layout, size.width, size.height).scale : 0;
-        return scale > chosen.scale ? { direction, scale } : chosen;
-      },
-      { direction: 'LR', scale: 0 },
-    ).direction;
+  // Left to right, unless it shows the flow under its own size and top to bottom shows it bigger;
+  // chosen again when the diagram is fitted, never under a view the user moved.
+  const best = (): FlowDirection => {
+    if (size.width === 0) return 'LR';
+    const scale = (direction: FlowDirection) => {
+      const laid = layouts.find((l) => l.direction === direction)?.layout;
+      return laid ? fitted(laid, size.width, size.height).scale : 0;
+    };
+    return scale('LR') < 1 && scale('TB') > scale('LR') ? 'TB' : 'LR';
+  };
   const [direction, setDirection] = useState<FlowDirection>('LR');
   const layout = layouts.find((l) => l.direction === direction)?.layout;
   const [view, setView] = useState<View>({ scale: 1, x: 0, y: 0 });

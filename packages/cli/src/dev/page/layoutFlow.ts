@@ -62,7 +62,7 @@ const SPACING: Readonly<
   Record<FlowDirection, { nodesep: number; ranksep: number; edgesep: number; lineMax: number }>
 > = {
   LR: { nodesep: 18, ranksep: 46, edgesep: 12, lineMax: LINE_MAX },
-  TB: { nodesep: 10, ranksep: 14, edgesep: 8, lineMax: 18 },
+  TB: { nodesep: 10, ranksep: 20, edgesep: 8, lineMax: 18 },
 };
 
 /** A transition's label in full: its ways (`menu 1`, `on hangup`). */
