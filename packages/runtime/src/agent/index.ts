@@ -24,3 +24,4 @@ export type { MediaConnector } from './MediaLink.ts';
 export * from './textRelayProtocol.ts';
 export { SimulatedSpeechToText } from '../speech/simulatedSpeechToText.ts';
 export { SIMULATED_WORD_MS, SimulatedTextToSpeech, wordsInSlin } from '../speech/simulatedTextToSpeech.ts';
+export { connectWebSocketBot, type ServedBot, serveTextBot } from './webSocketBot.ts';

@@ -3,6 +3,7 @@ import {
   AgentMetrics,
   type AgentServices,
   type BotLink,
+  connectWebSocketBot,
   linkInProcessBot,
   type MetricsRegistry,
   SimulatedSpeechToText,
@@ -17,10 +18,11 @@ import { heldMediaLink } from './heldMediaLink.ts';
 
 /**
  * The bot of a scenario's agent steps: a script (`{ greet, turns }`), a bot of your own running in
- * process (a `TextBot`, such as the demo bot), or `unreachable` (connecting fails, as when nobody
- * listens at the bot's address).
+ * process (a `TextBot`, such as the demo bot), `{ url }` (a bot served on a real WebSocket, such
+ * as `serveTextBot` gives: over the wire, wait for its answers in real time with `until`), or
+ * `unreachable` (connecting fails, as when nobody listens at the bot's address).
  */
-export type ScenarioBot = BotScript | TextBot | 'unreachable';
+export type ScenarioBot = BotScript | TextBot | 'unreachable' | { readonly url: string };
 
 /** How long the simulated caller takes per word it says. */
 export const CALLER_WORD_MS = 300;
@@ -74,7 +76,7 @@ export class ScenarioAgents {
     this.#recognisers.set(call, recogniser);
     const sim = this.#world.simulator;
     return {
-      connectBot: async (address) => this.#connect(call, address),
+      connectBot: async (address, options) => this.#connect(call, address, options.signal),
       connectMedia: async (connectionId) => {
         const accept = sim.media.acceptIncoming(connectionId);
         if (typeof accept !== 'function')
@@ -90,7 +92,7 @@ export class ScenarioAgents {
     };
   }
 
-  async #connect(call: string, address: string): Promise<BotLink> {
+  async #connect(call: string, address: string, signal: AbortSignal): Promise<BotLink> {
     const bot = this.#bot;
     if (bot === undefined || bot === 'unreachable')
       throw new Error(
@@ -98,7 +100,10 @@ export class ScenarioAgents {
           ? `the scenario has no bot (give bot: { turns: [...] } or a bot module) for ${address}`
           : 'connection refused',
       );
-    const link = linkInProcessBot(typeof bot === 'function' ? bot : scriptedBot(bot, this.surprises));
+    const link =
+      'url' in bot
+        ? await connectWebSocketBot(bot.url, { signal })
+        : linkInProcessBot(typeof bot === 'function' ? bot : scriptedBot(bot, this.surprises));
     const record = (exchange: BotExchange) => {
       const entry = exchange;
       this.#exchanges.push(entry);
