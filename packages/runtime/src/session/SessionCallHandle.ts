@@ -59,6 +59,8 @@ export class SessionCallHandle implements CallHandle {
   readonly start: StasisStart;
   readonly #session: HandleSession;
   #channel: ChannelHandle | undefined;
+  /** The channel `#channel` is bound to: a transfer may give the call another one (followReplacement). */
+  #channelBoundTo: string | undefined;
   #api: RestResources | undefined;
 
   constructor(session: HandleSession, start: StasisStart) {
@@ -107,9 +109,12 @@ export class SessionCallHandle implements CallHandle {
 
   get channel(): ChannelHandle {
     const session = this.#session;
-    this.#channel ??= bindHandle('channel', { channelId: session.channelId }, (operation, params, options) =>
-      session.send(operation, params, options),
-    ) as ChannelHandle;
+    if (this.#channel === undefined || this.#channelBoundTo !== session.channelId) {
+      this.#channelBoundTo = session.channelId;
+      this.#channel = bindHandle('channel', { channelId: session.channelId }, (operation, params, options) =>
+        session.send(operation, params, options),
+      ) as ChannelHandle;
+    }
     return this.#channel;
   }
 
