@@ -3,8 +3,12 @@ import type { ContactOutcome } from './Contact.ts';
 
 /** Hangup causes (Q.850) of a call nobody answered because the line was busy. */
 const BUSY = new Set([17]);
-/** ... because nobody picked up in time (no answer, no user responding, the originate's timeout). */
-const NO_ANSWER = new Set([18, 19, 0]);
+/**
+ * ... because nobody picked up in time: no user responding (18), no answer (19), or normal
+ * clearing (16: a real server ends an originate that rang out its timeout so, with a Dial
+ * event's NOANSWER), or no cause at all.
+ */
+const NO_ANSWER = new Set([16, 18, 19, 0]);
 
 /**
  * The outcome of one campaign call from its end report: never answered (busy, no answer, failed,
