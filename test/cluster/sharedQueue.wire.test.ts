@@ -46,6 +46,26 @@ describe.each(['classic', 'perCall'] as const)('one call queue for the cluster (
       45_000,
     );
     expect(c.putThrough('PJSIP/201')).toEqual([first]);
+    // A supervisor's tool pauses the agent (its device state, not through ringflow): followed on
+    // every process holding a caller, then resumed.
+    const setAgent = (deviceState: string) =>
+      c.sim.handle({
+        method: 'PUT',
+        path: '/deviceStates/Stasis:queue-support-PJSIP-201',
+        query: { deviceState },
+      });
+    await setAgent('ONHOLD');
+    await until(
+      'the agent paused on both processes',
+      async () => (await agents(p1!, 'paused')) === 1 && (await agents(p2!, 'paused')) === 1,
+      10_000,
+    );
+    await setAgent('NOT_INUSE');
+    await until(
+      'the agent back on both processes',
+      async () => (await agents(p1!, 'talking')) === 1 && (await agents(p2!, 'talking')) === 1,
+      10_000,
+    );
 
     // The agent hangs up: the first caller's flow says goodbye and hangs up; 201 wraps up (10 s),
     // then rings for the second caller.
@@ -68,6 +88,9 @@ describe.each(['classic', 'perCall'] as const)('one call queue for the cluster (
     );
     expect(await agents(p1!, 'wrapUp')).toBe(0);
     expect(c.mostAtOnce('PJSIP/201')).toBe(1);
+    // Each process read and followed the agents' device states (per-call connections too).
+    for (const p of c.procs)
+      expect(p.lines.filter((l) => String(l.msg).includes('device states'))).toEqual([]);
   }, 180_000);
 
   it('the process holding the first waiting caller is killed: every caller keeps its place', async () => {

@@ -210,9 +210,11 @@ export async function startQueueCluster(processes: number, mode: 'classic' | 'pe
       if (!p.dead && p.metricsUrl !== '')
         console.log(
           `process ${i + 1} queue metrics`,
-          (await (await fetch(`${p.metricsUrl}/metrics`)).text())
+          (await fetch(`${p.metricsUrl}/metrics`).then((r) => r.text(), String))
             .split('\n')
-            .filter((l) => l.startsWith('ringflow_queue_agents') || l.startsWith('ringflow_queue_callers_waiting'))
+            .filter(
+              (l) => l.startsWith('ringflow_queue_agents') || l.startsWith('ringflow_queue_callers_waiting'),
+            )
             .join('\n'),
         );
     for (const [i, p] of procs.entries())
