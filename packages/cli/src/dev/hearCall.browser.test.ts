@@ -9,6 +9,20 @@ import { ulawSilence, wavTone } from './test-support/soundFiles.ts';
 import { STEP_FLOW } from './test-support/stepFlow.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** A flow that rings the caller back until a key: the ringback is a tone the page makes. */
+const RINGING_FLOW = `name: ringing
+start: waiting
+states:
+  waiting:
+    steps:
+      - ring
+      - gather: { maxDigits: 1, firstDigitTimeout: 60s }
+      - play: { media: "sound:vm-goodbye" }
+    after:
+      5m: done
+  done:
+    final: true
+`;
 
 /**
  * Hear the call: the prompts the flow plays are fetched from the sounds folder and scheduled on
@@ -26,7 +40,12 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
     await writeFile(join(dir, 'sounds', 'en', 'hello-world.wav'), wavTone(1500));
     await writeFile(join(dir, 'sounds', 'en', 'vm-goodbye.ulaw'), ulawSilence(800));
     await writeFile(join(dir, 'steps.yaml'), STEP_FLOW);
-    dev = await startDevConsole({ files: [join(dir, 'steps.yaml')], port: 0, sounds: join(dir, 'sounds') });
+    await writeFile(join(dir, 'ringing.yaml'), RINGING_FLOW);
+    dev = await startDevConsole({
+      files: [join(dir, 'steps.yaml'), join(dir, 'ringing.yaml')],
+      port: 0,
+      sounds: join(dir, 'sounds'),
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -68,6 +87,22 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
     // Sound off: nothing plays.
     await page.locator('#sound-on').uncheck();
     await expect.poll(() => page.locator('#now-playing li').count()).toBe(0);
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await page.close();
+  }, 60_000);
+
+  it('makes the ringback a flow asks for, until other media starts', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(10_000);
+    await page.goto(dev.url);
+    await page.locator('#flow').selectOption('ringing');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page
+      .locator('#now-playing li[data-file="tone:ring"][data-format="tone"][data-state="playing"]')
+      .waitFor();
+    await page.locator('#pad button[data-key="5"]').click();
+    await page.locator('#now-playing li[data-file="vm-goodbye"][data-state="playing"]').waitFor();
+    expect(await page.locator('#now-playing li[data-file="tone:ring"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Hang up', exact: true }).click();
     await page.close();
   }, 60_000);

@@ -128,6 +128,8 @@ export class ConsoleStore {
         return;
       case 'sound': {
         const { type: _, ...sound } = message;
+        // Ringback stops when other media starts on its channel (as a server's does).
+        if (sound.playing && sound.media !== 'tone:ring') this.sounds.delete(`ring:${sound.channel}`);
         if (sound.playing) this.sounds.set(sound.id, sound);
         else this.sounds.delete(sound.id);
         return;

@@ -3,10 +3,9 @@ import type { CallAudio, PlayingPart } from './CallAudio.ts';
 import type { CallSound } from './types.ts';
 
 /**
- * Plays the sounds of the selected call (and of its far ends) while sound is on (without a sounds
- * folder, its tones only), holds them while
- * the simulated time is paused, and stops them when the call is no longer selected or the server
- * stops them.
+ * Plays the sounds of the selected call's channel while sound is on (without a sounds folder,
+ * its tones only), holds them while the simulated time is paused, and stops them when the call
+ * is no longer selected or the server stops them.
  */
 export function useCallSounds(
   audio: CallAudio,
@@ -23,7 +22,8 @@ export function useCallSounds(
   const { selected, on, files, paused, version } = options;
   useEffect(() => {
     const wanted = [...sounds.values()].filter(
-      (s) => on && s.call === selected && (files || s.media.startsWith('tone:')),
+      // What the caller hears: their own channel's sounds (a far end's are its person's).
+      (s) => on && s.channel === selected && (files || s.media.startsWith('tone:')),
     );
     for (const [id] of audio.playing()) if (!wanted.some((s) => s.id === id)) audio.stop(id);
     for (const sound of wanted) audio.play(sound);
