@@ -5,6 +5,7 @@ import {
   type MediaSocket,
   MediaSocketServer,
   mediaSocketUrl,
+  openMediaConnection,
   type RestClient,
   VirtualClock,
 } from '@ringflow/client';
@@ -237,5 +238,49 @@ describe('MediaSocket against the simulator, over the wire', () => {
     await advance(20);
     expect(await closedWith).toEqual({ code: 1000 });
     expect(got.events.map((e) => e.event)).toEqual(['MEDIA_MARK_PROCESSED']);
+  }, 60_000);
+
+  it('openMediaConnection keeps MEDIA_START for a handler attached late; the MediaSocketServer refuses wrong credentials', async () => {
+    const { rest, ariUrl, media } = await setUp();
+    const channel = await rest.channels.externalMedia({
+      app: 'bot',
+      channelId: 'raw-in',
+      transport: 'websocket',
+      encapsulation: 'none',
+      connection_type: 'server',
+      format: 'ulaw',
+    });
+    const connection = await openMediaConnection({
+      url: mediaSocketUrl(ariUrl, String(channel.channelvars?.MEDIA_WEBSOCKET_CONNECTION_ID)),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50)); // MEDIA_START arrives meanwhile, with nobody listening
+    const texts: string[] = [];
+    connection.onText((text) => texts.push(text));
+    await until('MEDIA_START', () => texts.length > 0, { timeoutMs: 10_000 });
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toMatch(
+      /^MEDIA_START connection_id:\S+ channel:WebSocket\/INCOMING\/0x[0-9a-f]+ channel_id:raw-in format:ulaw optimal_frame_size:160 ptime:20$/,
+    );
+    connection.close();
+
+    const refused = (headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(media.url, ['media'], { headers });
+        ws.once('unexpected-response', (_request, response) => {
+          resolve(response.statusCode ?? 0);
+          ws.terminate();
+        });
+        ws.once('open', () => {
+          resolve(101);
+          ws.close();
+        });
+        ws.once('error', () => {});
+      });
+    const basic = (user: string, password: string) => ({
+      authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+    });
+    expect(await refused(basic('bot', 'wrong'))).toBe(401);
+    expect(await refused({})).toBe(401);
+    expect(await refused(basic('bot', 'secret'))).toBe(101);
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Observable, Subject } from 'rxjs';
@@ -144,8 +145,11 @@ function refuse(request: IncomingMessage, options: MediaSocketServerOptions): st
   const path = (request.url ?? '/').split('?')[0];
   if (options.path !== undefined && path !== options.path) return '404 Not Found';
   if (options.username !== undefined) {
-    const expected = `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
-    if (request.headers.authorization !== expected) return '401 Unauthorized';
+    const expected = Buffer.from(
+      `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`,
+    );
+    const given = Buffer.from(request.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return '401 Unauthorized';
   }
   return undefined;
 }

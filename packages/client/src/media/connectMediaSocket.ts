@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { webSocketMediaConnection } from './MediaConnection.ts';
+import { type MediaConnection, webSocketMediaConnection } from './MediaConnection.ts';
 import { MAX_MEDIA_MESSAGE_BYTES } from './mediaLimits.ts';
 import { MediaSocket, type MediaSocketOptions } from './MediaSocket.ts';
 
@@ -46,7 +46,20 @@ export interface ConnectMediaSocketOptions extends MediaSocketOptions {
  * const socket = await connectMediaSocket({ url: mediaSocketUrl('http://127.0.0.1:8088/ari', id) });
  * await socket.started;
  */
-export function connectMediaSocket(options: ConnectMediaSocketOptions): Promise<MediaSocket> {
+export async function connectMediaSocket(options: ConnectMediaSocketOptions): Promise<MediaSocket> {
+  return new MediaSocket(await openMediaConnection(options), options);
+}
+
+/**
+ * Opens the server's media WebSocket as a plain {@link MediaConnection}, for code that speaks
+ * the protocol itself: messages that arrive before a handler is attached (MEDIA_START comes at
+ * once) are kept and handed to the first `onText` / `onBinary` handler. Rejects as
+ * {@link connectMediaSocket} does.
+ */
+export function openMediaConnection(options: {
+  readonly url: string;
+  readonly handshakeTimeoutMs?: number;
+}): Promise<MediaConnection> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(options.url, ['media'], {
       perMessageDeflate: false,
@@ -69,10 +82,49 @@ export function connectMediaSocket(options: ConnectMediaSocketOptions): Promise<
     ws.on('error', (error) => fail(new Error(`media socket ${options.url}: ${error.message}`)));
     ws.once('open', () => {
       settled = true;
-      // Made in the open handler: MEDIA_START, the server's first message, comes after it.
-      resolve(new MediaSocket(webSocketMediaConnection(ws), options));
+      // Wrapped in the open handler: MEDIA_START, the server's first message, comes after it.
+      resolve(keepingEarlyMessages(webSocketMediaConnection(ws)));
     });
   });
+}
+
+/** A connection that holds text and binary messages until the first handler of each kind. */
+function keepingEarlyMessages(inner: MediaConnection): MediaConnection {
+  const early: { texts: string[] | undefined; binaries: Uint8Array[] | undefined } = {
+    texts: [],
+    binaries: [],
+  };
+  const textHandlers: ((text: string) => void)[] = [];
+  const binaryHandlers: ((data: Uint8Array) => void)[] = [];
+  inner.onText((text) => {
+    if (early.texts) early.texts.push(text);
+    else for (const handler of textHandlers) handler(text);
+  });
+  inner.onBinary((data) => {
+    if (early.binaries) early.binaries.push(data);
+    else for (const handler of binaryHandlers) handler(data);
+  });
+  return {
+    get open() {
+      return inner.open;
+    },
+    sendText: (text) => inner.sendText(text),
+    sendBinary: (data) => inner.sendBinary(data),
+    close: (code) => inner.close(code),
+    onClose: (handler) => inner.onClose(handler),
+    onText(handler) {
+      textHandlers.push(handler);
+      const held = early.texts;
+      early.texts = undefined;
+      for (const text of held ?? []) handler(text);
+    },
+    onBinary(handler) {
+      binaryHandlers.push(handler);
+      const held = early.binaries;
+      early.binaries = undefined;
+      for (const data of held ?? []) handler(data);
+    },
+  };
 }
 
 function refusalHint(status: number | undefined): string {

@@ -7,7 +7,12 @@ export * from './mediaEvents.ts';
 export * from './MediaConnection.ts';
 export { MediaSocket } from './MediaSocket.ts';
 export type { MarkOutcome, MediaProblem, MediaSocketOptions, MediaSocketStart } from './MediaSocket.ts';
-export { connectMediaSocket, mediaSocketUrl, MEDIA_PATH_PREFIX } from './connectMediaSocket.ts';
+export {
+  connectMediaSocket,
+  MEDIA_PATH_PREFIX,
+  mediaSocketUrl,
+  openMediaConnection,
+} from './connectMediaSocket.ts';
 export type { ConnectMediaSocketOptions } from './connectMediaSocket.ts';
 export { MediaSocketServer } from './MediaSocketServer.ts';
 export type { MediaSocketServerOptions } from './MediaSocketServer.ts';
