@@ -316,6 +316,29 @@ exten => 200,1,Playback(beep)
     }
   });
 
+  it('ringflow dev --sounds: a folder that is not there stops it with the reason (exit 1)', async () => {
+    const err: string[] = [];
+    const code = await main(['dev', join(dir, 'hello.yaml'), '--port', '0', '--sounds', join(dir, 'none')], {
+      stdout: (t) => err.push(t),
+      stderr: (t) => err.push(t),
+      waitForStop: () => new Promise((resolve) => setTimeout(() => resolve('SIGTERM'), 5_000)),
+    });
+    expect(code, err.join('')).toBe(ExitCode.FAILURE);
+    expect(err.join('')).toMatch(/--sounds .*none: no such folder/);
+  });
+
+  it('a port in use stops it with the reason (exit 1)', async () => {
+    const err: string[] = [];
+    const port = new URL(dev.url).port;
+    const code = await main(['dev', join(dir, 'hello.yaml'), '--port', port], {
+      stdout: (t) => err.push(t),
+      stderr: (t) => err.push(t),
+      waitForStop: () => new Promise((resolve) => setTimeout(() => resolve('SIGTERM'), 5_000)),
+    });
+    expect(code, err.join('')).toBe(ExitCode.FAILURE);
+    expect(err.join('')).toMatch(/EADDRINUSE/);
+  });
+
   it('answers bad requests with a clear error', async () => {
     const response = await fetch(`${dev.url}api/call`, {
       method: 'POST',

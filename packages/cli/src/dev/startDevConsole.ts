@@ -84,6 +84,16 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     nextCallId: () => `call-${++callCount}`,
     time,
   });
+  const shutDown = async () => {
+    flows.close();
+    feed.close();
+    // Time runs again, so that the calls' hang-ups are carried out.
+    time.resume();
+    await running.app.stop();
+    await server.wire.close();
+    time.close();
+  };
+  // The page's port may be taken: what was started is stopped before saying so.
   const http = await serveDevConsole(
     {
       gets: {
@@ -112,19 +122,16 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     },
     options.host ?? '127.0.0.1',
     options.port ?? 8089,
-  );
+  ).catch(async (error: unknown) => {
+    await shutDown();
+    throw error;
+  });
   return {
     url: urlOf(http),
     warnings: (server.dialplan?.warnings ?? []).map((w) => formatIssue(w)),
     async stop() {
-      flows.close();
-      feed.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
-      // Time runs again, so that the calls' hang-ups are carried out.
-      time.resume();
-      await running.app.stop();
-      await server.wire.close();
-      time.close();
+      await shutDown();
     },
   };
 }
