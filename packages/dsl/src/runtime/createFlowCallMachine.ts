@@ -1,4 +1,4 @@
-import type { CallHandle, CallInput, QueueSettings, StepFailure } from '@ringflow/runtime';
+import type { AgentServices, CallHandle, CallInput, QueueSettings, StepFailure } from '@ringflow/runtime';
 import { defineLiveValue, PERSIST, type PersistedValue } from '@ringflow/runtime/engine';
 import type { AnyStateMachine } from 'xstate';
 import type { Clock } from '@ringflow/client';
@@ -24,11 +24,13 @@ import type { Flow } from '../validate/validateFlow.ts';
 class CallFlowHost implements FlowHost {
   readonly #call: CallHandle;
   readonly fetch?: typeof fetch;
+  readonly agents?: AgentServices;
   #log: FlowLog | undefined;
 
-  constructor(call: CallHandle, fetchImpl: typeof fetch | undefined) {
+  constructor(call: CallHandle, fetchImpl: typeof fetch | undefined, agents?: AgentServices) {
     this.#call = call;
     if (fetchImpl) this.fetch = fetchImpl;
+    if (agents) this.agents = agents;
   }
 
   get ari(): FlowAri {
@@ -106,8 +108,11 @@ defineLiveValue('flowHost', (_marker, call) => hostFromCall(call as CallHandle))
  * The effects of a flow, taken from a runtime call (see {@link CallFlowHost}).
  * @example const host = hostFromCall(call); host.newId('playback'); // owned by the call
  */
-export function hostFromCall(call: CallHandle, options: { fetch?: typeof fetch } = {}): FlowHost {
-  return new CallFlowHost(call, options.fetch);
+export function hostFromCall(
+  call: CallHandle,
+  options: { fetch?: typeof fetch; agents?: AgentServices } = {},
+): FlowHost {
+  return new CallFlowHost(call, options.fetch, options.agents);
 }
 
 /**
@@ -123,6 +128,8 @@ export function createFlowCallMachine(
   options: {
     inputs?: Record<string, unknown> | ((call: CallHandle) => Record<string, unknown>);
     fetch?: typeof fetch;
+    /** What agent steps connect to (`createAgentServices`); without it they end with failed. */
+    agents?: AgentServices;
     /** Wraps each call's host (a console watching what the flow does); the host as it is by default. */
     host?: (host: FlowHost, call: FlowCall) => FlowHost;
   } = {},

@@ -25,3 +25,5 @@ export * from './textRelayProtocol.ts';
 export { SimulatedSpeechToText } from '../speech/simulatedSpeechToText.ts';
 export { SIMULATED_WORD_MS, SimulatedTextToSpeech, wordsInSlin } from '../speech/simulatedTextToSpeech.ts';
 export { connectWebSocketBot, type ServedBot, serveTextBot } from './webSocketBot.ts';
+export { type AgentServicesOptions, createAgentServices } from './createAgentServices.ts';
+export { heldMediaLink } from './heldMediaLink.ts';

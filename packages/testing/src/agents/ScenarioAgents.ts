@@ -4,6 +4,7 @@ import {
   type AgentServices,
   type BotLink,
   connectWebSocketBot,
+  heldMediaLink,
   linkInProcessBot,
   type MetricsRegistry,
   SimulatedSpeechToText,
@@ -14,7 +15,6 @@ import {
 import { createMediaPipePair, type Simulator } from '@ringflow/simulator';
 import { type BotScript, type ScriptSurprise, scriptedBot } from './BotScript.ts';
 import { type BotExchange, describeExchange } from './BotExchange.ts';
-import { heldMediaLink } from './heldMediaLink.ts';
 
 /**
  * The bot of a scenario's agent steps: a script (`{ greet, turns }`), a bot of your own running in

@@ -1,9 +1,9 @@
 import type { MediaConnection } from '@ringflow/client';
 
 /**
- * A media link that keeps what arrives before anyone listens and hands it to the first handler:
- * the simulator sends MEDIA_START the moment an in-process pipe is attached, before the relay
- * that asked for the socket has had a turn to listen (a WebSocket gives it that turn).
+ * A media connection that keeps what arrives before anyone listens and hands it to the first
+ * handler: the server may send MEDIA_START the moment the socket opens (an in-process pipe of the
+ * simulator does it synchronously), before the relay that asked for the socket listens.
  */
 export function heldMediaLink(link: MediaConnection): MediaConnection {
   const held = { text: [] as string[], binary: [] as Uint8Array[], close: undefined as number | undefined };
