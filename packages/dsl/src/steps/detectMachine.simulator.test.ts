@@ -18,6 +18,7 @@ const report = (name: string) => ({
           status: { expr: "has(vars.amd.status) ? vars.amd.status : 'none'" },
           cause: { expr: "has(vars.amd.cause) ? vars.amd.cause : 'none'" },
           words: { expr: "has(vars.amd.words) ? string(vars.amd.words) : 'none'" },
+          greetingMs: { expr: "has(vars.amd.greetingMs) ? string(vars.amd.greetingMs) : 'none'" },
         },
       },
     },
@@ -82,7 +83,12 @@ describe('detectMachine on the simulator', () => {
     await call.wait('4s'); // answered after 2 s, greeting from 2.5 s: 1.5 s of it heard by now
     call.expectState('a');
     await call.wait('4s'); // the greeting ends at 6.5 s, the beep from 7.1 s to 7.5 s
-    call.expectUserEvent('Detected', { outcome: 'beep', status: 'MACHINE', cause: /^LONGGREETING-/ });
+    call.expectUserEvent('Detected', {
+      outcome: 'beep',
+      status: 'MACHINE',
+      cause: 'LONGGREETING-1500-1500',
+      greetingMs: '1500',
+    });
     const [detected] = call.expectUserEvent('Detected');
     expect(detected?.at).toBe(7_500);
   });
@@ -95,6 +101,20 @@ describe('detectMachine on the simulator', () => {
     call = await testFlow(legFlow({ beepTimeout: '5s' }), { farEnds: { 'PJSIP/callee': farEnd as FarEnd } });
     await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
     call.expectUserEvent('Detected', { outcome, status });
+  });
+
+  it('talk: two stretches of speech that add up past the greeting: machine, counted once', async () => {
+    call = await testFlow(ownFlow({ waitForBeep: false }));
+    await call.wait('300ms');
+    await call.talk('1s');
+    await call.wait('300ms');
+    await call.talk('1s');
+    call.expectUserEvent('Detected', {
+      outcome: 'machine',
+      cause: 'LONGGREETING-2000-1500',
+      greetingMs: '2000',
+      words: '2',
+    });
   });
 
   it('talk: silence and short words until the analysis time is over: notSure', async () => {

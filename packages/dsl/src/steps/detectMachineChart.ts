@@ -3,7 +3,7 @@ import { isEventType } from '@ringflow/client/interface';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { describeFailure, resolveOptional, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setStep } from '../compile/effects.ts';
-import type { StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
+import { type StateSpec, type TransitionSpec, withActions } from '../compile/StateSpec.ts';
 import { type Duration, parseDuration } from '../schema/s.ts';
 import type { DetectMachineParams } from './detectMachine.ts';
 import type { StepBuild } from './StepDefinition.ts';
@@ -96,10 +96,8 @@ export function compileDetectMachine(p: DetectMachineParams, build: StepBuild): 
               guard: (a: ActionArgs) =>
                 talkOf('ChannelTalkingFinished')(a) && voiced(a) + talkDuration(a) >= greeting,
               ...machine(
-                (a) => ({
-                  status: 'MACHINE',
-                  cause: `LONGGREETING-${voiced(a) + talkDuration(a)}-${greeting}`,
-                }),
+                // Run after the state's exit, which has counted the talk that finished.
+                (a) => ({ status: 'MACHINE', cause: `LONGGREETING-${voiced(a)}-${greeting}` }),
                 'waiting',
               ),
             },
@@ -109,9 +107,13 @@ export function compileDetectMachine(p: DetectMachineParams, build: StepBuild): 
         // Whatever the transition, the talk that finished counts.
         exit: [setStep((a) => ({ voiceMs: voiced(a) + talkDuration(a) }))],
         after: {
-          [greeting]: machine(
-            () => ({ status: 'MACHINE', cause: `LONGGREETING-${greeting}-${greeting}` }),
-            'greetingGoesOn',
+          // Still talking after `greeting`: that much speech was heard (the exit added none).
+          [greeting]: withActions(
+            machine(
+              () => ({ status: 'MACHINE', cause: `LONGGREETING-${greeting}-${greeting}` }),
+              'greetingGoesOn',
+            ),
+            [setStep((a) => ({ voiceMs: voiced(a) + greeting }))],
           ),
         },
       },
