@@ -89,6 +89,7 @@ it('flows/order-status.yaml over the wire: the caller asks the demo bot, hears i
             ariUrl: wire.url,
             speechToText: stt,
             textToSpeech: new SimulatedTextToSpeech(),
+            metrics: app.metrics.agents,
           }),
         },
       ),
@@ -136,6 +137,9 @@ it('flows/order-status.yaml over the wire: the caller asks the demo bot, hears i
       name: string;
     }[];
     expect(channels.some((c) => c.name.startsWith('WebSocket/'))).toBe(false);
+    const exported = app.metrics.toPrometheus();
+    expect(exported).toContain('ringflow_agent_turn_latency_seconds_count 2');
+    expect(exported).toContain('ringflow_agent_sessions_ended_total{outcome="handoff"} 1');
   } finally {
     await app.stop();
     await wire.close();

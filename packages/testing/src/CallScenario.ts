@@ -345,7 +345,7 @@ export class CallScenario {
       ids: () => String(++n),
       logger: pino({ level: 'silent' }),
     });
-    this.agents = new ScenarioAgents(this, options.bot, this.app.metrics.registry);
+    this.agents = new ScenarioAgents(this, options.bot, this.app.metrics.agents);
     for (const plan of this.plans)
       this.calls.set(
         plan.name,

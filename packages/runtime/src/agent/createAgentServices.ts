@@ -14,6 +14,7 @@ export interface AgentServicesOptions {
   readonly textToSpeech: TextToSpeech;
   /** Bots run in this process, by the name a step's `bot:` gives; URLs are connected to. */
   readonly bots?: Readonly<Record<string, TextBot>>;
+  /** Usually the application's: `app.metrics.agents`. */
   readonly metrics?: AgentMetricsSink;
 }
 

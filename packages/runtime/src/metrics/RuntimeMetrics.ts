@@ -6,6 +6,7 @@ import {
   MetricsRegistry,
   type MetricsSnapshot,
 } from './MetricsRegistry.ts';
+import { AgentMetrics } from '../agent/AgentMetrics.ts';
 import type { QueueObserver } from '../queue/CallQueue.ts';
 import type { AgentState, QueueState as QueueStateView } from '../queue/QueueState.ts';
 
@@ -83,6 +84,8 @@ export class RuntimeMetrics {
   readonly queueAgents: Gauge;
   readonly queueCallers: Counter;
   readonly queueWait: Histogram;
+  /** The agent steps' turn latency, barge-ins and end reasons (give it to `createAgentServices`). */
+  readonly agents: AgentMetrics;
   private readonly clock: Clock;
   /** Events counted per whole second of clock time; only the last window is kept. */
   private readonly perSecond = new Map<number, number>();
@@ -208,6 +211,7 @@ export class RuntimeMetrics {
       labelNames: ['queue', 'outcome'],
       buckets: QUEUE_WAIT_BUCKETS,
     });
+    this.agents = new AgentMetrics(r);
   }
 
   /** What the application's call queues report: their callers, agents and waits. */

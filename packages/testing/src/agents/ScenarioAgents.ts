@@ -1,12 +1,11 @@
 import type { VirtualClock } from '@ringflow/client';
 import {
-  AgentMetrics,
+  type AgentMetrics,
   type AgentServices,
   type BotLink,
   connectWebSocketBot,
   heldMediaLink,
   linkInProcessBot,
-  type MetricsRegistry,
   SimulatedSpeechToText,
   SimulatedTextToSpeech,
   type TextBot,
@@ -59,10 +58,10 @@ export class ScenarioAgents {
   /** What scripted bots noticed that their script did not expect. */
   readonly surprises: ScriptSurprise[] = [];
 
-  constructor(world: ScenarioWorld, bot: ScenarioBot | undefined, registry: MetricsRegistry) {
+  constructor(world: ScenarioWorld, bot: ScenarioBot | undefined, metrics: AgentMetrics) {
     this.#world = world;
     this.#bot = bot;
-    this.#metrics = new AgentMetrics(registry);
+    this.#metrics = metrics;
   }
 
   /** The agent metrics of the scenario's application (turn latency, interruptions, end reasons). */
