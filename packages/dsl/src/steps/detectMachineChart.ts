@@ -13,7 +13,8 @@ const TALK_DETECT = '300,256';
 /** A sound after the greeting at most this long is its beep. */
 const MAX_BEEP_MS = 1500;
 
-type Verdict = { readonly status: 'HUMAN' | 'MACHINE' | 'NOTSURE'; readonly cause: string };
+/** AMDSTATUS and AMDCAUSE (the server's, or the talk detector's in the same words). */
+type Verdict = { readonly status: string; readonly cause: string };
 
 /** The event is talk detection on the channel listened to. */
 function talkOf(type: 'ChannelTalkingStarted' | 'ChannelTalkingFinished') {
@@ -247,8 +248,10 @@ function serverStates(
   const isTarget = ({ context, event }: ActionArgs) =>
     isEventType(event, 'StasisStart', 'ChannelDestroyed') && event.channel.id === context.step.target;
   const verdictOf = ({ event }: ActionArgs): Verdict => {
-    const output = (event as { output?: Verdict }).output; // an effect's output: no event guard exists for it
-    return output ?? { status: 'NOTSURE', cause: '' };
+    const { output } = event; // the reading effect's result
+    return typeof output === 'object' && output !== null && 'status' in output && 'cause' in output
+      ? { status: String(output.status), cause: String(output.cause) }
+      : { status: 'NOTSURE', cause: '' };
   };
   const answered = (status: string) => (a: ActionArgs) => verdictOf(a).status === status;
   const waitForBeep = p.waitForBeep !== false;
