@@ -84,9 +84,13 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     nextCallId: () => `call-${++callCount}`,
     time,
   });
-  const shutDown = async () => {
+  // The feeds are ended first: the page's server closes only once its connections are.
+  const endFeeds = () => {
     flows.close();
     feed.close();
+  };
+  const shutDown = async () => {
+    endFeeds();
     // Time runs again, so that the calls' hang-ups are carried out.
     time.resume();
     await running.app.stop();
@@ -130,6 +134,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     url: urlOf(http),
     warnings: (server.dialplan?.warnings ?? []).map((w) => formatIssue(w)),
     async stop() {
+      endFeeds();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       await shutDown();
     },
