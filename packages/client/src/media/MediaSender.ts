@@ -3,7 +3,7 @@ import type { Clock, TimerHandle } from '../clock/Clock.ts';
 /** What the sender needs: the clock, the framing, and where frames and marks go. */
 export interface MediaSenderInit {
   readonly clock: Clock;
-  /** Bytes of one frame; 0 when the format is passed through (no framing, no pacing). */
+  /** Bytes of one frame; 0 when the format is passed through (sent as given, at once). */
   readonly frameBytes: number;
   readonly ptimeMs: number;
   /** Frames kept queued at the server ahead of real time, against timer jitter. */
@@ -46,8 +46,8 @@ export class MediaSender {
     if (this.stopped || audio.length === 0) return;
     const size = this.init.frameBytes;
     if (size === 0) {
-      this.items.push({ kind: 'frame', data: audio });
-      this.pump();
+      // Passed through: the server neither frames nor queues it; the application paces it.
+      this.init.sendFrame(audio);
       return;
     }
     let bytes = audio;
@@ -138,7 +138,7 @@ export class MediaSender {
         this.init.sendMark(head.id);
         continue;
       }
-      if (this.init.frameBytes > 0 && this.sentInRun >= due) break;
+      if (this.sentInRun >= due) break;
       this.items.shift();
       this.sentInRun++;
       this.init.sendFrame(head.data);

@@ -194,13 +194,16 @@ describe('MediaSocket against the recorded exchange (case e, JSON control messag
     expect(await j1).toBe('played');
     socket.setDirection('out');
     socket.setDirection('in');
-    server.deliver(recorded('e-', 'in', '{"event":"ERROR"'));
+    const j2 = socket.mark('j2');
+    server.deliver(recorded('e-', 'in', '{"event":"ERROR"')); // MARK_MEDIA not supported while media direction is 'in'
+    expect(await j2).toBe('refused');
     socket.hangup();
     expect(server.sentTexts()).toEqual([
       recorded('e-', 'out', '{"command":"GET_STATUS"'),
       recorded('e-', 'out', '{"command":"MARK_MEDIA"'),
       recorded('e-', 'out', '{"command":"SET_MEDIA_DIRECTION","direction":"out"'),
       recorded('e-', 'out', '{"command":"SET_MEDIA_DIRECTION","direction":"in"'),
+      recorded('e-', 'out', '{"command":"MARK_MEDIA","correlation_id":"j2"'),
       recorded('e-', 'out', '{"command":"HANGUP"'),
     ]);
     expect(events.find((e) => e.event === 'ERROR')).toMatchObject({
@@ -212,6 +215,20 @@ describe('MediaSocket against the recorded exchange (case e, JSON control messag
       'unknown event MEDIA_SOMETHING_NEW',
       "'not' is not an event name",
     ]);
+  });
+});
+
+describe('MediaSocket on a passthrough codec (case c5: opus, optimal_frame_size 0)', () => {
+  it('sends audio as given and refuses MARK and FLUSH, which the server does not support', async () => {
+    const { server, socket } = setUp();
+    server.deliver(recorded('c5-', 'in', 'MEDIA_START'));
+    const { format } = await socket.started;
+    expect(format).toEqual({ kind: 'passthrough', name: 'opus' });
+    socket.play(new Uint8Array(77));
+    socket.play(new Uint8Array(93));
+    expect(server.frames.map((f) => f.length)).toEqual([77, 93]);
+    await expect(socket.mark()).rejects.toThrow(/MARK_MEDIA is not supported for passthrough format opus/);
+    expect(() => socket.flush()).toThrow(/FLUSH_MEDIA is not supported for passthrough format opus/);
   });
 });
 

@@ -25,8 +25,11 @@ export interface MediaSocketStart {
   readonly controlFormat: MediaControlFormat;
 }
 
-/** How a mark ended: its audio played, FLUSH dropped it, or the connection closed first. */
-export type MarkOutcome = 'played' | 'flushed' | 'closed';
+/**
+ * How a mark ended: its audio played, FLUSH dropped it, the server refused it (an ERROR about
+ * MARK_MEDIA, as while the direction is `in`), or the connection closed first.
+ */
+export type MarkOutcome = 'played' | 'flushed' | 'refused' | 'closed';
 
 /** Text from the server that is not a known event (logged by the application, never thrown). */
 export interface MediaProblem {
@@ -68,6 +71,8 @@ export class MediaSocket {
   private readonly drainWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private startTimer: TimerHandle | undefined;
   private markSequence = 0;
+  /** The id of the last MARK_MEDIA written: an ERROR about MARK_MEDIA answers it at once. */
+  private lastMarkSent: string | undefined;
   private resolveStarted!: (start: MediaSocketStart) => void;
   private rejectStarted!: (error: Error) => void;
   private resolveClosed!: (result: { code: number }) => void;
@@ -159,6 +164,11 @@ export class MediaSocket {
   /** Barge-in: drops the audio not yet played, here and at the server (FLUSH_MEDIA); pending marks end `flushed`. */
   flush(): void {
     const sender = this.requireStarted('flush');
+    if (this.startInfo?.format.kind === 'passthrough') {
+      throw new Error(
+        `media socket: FLUSH_MEDIA is not supported for passthrough format ${this.startInfo.format.name}`,
+      );
+    }
     sender.clear();
     this.send({ command: 'FLUSH_MEDIA' });
     for (const [id, resolve] of this.marks) {
@@ -277,7 +287,10 @@ export class MediaSocket {
       sendFrame: (frame) => {
         if (this.connection.open) this.connection.sendBinary(frame);
       },
-      sendMark: (id) => this.send({ command: 'MARK_MEDIA', correlation_id: id }),
+      sendMark: (id) => {
+        this.lastMarkSent = id;
+        this.send({ command: 'MARK_MEDIA', correlation_id: id });
+      },
     });
     this.phase = 'started';
     this.resolveStarted(this.startInfo);
@@ -285,6 +298,15 @@ export class MediaSocket {
 
   private react(event: MediaEvent): void {
     switch (event.event) {
+      case 'ERROR': {
+        const id = this.lastMarkSent;
+        if (id === undefined || !event.error_text.startsWith('MARK_MEDIA')) return;
+        this.lastMarkSent = undefined;
+        const resolve = this.marks.get(id);
+        this.marks.delete(id);
+        resolve?.('refused');
+        return;
+      }
       case 'MEDIA_MARK_PROCESSED': {
         const resolve = this.marks.get(event.correlation_id);
         this.marks.delete(event.correlation_id);
