@@ -445,7 +445,7 @@ scenarios:
     expect(messages).toEqual([
       '5:9 press: this scenario has several callers (alice, bob); say whose: - alice: { press: ... }',
       "6:19 state is about one caller's flow and this scenario has several (alice, bob); say whose: - alice: { expect: { state: ... } }",
-      '7:9 Unknown step "carol". Known steps: wait, talk, press, hangup, hangupFarEnd, inject, expect, alice, bob.',
+      '7:9 Unknown step "carol". Known steps: wait, talk, say, press, hangup, hangupFarEnd, inject, expect, alice, bob.',
     ]);
   });
 });
