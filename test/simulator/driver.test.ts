@@ -236,7 +236,7 @@ describe('the test driver', () => {
     expect((await h.req('GET', `/channels/${a}`)).status).toBe(404);
   });
 
-  it('attended transfer joins the transferee with the target and hangs both transferer legs up', async () => {
+  it("attended transfer links the two application bridges with a Local pair in the legs' places and hangs both transferer legs up", async () => {
     const h = createHarness();
     h.connect('app', ['conf'], false);
     const [caller, agent1, agent2, expert] = ['301', '302', '303', '304'].map((from) =>
@@ -246,20 +246,37 @@ describe('the test driver', () => {
     await h.req('POST', '/bridges/second');
     await h.req('POST', '/bridges/first/addChannel', { channel: `${caller},${agent1}` });
     await h.req('POST', '/bridges/second/addChannel', { channel: `${agent2},${expert}` });
-    h.sim.driver.attendedTransfer(agent1, agent2);
+    const { firstLink, secondLink } = h.sim.driver.attendedTransfer(agent1, agent2);
     await h.advance(0);
+    // The real server's ARI bridges forbid merges and swaps: the transfer links them (main/bridge.c).
     expect(ofType(h, 'app', 'BridgeAttendedTransfer')[0]).toMatchObject({
       transferer_first_leg: { id: agent1 },
       transferer_second_leg: { id: agent2 },
       transferee: { id: caller },
       transfer_target: { id: expert },
-      destination_type: 'bridge',
-      destination_bridge: 'first',
+      destination_type: 'link',
+      destination_link_first_leg: { id: firstLink },
+      destination_link_second_leg: { id: secondLink },
+    });
+    const starts = ofType(h, 'app', 'StasisStart');
+    expect(starts.find((e) => (e.channel as { id: string }).id === firstLink)?.replace_channel).toMatchObject(
+      {
+        id: agent1,
+      },
+    );
+    expect(
+      starts.find((e) => (e.channel as { id: string }).id === secondLink)?.replace_channel,
+    ).toMatchObject({
+      id: agent2,
     });
     expect(((await h.req('GET', '/bridges/first')).body as { channels: string[] }).channels.sort()).toEqual(
-      [caller, expert].sort(),
+      [caller, firstLink].sort(),
     );
-    expect(h.sim.channelCount).toBe(2);
+    expect(((await h.req('GET', '/bridges/second')).body as { channels: string[] }).channels.sort()).toEqual(
+      [expert, secondLink].sort(),
+    );
+    expect((await h.req('GET', `/channels/${agent1}`)).status).toBe(404);
+    expect((await h.req('GET', `/channels/${agent2}`)).status).toBe(404);
   });
 
   it('rings an outbound call until the far end answers; a forward carries the subscription to the new channel', async () => {

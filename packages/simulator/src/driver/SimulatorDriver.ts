@@ -212,9 +212,17 @@ export class SimulatorDriver {
     return blindTransfer(this.world, this.channel(channelId), exten, context).id;
   }
 
-  /** The caller joins its two calls (attended transfer). */
-  attendedTransfer(firstLegId: string, secondLegId: string): void {
-    attendedTransfer(this.world, this.channel(firstLegId), this.channel(secondLegId));
+  /**
+   * The caller joins its two calls (attended transfer). Both bridged: a Local pair links the two
+   * bridges in the legs' places; returns the ids of its halves (`;1` in the first leg's bridge).
+   */
+  attendedTransfer(firstLegId: string, secondLegId: string): { firstLink?: string; secondLink?: string } {
+    const { firstLink, secondLink } = attendedTransfer(
+      this.world,
+      this.channel(firstLegId),
+      this.channel(secondLegId),
+    );
+    return firstLink && secondLink ? { firstLink: firstLink.id, secondLink: secondLink.id } : {};
   }
 
   /**

@@ -1,5 +1,6 @@
 import { addToBridge, removeFromBridge } from './bridgeMembership.ts';
 import { createChannel, hangupChannel } from './channelLifecycle.ts';
+import type { SimBridge } from './SimBridge.ts';
 import type { SimChannel } from './SimChannel.ts';
 import { startDialplan } from './startDialplan.ts';
 import { enterStasis } from './stasis.ts';
@@ -11,11 +12,41 @@ function otherInBridge(world: World, ch: SimChannel): SimChannel | undefined {
   return id === undefined ? undefined : world.channel(id);
 }
 
+/** A Local pair made by a transfer (`Local/<dialString>-<seq>;1` and `;2`), both up. */
+function transferLocalPair(world: World, dialString: string, context: string, exten: string) {
+  const seq = world.nextLocalSequence();
+  const common = { technology: 'Local', deviceName: `Local/${dialString}`, context, exten };
+  const half1 = createChannel(world, { ...common, name: `Local/${dialString}-${seq};1`, state: 'Up' });
+  const half2 = createChannel(world, { ...common, name: `Local/${dialString}-${seq};2`, state: 'Up' });
+  half1.peer = half2;
+  half2.peer = half1;
+  half1.half = 1;
+  half2.half = 2;
+  return { half1, half2 };
+}
+
+/**
+ * `replacement` takes `replaced`'s place in its bridge, as the real server's impart with a swap
+ * channel does: in an application's bridge it enters the application first, with StasisStart
+ * carrying `replace_channel`.
+ */
+function swapInto(world: World, bridge: SimBridge, replaced: SimChannel, replacement: SimChannel): void {
+  const app = replaced.app;
+  if (app !== undefined) {
+    replacement.setApp('Stasis', app);
+    world.channelChanged(replacement);
+    enterStasis(world, replacement, app, [], replaced);
+  }
+  removeFromBridge(world, replaced);
+  addToBridge(world, bridge, replacement, undefined);
+}
+
 /**
  * The caller on `transferer` blind-transfers its bridge to `exten@context`, as a phone's transfer
- * key does. Like the real server with an application's bridge: a Local pair is made, its `;1`
- * half takes the transferer's place in the bridge (StasisStart with `replace_channel`), its `;2`
- * half runs the dialplan at the target, BridgeBlindTransfer is raised and the transferer hangs up.
+ * key does. As the real server does with an application's bridge (they only allow transfers of
+ * the whole bridge): a Local pair is made, its `;1` half takes the transferer's place in the
+ * bridge (StasisStart with `replace_channel`), its `;2` half runs the dialplan at the target,
+ * BridgeBlindTransfer is raised and the transferer hangs up.
  */
 export function blindTransfer(
   world: World,
@@ -29,15 +60,7 @@ export function blindTransfer(
       `blindTransfer: channel ${transferer.id} is not in a bridge; a blind transfer moves a bridged call`,
     );
   const transferee = otherInBridge(world, transferer);
-  const dialString = `${exten}@${context}`;
-  const seq = world.nextLocalSequence();
-  const common = { technology: 'Local', deviceName: `Local/${dialString}`, context, exten };
-  const half1 = createChannel(world, { ...common, name: `Local/${dialString}-${seq};1`, state: 'Up' });
-  const half2 = createChannel(world, { ...common, name: `Local/${dialString}-${seq};2`, state: 'Up' });
-  half1.peer = half2;
-  half2.peer = half1;
-  half1.half = 1;
-  half2.half = 2;
+  const { half1, half2 } = transferLocalPair(world, `${exten}@${context}`, context, exten);
   const fields: Record<string, unknown> = {
     channel: transferer.snapshot(),
     bridge: bridge.toJson(),
@@ -52,25 +75,26 @@ export function blindTransfer(
     channels: [transferer, transferee, half1],
     bridgeId: bridge.id,
   });
-  const app = transferer.app;
-  if (app !== undefined) {
-    half1.setApp('Stasis', app);
-    world.channelChanged(half1);
-    enterStasis(world, half1, app, [], transferer);
-  }
-  removeFromBridge(world, transferer);
-  addToBridge(world, bridge, half1, undefined);
+  swapInto(world, bridge, transferer, half1);
   startDialplan(world, half2, { context, exten, priority: 1 }, true);
   hangupChannel(world, transferer, 16, 'remote');
   return half1;
 }
 
 /**
- * The caller holding two calls joins them, as an attended transfer does: the party of the second
- * call (`secondLeg`'s bridge peer) moves into the first call's bridge, BridgeAttendedTransfer is
- * raised, and both of the transferer's legs hang up.
+ * The caller holding two calls joins them, as an attended transfer does. Both bridged (the
+ * application's bridges, which forbid merging and swapping on a real server): a Local pair links
+ * the two bridges, its `;1` half taking the first leg's place and its `;2` half the second leg's
+ * (each a StasisStart with `replace_channel` in an application's bridge), BridgeAttendedTransfer
+ * is raised with `destination_type` link, and both of the transferer's legs hang up. With the
+ * second leg not bridged, the party of its call (its Local peer) moves into the first bridge.
+ * Returns the channels that took the legs' places (none when the target was moved).
  */
-export function attendedTransfer(world: World, firstLeg: SimChannel, secondLeg: SimChannel): void {
+export function attendedTransfer(
+  world: World,
+  firstLeg: SimChannel,
+  secondLeg: SimChannel,
+): { readonly firstLink?: SimChannel; readonly secondLink?: SimChannel } {
   const firstBridge = firstLeg.bridgeId === undefined ? undefined : world.bridges.get(firstLeg.bridgeId);
   if (!firstBridge) throw new Error(`attendedTransfer: channel ${firstLeg.id} is not in a bridge`);
   const secondBridge = secondLeg.bridgeId === undefined ? undefined : world.bridges.get(secondLeg.bridgeId);
@@ -80,19 +104,37 @@ export function attendedTransfer(world: World, firstLeg: SimChannel, secondLeg: 
     transferer_first_leg: firstLeg.snapshot(),
     transferer_second_leg: secondLeg.snapshot(),
     transferer_first_leg_bridge: firstBridge.toJson(),
-    destination_type: 'bridge',
-    destination_bridge: firstBridge.id,
     result: 'Success',
     is_external: true,
   };
   if (secondBridge) fields.transferer_second_leg_bridge = secondBridge.toJson();
   if (transferee) fields.transferee = transferee.snapshot();
   if (target) fields.transfer_target = target.snapshot();
-  world.publish('BridgeAttendedTransfer', fields, {
-    channels: [firstLeg, secondLeg, transferee, target],
-    bridgeId: firstBridge.id,
-  });
+  if (secondBridge) {
+    const { half1, half2 } = transferLocalPair(world, '_attended@transfer/m', 'transfer', '_attended');
+    swapInto(world, secondBridge, secondLeg, half2);
+    swapInto(world, firstBridge, firstLeg, half1);
+    world.publish(
+      'BridgeAttendedTransfer',
+      {
+        ...fields,
+        destination_type: 'link',
+        destination_link_first_leg: half1.snapshot(),
+        destination_link_second_leg: half2.snapshot(),
+      },
+      { channels: [firstLeg, secondLeg, transferee, target, half1, half2], bridgeId: firstBridge.id },
+    );
+    hangupChannel(world, secondLeg, 16, 'remote');
+    hangupChannel(world, firstLeg, 16, 'remote');
+    return { firstLink: half1, secondLink: half2 };
+  }
+  world.publish(
+    'BridgeAttendedTransfer',
+    { ...fields, destination_type: 'bridge', destination_bridge: firstBridge.id },
+    { channels: [firstLeg, secondLeg, transferee, target], bridgeId: firstBridge.id },
+  );
   if (target && target.app !== undefined) addToBridge(world, firstBridge, target, undefined);
   hangupChannel(world, secondLeg, 16, 'remote');
   hangupChannel(world, firstLeg, 16, 'remote');
+  return {};
 }
