@@ -52,4 +52,39 @@ describe("a phone's blind transfer, followed by the call's session", () => {
     expect(ended.find((e) => e.callId === agent)?.outcome).toBe('completed');
     await app.stop();
   });
+
+  it("an attended transfer linking two bridges: the call follows the link's half that took its place", async () => {
+    const clock = new VirtualClock();
+    const simulator = createSimulator({ clock });
+    const { app, requests } = inProcessApp(clock, [{ name: 'pbx', server: simulator }], {
+      apps: ['desk'],
+      call: answerWaitBeep,
+    });
+    const ended: CallEnded[] = [];
+    app.callEnded$.subscribe((e) => ended.push(e));
+    await app.start();
+    const [agent, customer, agentSecond, expert] = ['a1', 'c1', 'a2', 'x1'].map((id, i) =>
+      simulator.driver.placeCall({ channelId: id, from: String(201 + i), app: 'desk' }),
+    ) as [string, string, string, string];
+    await clock.advance(100);
+    for (const [bridge, members] of [
+      ['first', `${agent},${customer}`],
+      ['second', `${agentSecond},${expert}`],
+    ] as const) {
+      await simulator.handle({ method: 'POST', path: `/bridges/${bridge}`, query: { type: 'mixing' } });
+      await simulator.handle({
+        method: 'POST',
+        path: `/bridges/${bridge}/addChannel`,
+        query: { channel: members },
+      });
+    }
+    await clock.advance(100);
+    const { firstLink } = simulator.driver.attendedTransfer(agent, agentSecond);
+    await clock.advance(10_000);
+    expect(firstLink).toBeDefined();
+    const plays = requests.filter((r) => r.method === 'POST' && /\/play/.test(r.path)).map((r) => r.path);
+    expect(plays).toContain(`/channels/${firstLink}/play/playback-1`);
+    expect(ended.find((e) => e.callId === agent)?.outcome).toBe('completed');
+    await app.stop();
+  });
 });
