@@ -44,7 +44,7 @@ const loads = (modules: string[], pattern: RegExp) => modules.filter((url) => pa
 const SIMULATOR = /\/(packages|@ringflow)\/simulator\//;
 const RUNTIME = /\/(packages|@ringflow)\/runtime\//;
 /** The runtime's engine entry and the chunk of modules it shares with the main entry. */
-const RUNTIME_ENGINE = /\/runtime\/dist\/(engine\/index|callEnd|chunks\/chunk-[A-Z0-9]+)\.js$/;
+const RUNTIME_ENGINE = /\/runtime\/dist\/(engine\/index|session\/CallEnd|chunks\/chunk-[A-Z0-9]+)\.js$/;
 /** The harness that runs scenarios (the testing package's main entry); its scenario-file reader is not it. */
 const TEST_HARNESS = /\/(packages|@ringflow)\/testing\/dist\/index\.js$/;
 

@@ -1,5 +1,6 @@
 import type { Command } from '../Command.ts';
 import { callCommand } from './callCommand.ts';
+import { campaignCommand } from './campaignCommand.ts';
 import { createDefaultCore } from './createDefaultCore.ts';
 import { devCommand } from './devCommand.ts';
 import { graphCommand } from './graphCommand.ts';
@@ -23,6 +24,7 @@ export const commands: readonly Command[] = [
   graphCommand,
   createSimulatorCommand(createDefaultCore),
   callCommand,
+  campaignCommand,
   initCommand,
   devCommand,
 ];

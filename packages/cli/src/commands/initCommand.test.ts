@@ -8,16 +8,7 @@ import { cliVersion } from '../cliVersion.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { TOOL_VERSIONS } from '../init/projectFiles.ts';
 import { main } from '../main.ts';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) },
-    out: () => out.join(''),
-    err: () => err.join(''),
-  };
-}
+import { captureIo } from '../test-support/captureIo.ts';
 
 const temporaryFolders: string[] = [];
 afterAll(async () => {
@@ -33,7 +24,7 @@ async function newFolder(name: string): Promise<string> {
 describe('ringflow init', () => {
   it('writes a project whose flow is valid and whose scenarios pass, and says what to run next', async () => {
     const dir = await newFolder('my-ivr');
-    const c = capture();
+    const c = captureIo();
     expect(await main(['init', dir], c.io)).toBe(ExitCode.OK);
     expect(c.out()).toContain('flows/main-menu.yaml');
     expect(c.out()).toMatch(/Next:\n {2}cd .*my-ivr\n {2}npm install\n {2}npm run demo/);
@@ -57,9 +48,9 @@ describe('ringflow init', () => {
 
   it('refuses to overwrite: with one file there already, it writes nothing and exits 1', async () => {
     const dir = await newFolder('taken');
-    await main(['init', dir], capture().io);
+    await main(['init', dir], captureIo().io);
     await writeFile(join(dir, 'README.md'), 'mine\n');
-    const again = capture();
+    const again = captureIo();
     expect(await main(['init', dir], again.io)).toBe(ExitCode.FAILURE);
     expect(again.err()).toContain('not overwriting');
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('mine\n');
@@ -67,12 +58,12 @@ describe('ringflow init', () => {
     const only = await newFolder('only-readme');
     await mkdir(only);
     await writeFile(join(only, 'README.md'), 'mine\n');
-    expect(await main(['init', only], capture().io)).toBe(ExitCode.FAILURE);
+    expect(await main(['init', only], captureIo().io)).toBe(ExitCode.FAILURE);
     expect(await readdir(only)).toEqual(['README.md']);
   });
 
   it('rejects a folder name npm would not take as a package name', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await main(['init', await newFolder('My IVR')], c.io)).toBe(ExitCode.USAGE);
     expect(c.err()).toContain('cannot be an npm package name');
   });
@@ -84,7 +75,7 @@ describe('ringflow init', () => {
     await mkdir(packed, { recursive: true });
     for (const name of ['cli', 'client', 'cluster', 'dsl', 'runtime', 'simulator', 'testing'])
       await writeFile(join(packed, `ringflow-${name}-0.1.0.tgz`), '');
-    const c = capture();
+    const c = captureIo();
     expect(await main(['init', join(parent, 'my-ivr'), '--packages', packed], c.io)).toBe(ExitCode.OK);
     expect(c.out()).toContain(`from the tarballs in ${packed}`);
     expect(c.out()).not.toContain('runs from a clone');
@@ -106,10 +97,10 @@ describe('ringflow init', () => {
     const parent = await mkdtemp(join(tmpdir(), 'ringflow-init-'));
     temporaryFolders.push(parent);
     await writeFile(join(parent, 'ringflow-cli-0.1.0.tgz'), '');
-    const c = capture();
+    const c = captureIo();
     expect(await main(['init', join(parent, 'p'), '--packages', parent], c.io)).toBe(ExitCode.FAILURE);
     expect(c.err()).toMatch(/no tarball of @ringflow\/client, .*npm run pack/);
-    const none = capture();
+    const none = captureIo();
     expect(await main(['init', join(parent, 'q'), '--packages', join(parent, 'nope')], none.io)).toBe(
       ExitCode.FAILURE,
     );
@@ -118,7 +109,7 @@ describe('ringflow init', () => {
 
   it('without --packages, depends on the registry, on the supported Node versions, esbuild allowed', async () => {
     const dir = await newFolder('published');
-    const c = capture();
+    const c = captureIo();
     await main(['init', dir], c.io);
     // Run from this repository: it says how to install from the clone instead.
     expect(c.out()).toMatch(/This ringflow runs from a clone .*\n.*npm run pack .*--packages .*packed/);

@@ -9,6 +9,7 @@ import { outputFormat } from '../OutputFormat.ts';
 import { accountOption } from '../parseAccount.ts';
 import { parseHttpAddress } from '../parseHttpAddress.ts';
 import { parseListenAddress } from '../parseListenAddress.ts';
+import { parseServerUrl } from '../parseServerUrl.ts';
 import { type DemoCaller, demoCallersFromSuite, silentCaller } from '../run/demoCallers.ts';
 
 const HELP = `Usage: ringflow run <flow.yaml> [options]
@@ -147,19 +148,6 @@ function duration(
   return ms;
 }
 
-function serverUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--server: expected an address such as http://127.0.0.1:8088, got '${value}'`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`--server: expected http:// or https://, got '${url.protocol}'`);
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.origin}${path.endsWith('/ari') ? path : `${path}/ari`}`;
-}
-
 async function run(args: readonly string[], io: CommandIo, deps: RunDependencies): Promise<ExitCode> {
   const { values, positionals } = parseCommandLine(() => parse(args));
   if (values.help) {
@@ -258,7 +246,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     throw new UsageError(
       `--cluster-lease: at least 3s (three renewals of 1 s), got '${values['cluster-lease']}'`,
     );
-  const server = values.server !== undefined ? serverUrl(values.server) : undefined;
+  const server = values.server !== undefined ? parseServerUrl(values.server) : undefined;
 
   let flow: Flow;
   try {

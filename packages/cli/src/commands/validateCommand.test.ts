@@ -5,16 +5,7 @@ import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { main } from '../main.ts';
 import { displayPath } from './FlowProblems.ts';
-
-function capture(extra: Partial<CommandIo> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), ...extra },
-    out: () => out.join(''),
-    err: () => err.join(''),
-  };
-}
+import { captureIo } from '../test-support/captureIo.ts';
 
 // One misspelt target in the flow; one unknown step in each scenario file.
 const FLOW = `name: typo
@@ -49,7 +40,7 @@ afterAll(async () => {
 describe('ringflow validate and test report each problem once', () => {
   it('validate: a flow error found through its scenario files is told once, relative, with their own errors after it', async () => {
     for (const args of [[shown], [dir], [join(shown, 'typo.test.yaml'), join(dir, 'typo.yaml')]]) {
-      const c = capture();
+      const c = captureIo();
       expect(await main(['validate', ...args], c.io)).toBe(ExitCode.FAILURE);
       const lines = c
         .out()
@@ -72,7 +63,7 @@ describe('ringflow validate and test report each problem once', () => {
   });
 
   it('test: the flow errors are told with the first scenario file, the next one says they were told', async () => {
-    const c = capture({ isTerminal: true });
+    const c = captureIo({ isTerminal: true });
     expect(await main(['test', shown], c.io)).toBe(ExitCode.FAILURE);
     const out = c.out();
     expect(out.match(/error RF200/g)).toHaveLength(1);
