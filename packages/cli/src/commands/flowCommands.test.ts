@@ -6,7 +6,6 @@ import { VirtualClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { until } from '@ringflow/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { main } from '../main.ts';
 import { createRunCommand } from './runCommand.ts';
