@@ -18,6 +18,9 @@ type Body = Readonly<Record<string, unknown>>;
  * - `POST /calls/{id}/dtmf` `{ digits, durationMs?, gapMs? }` -> 204
  * - `POST /calls/{id}/talk` -> 204 (the caller starts talking); `DELETE /calls/{id}/talk` -> 204 (silence)
  * - `POST /calls/{id}/answer`, `POST /calls/{id}/reject` `{ cause? }` -> 204 (far end of a dialled leg)
+ * - `POST /calls/{id}/transfer` `{ exten, context? }` -> 201 `{ replacement }` (the phone's blind
+ *   transfer of its bridged call; `replacement` is the Local `;1` half in its place), or
+ *   `{ to: <its second call's id> }` -> 201 `{ firstLink, secondLink }` (attended: joins its two calls)
  * - `DELETE /calls/{id}` `{ cause? }` -> 204 (the caller hangs up)
  * - `GET /calls/{id}/heard` -> 200 `{ heard: [...] }`: what the caller heard of the audio applications
  *   sent on media sockets (`driver.heard`), each stretch with its bytes in base64
@@ -88,6 +91,13 @@ export function answerDriverRequest(
           audio: Buffer.from(audio).toString('base64'),
         }));
         return { status: 200, body: { heard } };
+      }
+      if (parts.length === 3 && action === 'transfer' && method === 'POST') {
+        if (fields.to !== undefined)
+          return { status: 201, body: driver.attendedTransfer(id, requiredString(fields, 'to')) };
+        const exten = requiredString(fields, 'exten');
+        const replacement = driver.blindTransfer(id, exten, optionalString(fields, 'context').context);
+        return { status: 201, body: { replacement } };
       }
       if (parts.length === 3 && action === 'answer' && method === 'POST') {
         driver.answer(id);
