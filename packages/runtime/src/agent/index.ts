@@ -27,3 +27,4 @@ export { SIMULATED_WORD_MS, SimulatedTextToSpeech, wordsInSlin } from '../speech
 export { connectWebSocketBot, type ServedBot, serveTextBot } from './webSocketBot.ts';
 export { type AgentServicesOptions, createAgentServices } from './createAgentServices.ts';
 export { heldMediaLink } from './heldMediaLink.ts';
+export { agentInputOfCall } from './agentInputOfCall.ts';
