@@ -1,38 +1,8 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ringflow } from './spawnRingflow.ts';
 
-const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
 const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
-
-/** Spawns the real `ringflow` command; `until(text)` resolves once its output contains `text`. */
-function ringflow(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const waiters: (() => void)[] = [];
-  const wake = () => {
-    for (const w of waiters.splice(0)) w();
-  };
-  child.stdout.setEncoding('utf8').on('data', (t: string) => {
-    stdout += t;
-    wake();
-  });
-  child.stderr.setEncoding('utf8').on('data', (t: string) => {
-    stderr += t;
-    wake();
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const until = async (text: string | RegExp): Promise<string> => {
-    const found = () => (typeof text === 'string' ? stdout.includes(text) : text.test(stdout));
-    while (!found()) {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}; stderr: ${stderr}`);
-      await Promise.race([new Promise<void>((w) => waiters.push(w)), exit]);
-    }
-    return stdout;
-  };
-  return { child, exit, until, output: () => ({ stdout, stderr }) };
-}
 
 describe('ringflow call', () => {
   it('calls a flow run by `ringflow run` on `ringflow simulator`: answered, prompts, keys, hang-up', async () => {
