@@ -40,6 +40,7 @@ export interface FlowAri {
     | 'stopMoh'
     | 'snoopChannelWithId'
     | 'externalMedia'
+    | 'redirect'
   >;
   readonly bridges: Pick<
     BridgesApi,

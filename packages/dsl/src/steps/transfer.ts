@@ -1,6 +1,4 @@
-import type { ChannelsApi } from '@ringflow/client';
 import { isEventType } from '@ringflow/client/interface';
-import type { FlowAri } from '../compile/FlowHost.ts';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, setContext } from '../compile/effects.ts';
@@ -189,13 +187,7 @@ function compileBlind(p: TransferParams, build: StepBuild): StateSpec {
         const channelId = args.context.call.channelId;
         const target = blindTarget(p, args);
         if (target.kind === 'endpoint') {
-          // FlowAri does not list redirect yet (FlowHost.ts is being edited by others): a client
-          // has it; a host without it fails the step saying so.
-          const channels: FlowAri['channels'] & Partial<Pick<ChannelsApi, 'redirect'>> =
-            args.context.host.ari.channels;
-          if (!channels.redirect)
-            throw new Error('this flow host cannot redirect a channel (its ari.channels has no redirect)');
-          await channels.redirect({ channelId, endpoint: target.endpoint });
+          await args.context.host.ari.channels.redirect({ channelId, endpoint: target.endpoint });
           return target.endpoint;
         }
         await args.context.host.ari.channels.continueInDialplan({ channelId, ...target.place });
