@@ -43,8 +43,9 @@ async function loadedBy(args: string[], until?: RegExp): Promise<string[]> {
 const loads = (modules: string[], pattern: RegExp) => modules.filter((url) => pattern.test(url));
 const SIMULATOR = /\/(packages|@ringflow)\/simulator\//;
 const RUNTIME = /\/(packages|@ringflow)\/runtime\//;
-/** The runtime's engine entry and the chunk of modules it shares with the main entry. */
-const RUNTIME_ENGINE = /\/runtime\/dist\/(engine\/index|session\/CallEnd|chunks\/chunk-[A-Z0-9]+)\.js$/;
+/** The runtime's engine entry, the agent step's session (`agent-session`), and the chunk of modules they share with the main entry. */
+const RUNTIME_ENGINE =
+  /\/runtime\/dist\/(engine\/index|session\/CallEnd|agent\/session|chunks\/chunk-[A-Z0-9]+)\.js$/;
 /** The harness that runs scenarios (the testing package's main entry); its scenario-file reader is not it. */
 const TEST_HARNESS = /\/(packages|@ringflow)\/testing\/dist\/index\.js$/;
 

@@ -6,7 +6,7 @@ import {
   type AgentSettings,
   agentMachine,
   DEFAULT_AGENT_LIMITS,
-} from '@ringflow/runtime';
+} from '@ringflow/runtime/agent-session';
 import { sendTo } from 'xstate';
 import { type ActionArgs, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';

@@ -1,9 +1,4 @@
-import {
-  formatMediaCommand,
-  type MediaConnection,
-  parseMediaEvent,
-  type TimerHandle,
-} from '@ringflow/client';
+import type { MediaConnection, TimerHandle } from '@ringflow/client';
 import type { Subscription } from 'rxjs';
 import type { RecognitionSession } from '../speech/SpeechProviders.ts';
 import type { AgentInput } from './AgentServices.ts';
@@ -60,6 +55,8 @@ export class TextRelay {
   readonly #abort = new AbortController();
   #bot: BotLink | undefined;
   #media: MediaConnection | undefined;
+  /** The client's media protocol, loaded when the media is set up (see `session.ts`). */
+  #protocol: typeof import('@ringflow/client') | undefined;
   #recognition: RecognitionSession | undefined;
   #transcripts: Subscription | undefined;
   #entered: (() => void) | undefined;
@@ -143,6 +140,9 @@ export class TextRelay {
   }
 
   async #connectMedia(): Promise<void> {
+    const protocol = await import('@ringflow/client');
+    this.#protocol = protocol;
+    const { parseMediaEvent } = protocol;
     const { ari, application, services, call } = this.#input;
     const { bridgeId, mediaChannelId } = this.#ids;
     await ari.bridges.createWithId({ bridgeId, type: 'mixing' });
@@ -269,7 +269,10 @@ export class TextRelay {
     const chunk = FRAMES_PER_MESSAGE * SAMPLES_PER_FRAME * 2;
     for (let at = 0; at < bytes.length; at += chunk) media.sendBinary(bytes.subarray(at, at + chunk));
     media.sendText(
-      formatMediaCommand({ command: 'MARK_MEDIA', correlation_id: `m${++this.#marks}` }, 'plain-text'),
+      this.#protocol!.formatMediaCommand(
+        { command: 'MARK_MEDIA', correlation_id: `m${++this.#marks}` },
+        'plain-text',
+      ),
     );
     const frames = samples.length / SAMPLES_PER_FRAME;
     this.#playingUntil = Math.max(now, this.#playingUntil) + frames * FRAME_MS;
@@ -308,7 +311,7 @@ export class TextRelay {
   /** Barge-in: drops what the bot has still to say (queued audio and words) and tells it. */
   interrupt(): void {
     this.#generation++;
-    this.#media?.sendText(formatMediaCommand({ command: 'FLUSH_MEDIA' }, 'plain-text'));
+    this.#media?.sendText(this.#protocol!.formatMediaCommand({ command: 'FLUSH_MEDIA' }, 'plain-text'));
     // The flush drops the queued marks too: nothing sent before it is left to play.
     this.#markPlayed = this.#marks;
     this.#playingUntil = this.#input.clock.now();

@@ -1,4 +1,4 @@
-import { BOT_RESULTS } from '@ringflow/runtime';
+import { BOT_RESULTS } from '@ringflow/runtime/agent-session';
 import { s } from '@ringflow/dsl';
 
 /**
