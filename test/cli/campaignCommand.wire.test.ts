@@ -1,15 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { until } from '@ringflow/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../packages/cli/src/ExitCode.ts';
 import { main } from '../../packages/cli/src/main.ts';
 import { captureIo } from '../../packages/cli/src/test-support/captureIo.ts';
-
-const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+import { ringflow } from '../wire/spawnRingflow.ts';
 
 /** A message flow: once the contact answers, a second of "message", then its outcome. */
 const FLOW = `name: remind
@@ -26,21 +23,6 @@ states:
     output:
       outcome: { expr: "'told ' + input.name" }
 `;
-
-/** Spawns the real `ringflow` command, collecting its output. */
-function ringflow(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (t: string) => {
-    stdout += t;
-  });
-  child.stderr.setEncoding('utf8').on('data', (t: string) => {
-    stderr += t;
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exit, output: () => ({ stdout, stderr }) };
-}
 
 let dir = '';
 beforeAll(async () => {
