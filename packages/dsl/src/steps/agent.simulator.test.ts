@@ -220,4 +220,15 @@ describe('agent: how a session ends', () => {
       'Sorry: error: no tool named refund; this flow has: orderStatus',
     ]);
   });
+
+  it('a caller who hangs up mid-session: the bot is told, nothing is left on the server', async () => {
+    const s = await start({ greet: 'Hello, this is the order line.' });
+    const caller = s.call('caller');
+    await s.wait('1s');
+    await caller.hangUp();
+    await s.wait('1s');
+    expect(s.agents.exchanges('caller').at(-1)?.message).toEqual({ type: 'hangup', reason: 'hungUp' });
+    expect(s.agents.metrics.sessionsEnded.get({ outcome: 'hungUp' })).toBe(1);
+    await s.expectServer({ channels: 0, bridges: 0 });
+  });
 });

@@ -19,6 +19,7 @@ export const relayActor = fromCallback<RelayCommand, AgentInput & RelayIds>(
   ({ input, sendBack, receive }) => {
     const relay = new TextRelay(input, input, (report: RelayReport) => sendBack(report));
     void relay.start();
+    let closing = false;
     receive((command) => {
       switch (command.type) {
         case 'mediaEntered':
@@ -33,10 +34,14 @@ export const relayActor = fromCallback<RelayCommand, AgentInput & RelayIds>(
             ...(command.error !== undefined ? { error: command.error } : {}),
           });
         case 'close':
+          closing = true;
           void relay.close(command.reason).then(() => sendBack({ type: 'relay.closed' }));
       }
     });
     return () => {
+      if (closing) return;
+      // Stopped before the session decided its end: the caller hung up (or the flow left the step).
+      input.services.metrics?.ended('hungUp');
       void relay.close('hungUp');
     };
   },
