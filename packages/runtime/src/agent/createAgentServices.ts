@@ -1,9 +1,7 @@
-import { mediaSocketUrl, type MediaConnection, webSocketMediaConnection } from '@ringflow/client';
-import { WebSocket } from 'ws';
+import { mediaSocketUrl, openMediaConnection } from '@ringflow/client';
 import type { SpeechToText, TextToSpeech } from '../speech/SpeechProviders.ts';
 import type { AgentMetricsSink, AgentServices } from './AgentServices.ts';
 import { linkInProcessBot, type TextBot } from './BotLink.ts';
-import { heldMediaLink } from './heldMediaLink.ts';
 import { connectWebSocketBot } from './webSocketBot.ts';
 
 /** What an application gives its agent steps. */
@@ -16,21 +14,6 @@ export interface AgentServicesOptions {
   readonly bots?: Readonly<Record<string, TextBot>>;
   /** Usually the application's: `app.metrics.agents`. */
   readonly metrics?: AgentMetricsSink;
-}
-
-/** Opens a media WebSocket; the messages that come before the relay listens are kept for it. */
-function openMediaSocket(url: string): Promise<MediaConnection> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, ['media'], { perMessageDeflate: false, handshakeTimeout: 5000 });
-    ws.once('error', reject);
-    ws.once('unexpected-response', (_request, response) => {
-      reject(new Error(`the server answered ${response.statusCode} to the media socket ${url}`));
-      ws.terminate();
-    });
-    // Wrapped before it opens, so that MEDIA_START cannot come before anyone keeps it.
-    const held = heldMediaLink(webSocketMediaConnection(ws));
-    ws.once('open', () => resolve(held));
-  });
 }
 
 /**
@@ -50,7 +33,9 @@ export function createAgentServices(options: AgentServicesOptions): AgentService
         );
       return linkInProcessBot(inProcess);
     },
-    connectMedia: (connectionId) => openMediaSocket(mediaSocketUrl(options.ariUrl, connectionId)),
+    // The client keeps what comes before the relay listens (MEDIA_START).
+    connectMedia: (connectionId) =>
+      openMediaConnection({ url: mediaSocketUrl(options.ariUrl, connectionId) }),
     speechToText: options.speechToText,
     textToSpeech: options.textToSpeech,
     ...(options.metrics ? { metrics: options.metrics } : {}),
