@@ -126,6 +126,8 @@ describe('one vocabulary of how a call ended', () => {
     // The caller left first: hungUp, whatever the hangup handler reported afterwards.
     expect(callEndOf('completed', 'completed', 'caller')).toEqual({ status: 'hungUp', by: 'caller' });
     expect(callEndOf('completed', undefined, 'dialplan')).toEqual({ status: 'continued', by: 'dialplan' });
+    // Redirected (a blind transfer to an endpoint) by its logic.
+    expect(callEndOf('completed', 'continued', 'flow', true)).toEqual({ status: 'transferred', by: 'flow' });
     // Taken out of the application by someone else; a hand-written machine reports no result.
     expect(callEndOf('completed', undefined, 'server')).toEqual({ status: 'hungUp', by: 'server' });
     expect(callEndOf('reconciled', undefined, 'server')).toEqual({ status: 'hungUp', by: 'server' });

@@ -49,7 +49,9 @@ describe("a phone's blind transfer, followed by the call's session", () => {
     const plays = requests.filter((r) => r.method === 'POST' && /\/play/.test(r.path));
     expect(plays.map((r) => r.path)).toContain(`/channels/${replacement}/play/playback-1`);
     expect(requests.some((r) => r.method === 'DELETE' && r.path === `/channels/${replacement}`)).toBe(true);
-    expect(ended.find((e) => e.callId === agent)?.outcome).toBe('completed');
+    // The call's record, log and metrics tell the transfer.
+    expect(ended.find((e) => e.callId === agent)).toMatchObject({ outcome: 'completed', transfers: 1 });
+    expect(app.metrics.callsTransferred.sum({ by: 'phone' })).toBe(1);
     await app.stop();
   });
 

@@ -59,7 +59,7 @@ function target(c: FlowTestCall): string {
 describe('transfer on the simulator', () => {
   it('blind to an endpoint: the caller is redirected and the flow ends transferred', async () => {
     call = await testFlow(transferFlow({ endpoint: 'PJSIP/sales' }));
-    const end = await call.expectEnd({ status: 'continued', within: '2s' });
+    const end = await call.expectEnd({ status: 'transferred', by: 'flow', within: '2s' });
     expect(end.error).toBeUndefined();
     call.expectAction({
       operation: 'channels.redirect',

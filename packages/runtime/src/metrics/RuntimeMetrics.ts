@@ -64,6 +64,7 @@ export class RuntimeMetrics {
   readonly activeCalls: Gauge;
   readonly callsStarted: Counter;
   readonly callsEnded: Counter;
+  readonly callsTransferred: Counter;
   readonly events: Counter;
   readonly eventsPerSecondGauge: Gauge;
   readonly restLatency: Histogram;
@@ -111,6 +112,11 @@ export class RuntimeMetrics {
       name: 'ringflow_calls_ended_total',
       help: 'Calls ended, by application, status (completed, recovered, failed, hungUp, continued, unanswered, drained, stopped, detached) and who ended them (caller, flow, dialplan, server, application)',
       labelNames: ['app', 'status', 'by'],
+    });
+    this.callsTransferred = r.counter({
+      name: 'ringflow_calls_transferred_total',
+      help: 'Calls transferred by a phone (blind or attended) whose session followed the channel that replaced its own',
+      labelNames: ['by'],
     });
     this.events = r.counter({
       name: 'ringflow_events_total',

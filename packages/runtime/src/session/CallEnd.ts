@@ -11,6 +11,8 @@ import type { SessionOutcome } from './CallEnded.ts';
  * - `failed`: a step failed and nothing handled it, or the machine itself failed;
  * - `hungUp`: the caller hung up (or the call was taken out of the application) first;
  * - `continued`: the call's logic sent it on in the dialplan;
+ * - `transferred`: the call's logic transferred it to an endpoint (the server's redirect: a SIP
+ *   REFER or its equivalent) and it left the application;
  * - `unanswered`: an outbound call that never entered the application;
  * - `drained`, `stopped`, `detached`: the application ended it (drain deadline, stop) or let it go
  *   untouched for another process to take over.
@@ -21,6 +23,7 @@ export const CALL_END_STATUSES = [
   'failed',
   'hungUp',
   'continued',
+  'transferred',
   'unanswered',
   'drained',
   'stopped',
@@ -57,14 +60,15 @@ const LOGIC_RESULTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The call's end from the session's outcome, the result its logic reported (if any) and who
- * was first to end the channel (`endedBy`: the application's own leaving request, or the
- * channel's end arriving before any).
+ * The call's end from the session's outcome, the result its logic reported (if any), who was
+ * first to end the channel (`endedBy`: the application's own leaving request, or the channel's
+ * end arriving before any), and whether that request transferred the call away (a redirect).
  */
 export function callEndOf(
   outcome: SessionOutcome,
   result: string | undefined,
   endedBy: EndedBy | undefined,
+  transferredAway = false,
 ): CallEnd {
   const logic = result !== undefined && LOGIC_RESULTS.has(result) ? (result as CallEndStatus) : undefined;
   switch (outcome) {
@@ -82,6 +86,8 @@ export function callEndOf(
       const by = endedBy ?? 'server';
       // A caller who left first makes it `hungUp`, whatever the hangup handler did afterwards.
       if (by === 'caller') return { status: 'hungUp', by };
+      // Transferred away by its logic: whatever the flow then reports of its own end.
+      if (transferredAway && by === 'flow') return { status: 'transferred', by };
       const fallback: CallEndStatus =
         by === 'dialplan' ? 'continued' : by === 'flow' ? 'completed' : 'hungUp';
       return { status: logic ?? fallback, by };

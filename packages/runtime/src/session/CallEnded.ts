@@ -76,6 +76,8 @@ export interface CallEnded {
   readonly failure?: StepFailure;
   /** How many step failures the call's logic reported. */
   readonly failures: number;
+  /** How many times a phone transferred the call (its channel replaced; the call went on); absent when none. */
+  readonly transfers?: number;
   /** The hangup cause (Q.850) the server reported for the call's channel, when it did. */
   readonly cause?: number;
   readonly causeText?: string;

@@ -41,6 +41,8 @@ export class CallReport {
   private failureCount = 0;
   private cause: { cause?: number; causeText?: string } = {};
   private firstToEnd: EndedBy | undefined;
+  private transferredAway = false;
+  private phoneTransfers = 0;
 
   /** Failures reported so far (restored with a call taken over from its record). */
   get failures(): number {
@@ -68,8 +70,15 @@ export class CallReport {
    * `dialplan`) or the channel's end arriving before any (`caller`, `server`). The first one
    * told counts.
    */
-  noteEndedBy(by: EndedBy): void {
-    this.firstToEnd ??= by;
+  noteEndedBy(by: EndedBy, transfer = false): void {
+    if (this.firstToEnd !== undefined) return;
+    this.firstToEnd = by;
+    this.transferredAway = transfer;
+  }
+
+  /** A phone transferred the call: its channel was replaced, and the call went on. */
+  noteTransfer(): void {
+    this.phoneTransfers++;
   }
 
   /** The channel's hangup cause, from ChannelHangupRequest or ChannelDestroyed. */
@@ -88,7 +97,7 @@ export class CallReport {
     const status = machine?.status;
     const output = status === 'done' ? machine?.output : undefined;
     const result = resultOf(output);
-    const end = callEndOf(outcome, result, this.firstToEnd);
+    const end = callEndOf(outcome, result, this.firstToEnd, this.transferredAway);
     const report: CallEnded = {
       callId: call.callId,
       app: call.app,
@@ -103,6 +112,7 @@ export class CallReport {
       ...(result !== undefined ? { result } : {}),
       ...(this.lastFailure ? { failure: this.lastFailure } : {}),
       failures: this.failureCount,
+      ...(this.phoneTransfers > 0 ? { transfers: this.phoneTransfers } : {}),
       ...this.cause,
       startedAt: call.startedAt,
       endedAt,
@@ -120,6 +130,7 @@ export class CallReport {
       // The session's own word only when the status does not already say it.
       ...(outcome !== end.status && outcome !== 'completed' ? { outcome } : {}),
       machine: report.machineStatus,
+      ...(this.phoneTransfers > 0 ? { transfers: this.phoneTransfers } : {}),
       ...(status === 'active' || status === 'done' ? { state: finalState(output) ?? machine?.value } : {}),
       ...(this.lastFailure ? { failures: this.failureCount, failure: this.lastFailure } : {}),
     };

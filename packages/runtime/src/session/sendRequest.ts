@@ -35,7 +35,12 @@ export async function sendRequest(
   // Sent before its events can arrive (on a real server they come before the reply): the
   // application is first to end the call unless the channel's own end came already.
   if (leavesCall)
-    state.report().noteEndedBy(operation === 'channels.continueInDialplan' ? 'dialplan' : 'flow');
+    state
+      .report()
+      .noteEndedBy(
+        operation === 'channels.continueInDialplan' ? 'dialplan' : 'flow',
+        operation === 'channels.redirect',
+      );
   try {
     const result = await state.requests.send(
       operation,

@@ -20,6 +20,8 @@ export function followReplacement(state: SessionState, event: StreamEvent): bool
   if (event.replace_channel?.id !== from || to === from || state.phase.name !== 'running') return false;
   state.session.own('channel', to, false);
   state.session.channelId = to;
+  state.report().noteTransfer();
+  state.host.metrics.callsTransferred.inc({ by: 'phone' });
   state.log('info', 'call transferred by a phone: it goes on on the channel that replaced its own', {
     replaced: from,
     channel: to,
