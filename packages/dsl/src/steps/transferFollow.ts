@@ -1,4 +1,4 @@
-import { isEventType } from '@ringflow/client';
+import { isEventType } from '@ringflow/client/interface';
 import { setContext } from '../compile/effects.ts';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import type { TransitionSpec } from '../compile/StateSpec.ts';
