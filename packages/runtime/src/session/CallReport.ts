@@ -127,8 +127,9 @@ export class CallReport {
     const logFields = {
       status: end.status,
       by: end.by,
-      // The session's own word only when the status does not already say it.
-      ...(outcome !== end.status && outcome !== 'completed' ? { outcome } : {}),
+      // The session's own word too: tools that read the log (a cluster's tests, log queries)
+      // tell a hand-over (`detached`) or a gap's end (`reconciled`) by it.
+      outcome,
       machine: report.machineStatus,
       ...(this.phoneTransfers > 0 ? { transfers: this.phoneTransfers } : {}),
       ...(status === 'active' || status === 'done' ? { state: finalState(output) ?? machine?.value } : {}),
