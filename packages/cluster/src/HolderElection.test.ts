@@ -1,68 +1,8 @@
 import { VirtualClock } from '@ringflow/client';
-import type { KV } from '@nats-io/kv';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { HolderElection } from './HolderElection.ts';
-
-/**
- * The election's bounds on a virtual clock, over an in-memory key-value store with NATS's
- * revision rules (an `update` naming another revision than the entry's is refused with
- * "wrong last sequence", 10071).
- */
-class FakeKv {
-  private seq = 0;
-  private readonly entries = new Map<string, { value: string; revision: number; operation: 'PUT' | 'DEL' }>();
-
-  async get(key: string) {
-    const entry = this.entries.get(key);
-    return entry ? { ...entry, string: () => entry.value } : null;
-  }
-
-  async create(key: string, value: string): Promise<number> {
-    if (this.entries.get(key)?.operation === 'PUT') throw wrongLastSequence();
-    return this.put(key, value);
-  }
-
-  async update(key: string, value: string, revision: number): Promise<number> {
-    if (this.entries.get(key)?.revision !== revision) throw wrongLastSequence();
-    return this.put(key, value);
-  }
-
-  async delete(key: string, options?: { previousSeq?: number }): Promise<void> {
-    const entry = this.entries.get(key);
-    if (options?.previousSeq !== undefined && entry?.revision !== options.previousSeq)
-      throw wrongLastSequence();
-    this.entries.set(key, { value: '', revision: ++this.seq, operation: 'DEL' });
-  }
-
-  private put(key: string, value: string): number {
-    this.entries.set(key, { value, revision: ++this.seq, operation: 'PUT' });
-    return this.seq;
-  }
-}
-
-function wrongLastSequence(): Error {
-  return Object.assign(new Error('wrong last sequence'), { code: 10071 });
-}
-
-/** A process's view of the store: `dead` makes every call hang (a killed or frozen process). */
-function processKv(kv: FakeKv): { kv: KV; freeze: () => void } {
-  let frozen = false;
-  const view = new Proxy(kv, {
-    get(target, property) {
-      const value = Reflect.get(target, property) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) =>
-        frozen ? new Promise<never>(() => {}) : (value as (...a: unknown[]) => unknown).apply(target, args);
-    },
-  });
-  return {
-    kv: view as unknown as KV,
-    freeze: () => {
-      frozen = true;
-    },
-  };
-}
+import { FakeKv, processKv } from './test-support/FakeKv.ts';
 
 function cluster(names: readonly string[]) {
   const clock = new VirtualClock();
