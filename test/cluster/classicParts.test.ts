@@ -17,6 +17,7 @@ import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startNatsServer } from './startNatsServer.ts';
+import { until as untilValue } from '@ringflow/testing';
 
 /** The parts of classic cluster mode on their own: the KV lease, the assigning transport, bad input. */
 
@@ -25,17 +26,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<boolean> =>
+  untilValue(what, check, { timeoutMs, everyMs: 25 });
 
 describe('KvLease (bucket TTL)', () => {
   it('one holder at a time; a holder that stops renewing gives the lease up on its own side before another can take it; a refused renewal is a loss', async () => {

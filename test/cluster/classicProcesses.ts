@@ -9,6 +9,7 @@ import { EventSocketProxy } from '../runtime/EventSocketProxy.ts';
 import { startNatsCluster, type TestNatsCluster } from './startNatsCluster.ts';
 import { startNatsServer, type TestNatsServer } from './startNatsServer.ts';
 import { startStallingProxy } from './stallingProxy.ts';
+import { until as untilValue } from '@ringflow/testing';
 
 /**
  * Real `ringflow run --server ... --cluster nats://...` processes (classic cluster mode, the
@@ -33,19 +34,11 @@ export function onCleanup(work: () => Promise<unknown> | unknown): void {
 }
 
 /** Waits, every 25 ms, until `check` gives a value (bounded: throws after `timeoutMs`). */
-export async function until<T>(
+export const until = <T>(
   what: string,
   check: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+): Promise<T> => untilValue(what, check, { timeoutMs, everyMs: 25 });
 
 export interface Proc {
   readonly child: ChildProcess;

@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { startNatsServer } from './startNatsServer.ts';
 import { startStallingProxy } from './stallingProxy.ts';
+import { until as untilValue } from '@ringflow/testing';
 
 /**
  * Classic cluster mode, its roles in process. Two workers in this process (each with
@@ -33,17 +34,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<boolean> =>
+  untilValue(what, check, { timeoutMs, everyMs: 25 });
 
 /** Dials PJSIP/customer (a leg the call owns), and waits once it answered. */
 const dialler = setup({

@@ -11,24 +11,18 @@ import { createSimulator, startOutboundWebSockets } from '@ringflow/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { startNatsServer } from './startNatsServer.ts';
+import { until as untilValue } from '@ringflow/testing';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function until<T>(
+const until = <T>(
   what: string,
   check: () => T | undefined | false | Promise<T | undefined | false>,
-): Promise<T> {
-  const deadline = Date.now() + 40_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+  timeoutMs = 40_000,
+): Promise<T> => untilValue(what, check, { timeoutMs, everyMs: 25 });
 
 /** Answer, wait for a key, say it, hang up. */
 const sayKey = setup({ types: { input: {} as CallInput }, actors: callActors }).createMachine({
