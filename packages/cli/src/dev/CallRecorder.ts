@@ -1,5 +1,5 @@
 import type { FlowHost } from '@ringflow/dsl';
-import { type StepFailure, takesChannelOut } from '@ringflow/runtime';
+import { type AgentServices, type StepFailure, takesChannelOut } from '@ringflow/runtime';
 import type {
   CallerAction,
   FarEndRefusal,
@@ -77,10 +77,14 @@ export class CallRecorder {
     return this.calls.has(id);
   }
 
-  /** The caller pressed keys, talked or stopped, hung up. */
+  /** The caller pressed keys, talked or stopped, said words to an agent step, hung up. */
   callerDid(
     id: string,
-    action: { kind: 'press'; digits: string } | { kind: 'talk'; talking: boolean } | { kind: 'hangup' },
+    action:
+      | { kind: 'press'; digits: string }
+      | { kind: 'talk'; talking: boolean }
+      | { kind: 'say'; text: string }
+      | { kind: 'hangup' },
   ): void {
     const log = this.calls.get(id);
     if (!log) return;
@@ -241,8 +245,8 @@ function endOf(log: CallLog, watched: WatchedCall, endedAt: number): RecordedEnd
 
 /**
  * A call's flow host that tells the recorder each request the flow makes (operation and
- * arguments) and each id it picks, and tells `tell` each request and step failure; the rest is the
- * host's own.
+ * arguments) and each id it picks, and tells `tell` each request and step failure; its agent steps
+ * get `tell.agents` (when given); the rest is the host's own.
  */
 export function recordingHost(
   host: FlowHost,
@@ -251,6 +255,7 @@ export function recordingHost(
   tell: {
     readonly failure: (failure: StepFailure) => void;
     readonly request?: (operation: string, params: Readonly<Record<string, unknown>>) => void;
+    readonly agents?: AgentServices;
   },
 ): FlowHost {
   const ari = new Proxy({} as FlowHost['ari'], {
@@ -279,6 +284,7 @@ export function recordingHost(
   return new Proxy({} as FlowHost, {
     get(_, key) {
       if (key === 'ari') return ari;
+      if (key === 'agents' && tell.agents) return tell.agents;
       if (key === 'reportFailure')
         return (failure: StepFailure) => {
           tell.failure(failure);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FeedMessage, TimelineEntry } from './feedMessages.ts';
+import { textOfTurn } from './agentTurns.ts';
+import type { AgentTurn, FeedMessage, TimelineEntry } from './feedMessages.ts';
 
 export type { FeedMessage, TimelineEntry } from './feedMessages.ts';
 
@@ -41,6 +42,12 @@ export class ConsoleFeed {
   /** A timeline line of `call` (time: now, as the page shows it). */
   line(call: string, kind: TimelineEntry['kind'], text: string): void {
     this.send({ type: 'timeline', entry: { at: this.now(), call, kind, text } satisfies TimelineEntry });
+  }
+
+  /** A turn of an agent step of `call`: a timeline line of kind `agent` that carries it. */
+  turn(call: string, turn: AgentTurn): void {
+    const entry: TimelineEntry = { at: this.now(), call, kind: 'agent', text: textOfTurn(turn), turn };
+    this.send({ type: 'timeline', entry });
   }
 
   /**

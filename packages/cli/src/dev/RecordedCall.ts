@@ -41,6 +41,8 @@ export type CallerAction =
   | { readonly at: number; readonly kind: 'press'; readonly digits: string }
   | { readonly at: number; readonly kind: 'talk'; readonly talking: boolean }
   | { readonly at: number; readonly kind: 'hangup' }
+  /** Words the caller said to an agent step (typed in the softphone). */
+  | { readonly at: number; readonly kind: 'say'; readonly text: string }
   /** The person at a dialled far end hung up. */
   | { readonly at: number; readonly kind: 'hangupFarEnd'; readonly endpoint: string };
 

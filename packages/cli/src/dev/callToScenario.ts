@@ -1,4 +1,5 @@
 import { basename, dirname, join, relative } from 'node:path';
+import { CALLER_WORD_MS } from '@ringflow/testing';
 import { Document } from 'yaml';
 import type { CallerAction, FlowRequest, RecordedCall } from './RecordedCall.ts';
 
@@ -137,6 +138,7 @@ function callerSteps(record: RecordedCall): unknown[] {
     waitUntil(action.at);
     steps.push(stepOf(action));
     if (action.kind === 'press') now += action.digits.length * PRESS_MS_PER_KEY;
+    if (action.kind === 'say') now += wordsOf(action.text) * CALLER_WORD_MS;
   }
   endTalk(until);
   // A call still going on is replayed up to the moment it was saved.
@@ -148,11 +150,18 @@ function stepOf(action: Exclude<CallerAction, { kind: 'talk' }>): unknown {
   switch (action.kind) {
     case 'press':
       return { press: action.digits };
+    case 'say':
+      return { say: action.text };
     case 'hangup':
       return 'hangup';
     case 'hangupFarEnd':
       return { hangupFarEnd: action.endpoint };
   }
+}
+
+/** How many words `text` has (a scenario's `say:` talks 300 ms a word). */
+function wordsOf(text: string): number {
+  return Math.max(1, text.split(/\s+/).filter((w) => w !== '').length);
 }
 
 /** What the flow did: the end (first, so the rest is checked once the call is over), states, requests. */

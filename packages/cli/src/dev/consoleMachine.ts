@@ -1,4 +1,5 @@
 import { createFlowCallMachine, type Flow, type FlowCall } from '@ringflow/dsl';
+import type { AgentServices } from '@ringflow/runtime';
 import type { AnyStateMachine } from 'xstate';
 import { type CallRecorder, recordingHost } from './CallRecorder.ts';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
@@ -8,7 +9,8 @@ import { formatStepFailure } from './formatStepFailure.ts';
  * A flow's call machine as `createFlowCallMachine` makes it (fixed inputs, checked now), whose
  * calls tell the console's feed their user events and step failures (with their cause), and
  * tell `recorder` (when given) each request, so that a call can be saved as a scenario;
- * `started` is told who each call is as its machine starts (before its first request).
+ * `started` is told who each call is as its machine starts (before its first request); `agents`
+ * gives each call's agent steps their services (see DevAgents), by the call's channel id.
  *
  * @example
  * const app = createApplication({ ..., call: consoleMachine(flow, {}, feed) });
@@ -19,6 +21,7 @@ export function consoleMachine(
   feed: ConsoleFeed,
   recorder?: CallRecorder,
   started?: (call: FlowCall) => void,
+  agents?: (call: string) => AgentServices,
 ): AnyStateMachine {
   return createFlowCallMachine(flow, {
     inputs: { ...inputs },
@@ -26,6 +29,7 @@ export function consoleMachine(
       const id = call.channelId;
       started?.(call);
       return recordingHost(host, id, recorder, {
+        ...(agents ? { agents: agents(id) } : {}),
         failure: (failure) => feed.line(id, 'failure', `✗ ${formatStepFailure(failure)}`),
         request: (operation, params) => {
           if (operation === 'events.userEvent')

@@ -30,6 +30,11 @@ export interface TalkRequest extends OnCallRequest {
   readonly talking: boolean;
 }
 
+/** Words the caller says to the call's agent step (spoken as a scenario's `say:` speaks them). */
+export interface SayRequest extends OnCallRequest {
+  readonly text: string;
+}
+
 export interface RunScenariosRequest {
   readonly file: string;
   /** One scenario of the file; all of them when absent. */
@@ -55,6 +60,7 @@ export interface ConsoleRequests {
   readonly call: CallRequest;
   readonly dtmf: DtmfRequest;
   readonly talk: TalkRequest;
+  readonly say: SayRequest;
   readonly hangup: OnCallRequest;
   readonly answer: OnCallRequest;
   readonly reject: OnCallRequest;
@@ -101,6 +107,12 @@ const READERS: { readonly [P in keyof ConsoleRequests]: Reader<ConsoleRequests[P
     if (talking !== true && talking !== false && talking !== 'true' && talking !== 'false')
       throw new Error(`talking: expected true or false, got ${JSON.stringify(talking)}`);
     return { call: needed(b, 'call'), talking: talking === true || talking === 'true' };
+  },
+  say: (b) => {
+    const said = needed(b, 'text').trim();
+    if (said === '') throw new Error('text: give the words the caller says');
+    if (said.length > 500) throw new Error(`text: at most 500 characters, got ${said.length}`);
+    return { call: needed(b, 'call'), text: said };
   },
   hangup: onCall,
   answer: onCall,

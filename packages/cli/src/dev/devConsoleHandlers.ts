@@ -5,6 +5,7 @@ import type { Simulator } from '@ringflow/simulator';
 import type { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
 import type { ClockReply, ConsoleRequests } from './consoleRequests.ts';
+import type { DevAgents } from './devAgents.ts';
 import type { LoadedFlow } from './devFlows.ts';
 import { runScenarioFile, scenarioFilesOf } from './flowScenarios.ts';
 import type { SteppedTime } from './SteppedTime.ts';
@@ -25,6 +26,8 @@ export interface DevConsoleContext {
   readonly nextCallId: () => string;
   /** The simulated time the page pauses, steps and resumes. */
   readonly time: SteppedTime;
+  /** The calls' agent steps (the caller's typed words). */
+  readonly agents: DevAgents;
 }
 
 /** The context the page's calls to an extension land in, as `ringflow call`'s do by default. */
@@ -103,6 +106,12 @@ export function devConsoleHandlers(ctx: DevConsoleContext): PostHandlers {
       if (talking) driver.startTalking(call);
       else driver.stopTalking(call);
       recorder.callerDid(call, { kind: 'talk', talking });
+      return {};
+    },
+    // Typed words spoken as the caller to the call's agent step (refused when none listens).
+    say: ({ call, text }) => {
+      ctx.agents.say(call, text);
+      recorder.callerDid(call, { kind: 'say', text });
       return {};
     },
     hangup: ({ call }) => {

@@ -16,7 +16,8 @@ export type TimelineKind =
   | 'vars'
   | 'userEvent'
   | 'failure'
-  | 'timer';
+  | 'timer'
+  | 'agent';
 
 /** One line of a call's timeline. */
 export interface TimelineEntry {
@@ -26,7 +27,39 @@ export interface TimelineEntry {
   readonly call: string;
   readonly kind: TimelineKind;
   readonly text: string;
+  /** An agent step's turn (kind `agent`): what the line tells, for its own look. */
+  readonly turn?: AgentTurn;
 }
+
+/**
+ * One turn of an agent step's conversation (docs/agents.md), as the console sees it pass between
+ * ringflow and the bot (the text relay's messages): the bot connected or could not be reached,
+ * what the caller said (as the bot was told it), what the bot said, the caller talking over the
+ * bot, a key sent to the bot, a tool the bot asked the flow for and the flow's answer, the
+ * session's end with its outcome (`by` the bot's `end`, or ringflow's `hangup` with its reason),
+ * and a bot that broke the protocol.
+ */
+export type AgentTurn =
+  | { readonly kind: 'connected'; readonly bot: string }
+  | { readonly kind: 'unreachable'; readonly bot: string; readonly reason: string }
+  | { readonly kind: 'caller'; readonly text: string }
+  | { readonly kind: 'bot'; readonly text: string }
+  | { readonly kind: 'interrupted' }
+  | { readonly kind: 'key'; readonly digit: string }
+  | { readonly kind: 'tool'; readonly id: string; readonly name: string; readonly args?: unknown }
+  | {
+      readonly kind: 'toolResult';
+      readonly id: string;
+      readonly result?: unknown;
+      readonly error?: string;
+    }
+  | {
+      readonly kind: 'end';
+      readonly outcome: string;
+      readonly by: 'bot' | 'ringflow';
+      readonly data?: unknown;
+    }
+  | { readonly kind: 'broken'; readonly error: string };
 
 /**
  * How a call ended: the runtime's `status` and `by`, the one vocabulary of call ends (the `call

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
+import type { TextBot } from '@ringflow/runtime';
 import { formatIssue } from '@ringflow/simulator';
 import { CallRecorder } from './CallRecorder.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
 import { consoleMachine } from './consoleMachine.ts';
 import { consolePage } from './consolePage.ts';
+import { DevAgents } from './devAgents.ts';
 import { DIALPLAN_CONTEXT, devConsoleHandlers } from './devConsoleHandlers.ts';
 import { DevFlows } from './devFlows.ts';
 import { scenarioFilesOf } from './flowScenarios.ts';
@@ -31,6 +33,12 @@ export interface DevConsoleOptions {
    * SERVER_SOUND_FOLDERS); `null`: none.
    */
   readonly sounds?: string | null;
+  /**
+   * Bots run in this process, by the address (or name) an agent step's `bot:` gives: a step whose
+   * bot is one of them talks to it instead of connecting (`{ 'ws://127.0.0.1:9100/order-status':
+   * orderStatusBot() }`). Others are connected to at their `ws://` address.
+   */
+  readonly bots?: Readonly<Record<string, TextBot>>;
 }
 
 export interface DevConsole {
@@ -52,8 +60,16 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
   const now = () => time.clock.now();
   const feed = new ConsoleFeed(now);
   const recorder = new CallRecorder(now);
-  // Each call's flow tells the feed its user events and failures, and the recorder its requests.
-  const flows = await DevFlows.load(options.files, (flow) => consoleMachine(flow, {}, feed, recorder));
+  // Each call's flow tells the feed its user events and failures, and the recorder its requests;
+  // its agent steps talk with their bots through `agents` (made once the simulator listens).
+  let agents: DevAgents | undefined;
+  const agentsOf = (call: string) => {
+    if (!agents) throw new Error('the console is not started yet');
+    return agents.servicesFor(call);
+  };
+  const flows = await DevFlows.load(options.files, (flow) =>
+    consoleMachine(flow, {}, feed, recorder, undefined, agentsOf),
+  );
   const sounds = options.sounds === null ? undefined : SoundFolder.find(options.sounds);
   let watched: ReadonlyMap<string, unknown> = new Map();
   const server = await startDevSimulator({
@@ -63,6 +79,13 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     recorder,
     time,
     followed: (id) => watched.has(id),
+  });
+  agents = new DevAgents({
+    ariUrl: server.wire.url,
+    driver: server.sim.driver,
+    clock: time.clock,
+    feed,
+    ...(options.bots ? { bots: options.bots } : {}),
   });
   const running = await startDevApplication({
     url: server.wire.url,
@@ -83,6 +106,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     inDialplan: server.inDialplan,
     nextCallId: () => `call-${++callCount}`,
     time,
+    agents,
   });
   // The feeds are ended first: the page's server closes only once its connections are.
   const endFeeds = () => {

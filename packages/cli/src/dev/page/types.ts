@@ -1,6 +1,7 @@
 /** What the console's server tells the page: the feed's messages are declared once, in ../feedMessages.ts. */
 
 export type {
+  AgentTurn,
   CallEnd,
   CallSound,
   ClockState,

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderStatusBot } from '../../../../examples/order-status-bot/orderStatusBot.ts';
+import { type DevConsole, startDevConsole } from './startDevConsole.ts';
+import { readFeed } from './test-support/readFeed.ts';
+
+const ORDER_STATUS = join(import.meta.dirname, '../../../../flows/order-status.yaml');
+const BOT_URL = 'ws://127.0.0.1:9100/order-status';
+
+const post = async (url: string, path: string, body: unknown) =>
+  (await (await fetch(`${url}api/${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as {
+    id?: string;
+    error?: string;
+  };
+
+type Turn = { kind: string; text?: string; outcome?: string; by?: string; name?: string };
+const turnsOf = (messages: Record<string, unknown>[], call: string): Turn[] =>
+  messages.flatMap((m) => {
+    const entry = m.entry as { call: string; kind: string; turn?: Turn } | undefined;
+    return m.type === 'timeline' && entry?.kind === 'agent' && entry.call === call && entry.turn
+      ? [entry.turn]
+      : [];
+  });
+
+/**
+ * An agent step in `ringflow dev` (flows/order-status.yaml and its demo bot, run in process for
+ * the bot's address): its turns on the call's timeline, and words typed for the caller spoken to
+ * it as a scenario's `say:` speaks them. Real time (the console's clock follows the wall clock).
+ */
+describe('ringflow dev: agent steps', () => {
+  let dev: DevConsole;
+  beforeAll(async () => {
+    dev = await startDevConsole({
+      files: [ORDER_STATUS],
+      port: 0,
+      sounds: null,
+      bots: { [BOT_URL]: orderStatusBot() },
+    });
+  });
+  afterAll(async () => {
+    await dev?.stop();
+  });
+
+  it('feeds the turns, and the typed words reach the bot as the caller’s', async () => {
+    const { id } = await post(dev.url, 'call', { flow: 'order-status', from: '5551234' });
+    if (!id) throw new Error('no call placed');
+    // The bot greets; then the caller's typed words are heard and answered from the tool.
+    await readFeed(dev.url, (m) => turnsOf(m, id).some((t) => t.kind === 'bot'));
+    expect(await post(dev.url, 'say', { call: id, text: 'where is my order' })).toEqual({});
+    const messages = await readFeed(dev.url, (m) =>
+      turnsOf(m, id).some((t) => t.kind === 'bot' && /order 1234/.test(t.text ?? '')),
+    );
+    const turns = turnsOf(messages, id);
+    expect(turns[0]).toEqual({ kind: 'connected', bot: BOT_URL });
+    expect(turns).toContainEqual({ kind: 'caller', text: 'where is my order' });
+    expect(turns).toContainEqual(expect.objectContaining({ kind: 'tool', name: 'callerNumber' }));
+    expect(turns).toContainEqual(expect.objectContaining({ kind: 'toolResult', result: '5551234' }));
+    // The caller asks for a person: the bot ends the session with handoff, the flow follows it.
+    await post(dev.url, 'say', { call: id, text: 'can I talk to a person' });
+    const ended = await readFeed(dev.url, (m) => turnsOf(m, id).some((t) => t.kind === 'end'));
+    expect(turnsOf(ended, id)).toContainEqual(
+      expect.objectContaining({ kind: 'end', outcome: 'handoff', by: 'bot' }),
+    );
+    await readFeed(dev.url, (m) =>
+      m.some((x) => x.type === 'state' && x.call === id && x.state === 'handoff'),
+    );
+    await post(dev.url, 'hangup', { call: id });
+  }, 60_000);
+
+  it('refuses words for a call with no agent step listening, saying so', async () => {
+    expect(await post(dev.url, 'say', { call: 'call-none', text: 'hello' })).toEqual({
+      error: 'no agent step is listening on call-none',
+    });
+    expect(await post(dev.url, 'say', { call: 'call-none', text: '  ' })).toEqual({
+      error: 'text: give the words the caller says',
+    });
+  });
+});

@@ -1,0 +1,114 @@
+import type { Clock } from '@ringflow/client';
+import {
+  type AgentServices,
+  type BotLink,
+  createAgentServices,
+  linkInProcessBot,
+  SimulatedSpeechToText,
+  SimulatedTextToSpeech,
+  type TextBot,
+} from '@ringflow/runtime';
+import type { Simulator } from '@ringflow/simulator';
+import { CALLER_WORD_MS } from '@ringflow/testing';
+import { turnOfMessage } from './agentTurns.ts';
+import type { ConsoleFeed } from './ConsoleFeed.ts';
+
+/**
+ * The agent steps of `ringflow dev`: each call's services (the bot its step names, connected to
+ * its `ws://` address, or run in process when the console was given a bot for that address; the
+ * media socket connected in to the dev simulator over the wire, as on a server; simulated speech,
+ * as `ringflow test` has it), every message between ringflow and the bot told to the feed as a
+ * turn of the call's timeline, and the caller's typed words spoken as `say:` speaks them in a
+ * scenario: the simulated caller talks (300 ms a word, on the console's clock: barge-in is real),
+ * then the simulated recogniser hears the words.
+ *
+ * @example
+ * const agents = new DevAgents({ ariUrl: wire.url, driver: sim.driver, clock, feed });
+ * createFlowCallMachine(flow, { host: (host, call) => withAgents(host, agents.servicesFor(call.channelId)) });
+ * agents.say('call-1', 'where is my order');
+ */
+export class DevAgents {
+  private readonly recognisers = new Map<string, SimulatedSpeechToText>();
+
+  constructor(
+    private readonly options: {
+      /** The dev simulator's ARI URL (media sockets are opened at its `/media/<id>`). */
+      readonly ariUrl: string;
+      readonly driver: Simulator['driver'];
+      readonly clock: Clock;
+      readonly feed: ConsoleFeed;
+      /** Bots run in process, by the address (or name) a step's `bot:` gives. */
+      readonly bots?: Readonly<Record<string, TextBot>>;
+    },
+  ) {}
+
+  /** The services of call `call`'s agent steps (one recogniser per call: the words typed for it). */
+  servicesFor(call: string): AgentServices {
+    const speechToText = new SimulatedSpeechToText();
+    this.recognisers.set(call, speechToText);
+    const { feed, bots = {} } = this.options;
+    const base = createAgentServices({
+      ariUrl: this.options.ariUrl,
+      speechToText,
+      textToSpeech: new SimulatedTextToSpeech(),
+      bots,
+    });
+    return {
+      ...base,
+      connectBot: async (bot, options) => {
+        const inProcess = bots[bot];
+        let link: BotLink;
+        try {
+          link = inProcess ? linkInProcessBot(inProcess) : await base.connectBot(bot, options);
+        } catch (error) {
+          feed.turn(call, { kind: 'unreachable', bot, reason: (error as Error).message });
+          throw error;
+        }
+        feed.turn(call, { kind: 'connected', bot });
+        return observed(link, (...exchange) => {
+          const turn = turnOfMessage(...exchange);
+          if (turn) feed.turn(call, turn);
+        });
+      },
+    };
+  }
+
+  /**
+   * The caller of `call` says `text`: talks for 300 ms a word, then the agent step hears the
+   * words. Throws when no agent step of the call is listening.
+   */
+  say(call: string, text: string): void {
+    const recogniser = this.recognisers.get(call);
+    if (!recogniser?.listening) throw new Error(`no agent step is listening on ${call}`);
+    const words = text.split(/\s+/).filter((w) => w !== '').length;
+    if (words === 0) throw new Error('text: give the words the caller says');
+    const { driver, clock } = this.options;
+    driver.startTalking(call);
+    clock.setTimeout(() => {
+      driver.stopTalking(call);
+      recogniser.hear(text);
+    }, words * CALLER_WORD_MS);
+  }
+
+  /** Call `call` ended: its words have nobody to hear them. */
+  forget(call: string): void {
+    this.recognisers.delete(call);
+  }
+}
+
+/** The link, whose every message both ways is told to `seen` first. */
+function observed(link: BotLink, seen: (...exchange: Parameters<typeof turnOfMessage>) => void): BotLink {
+  return {
+    send: (message) => {
+      seen('ringflow', message);
+      link.send(message);
+    },
+    onMessage: (handler) =>
+      link.onMessage((message) => {
+        seen('bot', message);
+        handler(message);
+      }),
+    onClose: (handler) => link.onClose(handler),
+    close: () => link.close(),
+  };
+}
