@@ -6,6 +6,7 @@ import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';
 import { parseDuration, s } from '../schema/s.ts';
 import { type RoomJoined, joinRoom } from './joinRoom.ts';
+import { recordingOf } from './recordingEvent.ts';
 import { restStep } from './restStep.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -343,10 +344,6 @@ const bridgeRecordParams = stepParams(
   'Starts a live recording of the bridge (or, with stop: true, stops it).',
 );
 
-function recordingOf(event: unknown): { name?: unknown; cause?: unknown } {
-  return ((event as { recording?: unknown }).recording ?? {}) as { name?: unknown; cause?: unknown };
-}
-
 /**
  * bridgeRecord: starts recording everyone in the call's bridge and goes on once the recording has
  * started (it runs on beside the flow); `stop: true` stops the one this call started (or `name`).
@@ -403,7 +400,7 @@ export const bridgeRecordStep = defineStep({
           },
         ),
       };
-    const mine = ({ context, event }: ActionArgs) => recordingOf(event).name === context.step.recording;
+    const mine = ({ context, event }: ActionArgs) => recordingOf(event)?.name === context.step.recording;
     return {
       entry: [
         setStep((args) => ({
@@ -446,7 +443,7 @@ export const bridgeRecordStep = defineStep({
         RecordingFailed: {
           guard: mine,
           ...build.exit('failed', ({ event }) => ({
-            message: `bridge recording failed: ${String(recordingOf(event).cause ?? 'unknown cause')}`,
+            message: `bridge recording failed: ${recordingOf(event)?.cause ?? 'unknown cause'}`,
           })),
         },
       },

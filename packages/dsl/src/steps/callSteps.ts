@@ -1,8 +1,15 @@
-import { type ChannelsHangupParams, findOperation } from '@ringflow/client/interface';
-import { type ActionArgs, resolveOptional, resolveValue, scopeOf } from '../compile/FlowContext.ts';
+import { type ChannelsHangupParams, findOperation, isEventType } from '@ringflow/client/interface';
+import {
+  type ActionArgs,
+  describeFailure,
+  resolveOptional,
+  resolveValue,
+  scopeOf,
+} from '../compile/FlowContext.ts';
 import { effect, failureData, setContext } from '../compile/effects.ts';
 import { parseDuration, s } from '../schema/s.ts';
 import { resolveVariables } from './dial.ts';
+import { readField } from './readField.ts';
 import { FAILED, restStep } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
 
@@ -125,7 +132,7 @@ export const continueStep = defineStep({
     on: {
       StasisEnd: {
         guard: ({ context, event }: ActionArgs) =>
-          (event.channel as { id?: string } | undefined)?.id === context.call.channelId,
+          isEventType(event, 'StasisEnd') && event.channel.id === context.call.channelId,
         ...build.exit('continued', undefined, [setContext(() => ({ hungUp: true }))]),
       },
     },
@@ -336,14 +343,14 @@ export const getChannelVarStep = defineStep({
         onDone: {
           ...build.exit(
             'found',
-            ({ event }) => ({ name: p.name, value: (event.output as { value?: unknown })?.value ?? '' }),
+            ({ event }) => ({ name: p.name, value: readField(event.output, 'value') ?? '' }),
             [
               setContext(({ context, event }) => ({
                 call: {
                   ...context.call,
                   variables: {
                     ...context.call.variables,
-                    [p.name]: String((event.output as { value?: unknown })?.value ?? ''),
+                    [p.name]: String(readField(event.output, 'value') ?? ''),
                   },
                 },
               })),
@@ -353,8 +360,7 @@ export const getChannelVarStep = defineStep({
         onError: [
           // A missing variable is a 404 while the call is still up: an answer, not a failure.
           {
-            guard: ({ event }: ActionArgs) =>
-              (event.error as { status?: unknown } | undefined)?.status === 404,
+            guard: ({ event }: ActionArgs) => describeFailure(event.error).status === 404,
             ...build.exit('missing', () => ({ name: p.name })),
           },
           build.exit('failed', failureData),

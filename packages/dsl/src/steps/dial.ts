@@ -8,6 +8,7 @@ import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';
 import { type Infer, parseDuration, s, type Value } from '../schema/s.ts';
 import type { Action, StateSpec } from '../compile/StateSpec.ts';
+import { readField } from './readField.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, type StepBuild, stepParams } from './StepDefinition.ts';
 
@@ -363,7 +364,10 @@ export function compileDial(p: DialParams, build: StepBuild, hooks: DialHooks = 
           },
           {
             // Only calls that could not be placed need the reply: the others' events say how they go.
-            doneWhen: (output) => (output as { failed: string[] }).failed.length > 0,
+            doneWhen: (output) => {
+              const failed = readField(output, 'failed');
+              return Array.isArray(failed) && failed.length > 0;
+            },
             onDone: [
               // A sequential group's endpoint that could not be called: the next one.
               {

@@ -6,6 +6,7 @@ import type { FlowOutput } from '../compile/FlowHost.ts';
 import type { Action } from '../compile/StateSpec.ts';
 import { FLOW_NAME, flowNameHint } from '../model/flowName.ts';
 import { parseDuration, s } from '../schema/s.ts';
+import { HttpStepError } from './HttpStepError.ts';
 import { FAILED } from './restStep.ts';
 import { checkSubflowCall } from './checkSubflowCall.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -138,15 +139,11 @@ export const httpStep = defineStep({
           });
         } catch (e) {
           const timedOut = controller.signal.aborted;
-          throw Object.assign(
-            new Error(
-              timedOut
-                ? `no answer from ${url} within ${timeoutMs} ms`
-                : `could not reach ${url}: ${(e as Error).message}`,
-            ),
-            {
-              reason: timedOut ? 'timeout' : 'network',
-            },
+          throw new HttpStepError(
+            timedOut
+              ? `no answer from ${url} within ${timeoutMs} ms`
+              : `could not reach ${url}: ${(e as Error).message}`,
+            timedOut ? 'timeout' : 'network',
           );
         } finally {
           context.host.clock.clearTimeout(timer);
@@ -161,20 +158,19 @@ export const httpStep = defineStep({
           }
         }
         if (!response.ok)
-          throw Object.assign(new Error(`${url} answered ${response.status}`), {
-            reason: 'status',
-            status: response.status,
-            body: parsed,
-          });
+          throw new HttpStepError(`${url} answered ${response.status}`, 'status', response.status, parsed);
         return { status: response.status, body: parsed };
       },
       {
         onDone: build.exit('ok', ({ event }) => event.output as Record<string, unknown>),
         onError: build.exit('failed', ({ event }) => {
-          const err = event.error as { message?: string; reason?: string; status?: number; body?: unknown };
+          const err = event.error;
+          // Anything else thrown on the way (an expression that failed) counts as not reaching it.
+          if (!(err instanceof HttpStepError))
+            return { message: err instanceof Error ? err.message : undefined, reason: 'network' };
           return {
             message: err.message,
-            reason: err.reason ?? 'network',
+            reason: err.reason,
             ...(err.status !== undefined ? { status: err.status, body: err.body } : {}),
           };
         }),

@@ -1,4 +1,4 @@
-import { isResourceGone } from '@ringflow/client/interface';
+import { isEventType, isResourceGone } from '@ringflow/client/interface';
 import type { QueueSettings } from '@ringflow/runtime';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import type { FlowQueue } from '../compile/FlowHost.ts';
@@ -8,6 +8,7 @@ import { type Infer, parseDuration, s } from '../schema/s.ts';
 import { diagnostic } from '../validate/Diagnostic.ts';
 import { didYouMean } from '../validate/suggest.ts';
 import { compileDial, type DialParams } from './dial.ts';
+import { readField } from './readField.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, type StepBuild, stepParams } from './StepDefinition.ts';
 
@@ -86,8 +87,12 @@ export function queueAnnouncement(
 
 /** The event is the end of the step's announcement. */
 function isOurPlayback({ context, event }: ActionArgs): boolean {
-  const playback = (event as { type?: string; playback?: { id?: string } }).playback;
-  return (event as { type?: string }).type === 'PlaybackFinished' && playback?.id === context.step.qPlayback;
+  return isEventType(event, 'PlaybackFinished') && event.playback.id === context.step.qPlayback;
+}
+
+/** The agents a queue's offer names (QueueOfferEvent.agents): the endpoints to ring. */
+function offeredAgents(agents: unknown): string[] {
+  return Array.isArray(agents) ? agents.filter((a): a is string => typeof a === 'string') : [];
 }
 
 /** How long the caller has waited so far, in seconds. */
@@ -186,7 +191,8 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
     if (!host.queue) throw new Error('this flow runs without call queues (its host has no queue())');
     return host.queue(p.name, settings);
   };
-  const forThisQueue = ({ event }: ActionArgs) => (event as { queue?: unknown }).queue === p.name;
+  // The queue's own events (the runtime's QueueOfferEvent, QueueNoAgentsEvent) name it.
+  const forThisQueue = ({ event }: ActionArgs) => event.queue === p.name;
   const answered = ({ context }: ActionArgs) => context.step.qAgent !== undefined;
   const maxWaitMs = p.maxWait === undefined ? undefined : parseDuration(p.maxWait);
   const announceMs = p.announce ? (parseDuration(p.announce.every ?? '30s') ?? 30_000) : undefined;
@@ -234,7 +240,7 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
     ...(p.callerId !== undefined ? { callerId: p.callerId } : {}),
   };
   const ringing = compileDial(dialParams, dialBuild, {
-    endpoints: ({ event }) => [...((event as { agents?: readonly string[] }).agents ?? [])],
+    endpoints: ({ event }) => offeredAgents(event.agents),
     answered: [
       setStep((a) => ({ qAgent: a.context.step.endpoint, qWaited: waited(a), qMusic: false })),
       (a: ActionArgs) => queueOf(a).answered(String(a.context.step.endpoint)),
@@ -265,8 +271,7 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
               {
                 onDone: [
                   {
-                    guard: ({ event }: ActionArgs) =>
-                      (event as { output?: unknown }).output === 'nothing-to-say',
+                    guard: ({ event }: ActionArgs) => event.output === 'nothing-to-say',
                     target: 'holding',
                   },
                   { actions: [setStep(() => ({ qPlaying: true }))] },
@@ -348,7 +353,10 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
         ? {
             ChannelDtmfReceived: {
               guard: (a: ActionArgs) =>
-                isOwnChannel(a) && !answered(a) && (a.event as { digit?: string }).digit === p.exitKey,
+                isOwnChannel(a) &&
+                !answered(a) &&
+                isEventType(a.event, 'ChannelDtmfReceived') &&
+                a.event.digit === p.exitKey,
               ...leaveWith('exited', (a) => ({ waited: waited(a) })),
             },
           }
@@ -415,7 +423,7 @@ function compileQueue(p: QueueParams, settings: QueueSettings, build: StepBuild)
         id: id.talked,
         always: build.exit('answered', (a) => ({
           agent: a.context.step.qAgent,
-          channelId: (a.context.step.qResult as { channelId?: string } | undefined)?.channelId,
+          channelId: readField(a.context.step.qResult, 'channelId'),
           waited: a.context.step.qWaited,
         })),
       },

@@ -3,6 +3,8 @@ import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, setStep } from '../compile/effects.ts';
 import { parseDuration, s } from '../schema/s.ts';
+import { readField } from './readField.ts';
+import { recordingOf } from './recordingEvent.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
 
@@ -36,10 +38,6 @@ const params = stepParams(
   },
   'Records the caller (voicemail). Ends on the terminate key, silence, duration limit or hangup.',
 );
-
-function recordingOf(event: unknown): Record<string, unknown> {
-  return ((event as { recording?: Record<string, unknown> }).recording ?? {}) as Record<string, unknown>;
-}
 
 function seconds(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
@@ -78,10 +76,11 @@ export const recordStep = defineStep({
     const recorded = ({ event }: ActionArgs) => {
       const r = recordingOf(event);
       return {
-        name: r.name,
-        duration: seconds(r.total_duration) ?? seconds(r.duration) ?? 0,
-        ...(seconds(r.talking_duration) !== undefined ? { talkingDuration: r.talking_duration } : {}),
-        ...(seconds(r.silence_duration) !== undefined ? { silenceDuration: r.silence_duration } : {}),
+        name: r?.name,
+        // The real server names it total_duration (res/stasis_recording.c); the description, duration.
+        duration: seconds(readField(r, 'total_duration')) ?? seconds(r?.duration) ?? 0,
+        ...(seconds(r?.talking_duration) !== undefined ? { talkingDuration: r?.talking_duration } : {}),
+        ...(seconds(r?.silence_duration) !== undefined ? { silenceDuration: r?.silence_duration } : {}),
       };
     };
     return {
@@ -113,7 +112,7 @@ export const recordStep = defineStep({
         RecordingFailed: {
           guard: ended('failed'),
           ...build.exit('failed', ({ event }) => ({
-            message: `recording failed: ${String(recordingOf(event).cause ?? 'unknown cause')}`,
+            message: `recording failed: ${recordingOf(event)?.cause ?? 'unknown cause'}`,
           })),
         },
       },

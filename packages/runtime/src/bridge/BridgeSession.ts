@@ -1,11 +1,9 @@
 import {
-  type BridgeVideoSourceChanged,
-  type ChannelEnteredBridge,
-  type ChannelLeftBridge,
+  type AriEvent,
   ErrorCode,
+  isEventType,
+  isKnownEvent,
   isResourceGone,
-  type PlaybackFinished,
-  type PlaybackStarted,
   RingflowError,
   type StreamEvent,
 } from '@ringflow/client';
@@ -38,9 +36,13 @@ export interface BridgeContext {
   readonly playbacks: readonly QueuedPlayback[];
 }
 
+// Only events of known types reach the machine (an unknown one has no transition here), so each
+// transition below sees its own event's fields.
 type BridgeMachineEvent =
-  | StreamEvent
+  | AriEvent
   | { type: 'bridge.playRequested'; playbackId: string; media: string }
+  /** After a gap: the server no longer has this participant (its ChannelLeftBridge was lost). */
+  | { type: 'bridge.participantGone'; channelId: string }
   | { type: 'bridge.playFailed'; playbackId: string }
   | { type: 'bridge.created' };
 
@@ -49,6 +51,7 @@ type BridgeMachineEvent =
  * participants, video source mode and playback queue kept from the bridge's events.
  */
 export const bridgeMachine = setup({
+  // XState's way of declaring a machine's types (`{} as T` is a type, no value is read).
   types: {
     context: {} as BridgeContext,
     input: {} as { bridgeId: string },
@@ -67,7 +70,7 @@ export const bridgeMachine = setup({
     ChannelEnteredBridge: {
       actions: assign({
         participants: ({ context, event }) => {
-          const id = (event as ChannelEnteredBridge).channel?.id;
+          const id = event.channel?.id;
           if (!id || context.participants.includes(id)) return context.participants;
           return [...context.participants, id];
         },
@@ -75,22 +78,25 @@ export const bridgeMachine = setup({
     },
     ChannelLeftBridge: {
       actions: assign({
-        participants: ({ context, event }) =>
-          context.participants.filter((p) => p !== (event as ChannelLeftBridge).channel.id),
+        participants: ({ context, event }) => context.participants.filter((p) => p !== event.channel.id),
+      }),
+    },
+    'bridge.participantGone': {
+      actions: assign({
+        participants: ({ context, event }) => context.participants.filter((p) => p !== event.channelId),
       }),
     },
     BridgeVideoSourceChanged: {
       actions: assign({
         videoSource: ({ event }) => {
-          const source = (event as BridgeVideoSourceChanged).bridge.video_source_id;
+          const source = event.bridge.video_source_id;
           return source ? { mode: 'explicit' as const, channelId: source } : { mode: 'talker' as const };
         },
       }),
     },
     'bridge.playRequested': {
       actions: assign({
-        playbacks: ({ context, event }) => {
-          const e = event as { playbackId: string; media: string };
+        playbacks: ({ context, event: e }) => {
           if (context.playbacks.some((p) => p.playbackId === e.playbackId)) return context.playbacks;
           return [
             ...context.playbacks,
@@ -102,7 +108,7 @@ export const bridgeMachine = setup({
     PlaybackStarted: {
       actions: assign({
         playbacks: ({ context, event }) => {
-          const pb = (event as PlaybackStarted).playback;
+          const pb = event.playback;
           const known = context.playbacks.some((p) => p.playbackId === pb.id);
           if (!known)
             return [
@@ -118,13 +124,12 @@ export const bridgeMachine = setup({
     PlaybackFinished: {
       actions: assign({
         playbacks: ({ context, event }) =>
-          context.playbacks.filter((p) => p.playbackId !== (event as PlaybackFinished).playback.id),
+          context.playbacks.filter((p) => p.playbackId !== event.playback.id),
       }),
     },
     'bridge.playFailed': {
       actions: assign({
-        playbacks: ({ context, event }) =>
-          context.playbacks.filter((p) => p.playbackId !== (event as { playbackId: string }).playbackId),
+        playbacks: ({ context, event }) => context.playbacks.filter((p) => p.playbackId !== event.playbackId),
       }),
     },
     BridgeDestroyed: '.destroyed',
@@ -237,9 +242,9 @@ export class BridgeSession {
     if (this.ended) return;
     if (this.copies && !this.copies.accept(event)) return;
     this.events.next(event);
-    this.actor.send(event);
-    if (event.type === 'PlaybackFinished') {
-      const id = (event as PlaybackFinished).playback.id;
+    if (isKnownEvent(event)) this.actor.send(event);
+    if (isEventType(event, 'PlaybackFinished')) {
+      const id = event.playback.id;
       if (this.ownedPlaybacks.delete(id))
         this.host.router.remove(this.server.asteriskId, 'playback', id, this);
     }
@@ -353,10 +358,7 @@ export class BridgeSession {
   /** After a gap: forget participants the server no longer has. */
   reconcile(liveChannels: ReadonlySet<string>): void {
     for (const p of this.state.participants) {
-      if (!liveChannels.has(p)) {
-        // Only the channel id is known after a gap: the machine reads nothing else of this event.
-        this.actor.send({ type: 'ChannelLeftBridge', channel: { id: p } } as unknown as StreamEvent);
-      }
+      if (!liveChannels.has(p)) this.actor.send({ type: 'bridge.participantGone', channelId: p });
     }
   }
 

@@ -24,7 +24,12 @@ export function contactOutcome(ended: CallEnded): ContactOutcome {
     if (NO_ANSWER.has(cause)) return 'noAnswer';
     return 'failed';
   }
-  const flowOutput = (ended.output as { output?: { outcome?: unknown } } | undefined)?.output;
-  const said = flowOutput?.outcome;
+  // A compiled flow's machine output is its FlowOutput ({ status, output: { outcome } }); the
+  // runtime does not know flows, so it reads the two fields by narrowing.
+  const said = fieldOf(fieldOf(ended.output, 'output'), 'outcome');
   return typeof said === 'string' && said !== '' ? said : 'answered';
+}
+
+function fieldOf(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && name in value ? Reflect.get(value, name) : undefined;
 }

@@ -12,7 +12,7 @@ export const RECOVERED = 'recovered';
 
 /** True for an event a recovery made up (see {@link RECOVERED}). */
 export function isRecovered(event: object): boolean {
-  return (event as { recovered?: unknown }).recovered === true;
+  return RECOVERED in event && event[RECOVERED] === true;
 }
 
 /** What a recovery needs of the call it checks (a `CallSession` gives it). */

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineFlow } from '../defineFlow.ts';
+import { runFlowOnSimulator } from './test-support/runFlowOnSimulator.ts';
+
+let run: Awaited<ReturnType<typeof runFlowOnSimulator>> | undefined;
+afterEach(async () => {
+  await run?.close();
+  run = undefined;
+});
+
+/** A flow that asks a webhook and keeps the step's result as vars.crm whatever the outcome. */
+const flow = defineFlow({
+  name: 'lookup',
+  start: 'a',
+  states: {
+    a: {
+      steps: [
+        'answer',
+        { http: { url: 'http://127.0.0.1:9/caller', timeout: '3s', as: 'crm', on: { failed: 'b' } } },
+      ],
+      next: 'ok',
+    },
+    ok: { steps: ['hangup'] },
+    b: { steps: ['hangup'] },
+  },
+});
+
+async function lookUp(fetch: typeof globalThis.fetch) {
+  run = await runFlowOnSimulator(flow, { fetch });
+  for (let i = 0; i < 20 && run.output() === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 1));
+    await run.clock.advance(500);
+  }
+  return run;
+}
+
+describe('http: why a request failed is in the failed outcome', () => {
+  it('an error status: reason status, with the status and the parsed body', async () => {
+    const r = await lookUp(async () => Response.json({ error: 'down for maintenance' }, { status: 503 }));
+    expect(r.visited()).toEqual(['a', 'b']);
+    expect(r.output()?.vars.crm).toMatchObject({
+      outcome: 'failed',
+      reason: 'status',
+      status: 503,
+      body: { error: 'down for maintenance' },
+      message: 'http://127.0.0.1:9/caller answered 503',
+    });
+  });
+
+  it('no connection: reason network, no status', async () => {
+    const r = await lookUp(async () => {
+      throw new TypeError('fetch failed');
+    });
+    expect(r.visited()).toEqual(['a', 'b']);
+    expect(r.output()?.vars.crm).toMatchObject({
+      outcome: 'failed',
+      reason: 'network',
+      message: 'could not reach http://127.0.0.1:9/caller: fetch failed',
+    });
+    expect(r.output()?.vars.crm).not.toHaveProperty('status');
+  });
+
+  it('no answer within the timeout (virtual time): reason timeout', async () => {
+    const r = await lookUp(
+      (_url, init) =>
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
+    );
+    expect(r.visited()).toEqual(['a', 'b']);
+    expect(r.output()?.vars.crm).toMatchObject({
+      outcome: 'failed',
+      reason: 'timeout',
+      message: 'no answer from http://127.0.0.1:9/caller within 3000 ms',
+    });
+  });
+});
