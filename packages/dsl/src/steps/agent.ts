@@ -68,9 +68,10 @@ function settingsOf(p: AgentParams, args: ActionArgs): AgentSettings {
   for (const [k, v] of Object.entries(p.context ?? {})) context[k] = resolveValue(v, scope);
   const ms = (value: AgentParams['connectTimeout'], fallback: number) =>
     value === undefined ? fallback : (parseDuration(value) ?? fallback);
+  const protocol = p.protocol ?? 'text';
   return {
     bot: resolveValue(p.bot, scope),
-    protocol: 'text',
+    protocol,
     limits: {
       connectMs: ms(p.connectTimeout, DEFAULT_AGENT_LIMITS.connectMs),
       botSilenceMs: ms(p.botTimeout, DEFAULT_AGENT_LIMITS.botSilenceMs),
@@ -79,7 +80,8 @@ function settingsOf(p: AgentParams, args: ActionArgs): AgentSettings {
     },
     endKeys: p.endKeys ?? '',
     keysToBot: p.keysToBot ?? true,
-    bargeIn: p.bargeIn ?? true,
+    // An audio bot hears the caller itself and stops its own audio (clear); ringflow's barge-in is opt-in.
+    bargeIn: p.bargeIn ?? protocol === 'text',
     context,
     ...(p.language !== undefined ? { language: p.language } : {}),
   };
@@ -125,8 +127,8 @@ function toolAnswer(p: AgentParams, args: ActionArgs): Record<string, unknown> {
 /**
  * agent: the caller talks with a bot (a voice agent) while the flow stays in charge. ringflow
  * bridges the caller with an external media channel, turns their speech into text for the bot and
- * the bot's words into speech (the text relay, docs/agents.md), stops the bot when the caller
- * talks over it, answers its tool requests from `tools:`, and ends the step with how the
+ * the bot's words into speech (the text relay, docs/agents.md) or relays audio both ways
+ * (`protocol: audio`), stops the bot when the caller talks over it, answers its tool requests from `tools:`, and ends the step with how the
  * conversation ended.
  * @example
  *   - agent: { bot: ws://127.0.0.1:9100/bot, endKeys: "0", as: chat, on: { handoff: agents, done: bye, failed: menu } }

@@ -10,16 +10,16 @@ export const agentParams = stepParams(
     bot: s.value(
       s.string({
         description:
-          'The bot: a WebSocket URL (ws://host:port/path) speaking the text relay protocol, or the name of a bot the application runs in process.',
+          'The bot: a WebSocket URL (ws://host:port/path) speaking the protocol of `protocol`, or the name of a bot the application runs in process.',
         pattern: BOT_ADDRESS,
         patternHint: 'a ws:// or wss:// URL, or a bot name (letters, digits, _ . -)',
         examples: ['ws://127.0.0.1:9100/bot', 'order-status-bot'],
       }),
     ),
     protocol: s.optional(
-      s.enum(['text'], {
+      s.enum(['text', 'audio'], {
         description:
-          'How ringflow talks with the bot: text (ringflow does speech-to-text and text-to-speech; JSON turns over the WebSocket; see docs/agents.md). The audio protocol is not available yet.',
+          "How ringflow talks with the bot: text (ringflow does speech-to-text and text-to-speech; JSON turns over the WebSocket) or audio (the bot gets the caller's audio frames and sends its own: speech-to-speech models, pipelines); see docs/agents.md.",
         default: 'text',
       }),
     ),
@@ -44,8 +44,8 @@ export const agentParams = stepParams(
     ),
     bargeIn: s.optional(
       s.boolean({
-        description: "The caller talking over the bot stops the bot's audio (and the bot is told).",
-        default: true,
+        description:
+          "The caller talking over the bot stops the bot's audio (and the bot is told). Default true with protocol text; false with audio, where the bot stops its audio itself (clear).",
       }),
     ),
     connectTimeout: s.optional(

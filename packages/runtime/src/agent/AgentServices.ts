@@ -1,5 +1,6 @@
 import type { BridgesApi, ChannelsApi, Clock } from '@ringflow/client';
 import type { SpeechToText, TextToSpeech } from '../speech/SpeechProviders.ts';
+import type { AudioBotLink } from './AudioBotLink.ts';
 import type { BotLink } from './BotLink.ts';
 import type { MediaConnector } from './MediaLink.ts';
 
@@ -24,10 +25,16 @@ export interface AgentServices {
    * step's connect timeout.
    */
   connectBot(bot: string, options: { readonly signal: AbortSignal }): Promise<BotLink>;
+  /**
+   * The same for a bot of the audio protocol (`protocol: audio`); without it such steps end
+   * with `failed`.
+   */
+  connectAudioBot?(bot: string, options: { readonly signal: AbortSignal }): Promise<AudioBotLink>;
   /** Opens the media socket of an external media channel (`connection_type=server`). */
   readonly connectMedia: MediaConnector;
-  readonly speechToText: SpeechToText;
-  readonly textToSpeech: TextToSpeech;
+  /** The text relay's speech providers (the audio protocol needs none). */
+  readonly speechToText?: SpeechToText;
+  readonly textToSpeech?: TextToSpeech;
   readonly metrics?: AgentMetricsSink;
 }
 
@@ -56,15 +63,22 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = {
   sessionMs: 600_000,
 };
 
+/** How ringflow talks with a bot: the text relay, or the audio protocol (docs/agents.md). */
+export const AGENT_PROTOCOLS = ['text', 'audio'] as const;
+export type AgentProtocol = (typeof AGENT_PROTOCOLS)[number];
+
 /** How one agent session runs (the step's parameters, evaluated). */
 export interface AgentSettings {
   readonly bot: string;
-  readonly protocol: 'text';
+  readonly protocol: AgentProtocol;
   readonly limits: AgentLimits;
   /** Keys that end the session (outcome `key`); other keys go to the bot when `keysToBot`. */
   readonly endKeys: string;
   readonly keysToBot: boolean;
-  /** The caller's speech stops the bot's audio (FLUSH_MEDIA). */
+  /**
+   * The caller's speech (ringflow's voice-activity detector) stops the bot's audio (FLUSH_MEDIA).
+   * An audio bot may also stop its audio itself (`clear`), whatever this says.
+   */
   readonly bargeIn: boolean;
   /** Sent to the bot in `setup`. */
   readonly context: Readonly<Record<string, unknown>>;

@@ -3,6 +3,13 @@ import type { Subscription } from 'rxjs';
 import type { RecognitionSession } from '../speech/SpeechProviders.ts';
 import type { AgentInput } from './AgentServices.ts';
 import type { BotLink } from './BotLink.ts';
+import {
+  bridgeCallerWithMedia,
+  type MadeMedia,
+  makeMediaChannel,
+  removeMediaChannel,
+  setupCallOf,
+} from './callerMedia.ts';
 import { FRAME_MS, resample, SLIN16_RATE, samplesOfSlin, slinOfSamples, wholeFrames } from './pcm.ts';
 import type { BotMessage } from './textRelayProtocol.ts';
 import { VoiceActivity } from './VoiceActivity.ts';
@@ -16,6 +23,8 @@ export type RelayReport =
   | { readonly type: 'relay.callerSaid'; readonly text: string }
   | { readonly type: 'relay.botSays'; readonly text: string }
   | { readonly type: 'relay.botDone' }
+  /** An audio bot dropped its audio not yet heard (`clear`: its own barge-in); `callerTalking` says whether the caller talks now. */
+  | { readonly type: 'relay.botCleared'; readonly callerTalking: boolean }
   | {
       readonly type: 'relay.tool';
       readonly id: string;
@@ -75,7 +84,7 @@ export class TextRelay {
   #awaitingAnswerSince: number | undefined;
   #closed = false;
   /** What was made on the server, to be removed at the end. */
-  #made = { bridge: false, mediaChannel: false };
+  readonly #made: MadeMedia = { bridge: false, mediaChannel: false };
 
   constructor(input: AgentInput, ids: RelayIds, report: (report: RelayReport) => void) {
     this.#input = input;
@@ -116,18 +125,10 @@ export class TextRelay {
       return;
     }
     if (this.#closed) return;
-    const { call } = this.#input;
     this.#bot.send({
       type: 'setup',
       protocol: 'ringflow-text-relay.1',
-      call: {
-        id: call.channelId,
-        ...(call.caller ? { caller: call.caller } : {}),
-        ...(call.extension !== undefined ? { extension: call.extension } : {}),
-        ...((settings.language ?? call.language) !== undefined
-          ? { language: settings.language ?? call.language }
-          : {}),
-      },
+      call: setupCallOf(this.#input),
       context: settings.context,
     });
     this.#report({ type: 'relay.ready' });
@@ -143,22 +144,13 @@ export class TextRelay {
     const protocol = await import('@ringflow/client');
     this.#protocol = protocol;
     const { parseMediaEvent } = protocol;
-    const { ari, application, services, call } = this.#input;
-    const { bridgeId, mediaChannelId } = this.#ids;
-    await ari.bridges.createWithId({ bridgeId, type: 'mixing' });
-    this.#made.bridge = true;
-    const channel = await ari.channels.externalMedia({
-      channelId: mediaChannelId,
-      app: application,
-      transport: 'websocket',
-      encapsulation: 'none',
-      connection_type: 'server',
-      format: 'slin16',
-    });
-    this.#made.mediaChannel = true;
-    const connectionId = String(channel.channelvars?.MEDIA_WEBSOCKET_CONNECTION_ID ?? '');
-    if (connectionId === '')
-      throw new Error('the server gave the media channel no MEDIA_WEBSOCKET_CONNECTION_ID');
+    const { services, call } = this.#input;
+    const { speechToText } = services;
+    if (!speechToText || !services.textToSpeech)
+      throw new Error(
+        'the application has no speech providers for the text relay (speechToText, textToSpeech): give them, or use a bot of protocol audio',
+      );
+    const connectionId = await makeMediaChannel(this.#input, this.#ids, this.#made);
     const entered = this.#mediaIn ? Promise.resolve() : new Promise<void>((r) => (this.#entered = r));
     const media = await services.connectMedia(connectionId);
     this.#media = media;
@@ -180,9 +172,9 @@ export class TextRelay {
       if (!this.#closed) this.#report({ type: 'relay.failed', message: 'the media socket closed' });
     });
     await Promise.all([started, entered]);
-    await ari.bridges.addChannel({ bridgeId, channel: [call.channelId, mediaChannelId] });
+    await bridgeCallerWithMedia(this.#input, this.#ids);
     const language = this.#input.settings.language ?? call.language;
-    this.#recognition = services.speechToText.start({
+    this.#recognition = speechToText.start({
       sampleRate: SLIN16_RATE,
       ...(language !== undefined ? { language } : {}),
     });
@@ -237,7 +229,7 @@ export class TextRelay {
     this.#speaking = this.#speaking.then(async () => {
       try {
         if (generation !== this.#generation || this.#closed) return;
-        const audio = await this.#input.services.textToSpeech.synthesize(text, {
+        const audio = await this.#input.services.textToSpeech!.synthesize(text, {
           sampleRate: SLIN16_RATE,
           signal: this.#abort.signal,
         });
@@ -345,10 +337,6 @@ export class TextRelay {
     if (reason !== undefined) this.#bot?.send({ type: 'hangup', reason });
     this.#bot?.close();
     this.#media?.close(1000);
-    const { ari } = this.#input;
-    await Promise.allSettled([
-      this.#made.mediaChannel ? ari.channels.hangup({ channelId: this.#ids.mediaChannelId }) : undefined,
-      this.#made.bridge ? ari.bridges.destroy({ bridgeId: this.#ids.bridgeId }) : undefined,
-    ]);
+    await removeMediaChannel(this.#input, this.#ids, this.#made);
   }
 }

@@ -13,13 +13,16 @@ const HANGOVER_MS = 250;
 export class VoiceActivity {
   readonly #clock: Clock;
   readonly #onStart: () => void;
+  readonly #onEnd: (() => void) | undefined;
   #talking = false;
   #lastVoicedAt: number | undefined;
   #timer: TimerHandle | undefined;
 
-  constructor(clock: Clock, onStart: () => void) {
+  /** `onStart` when the caller starts talking; `onEnd` (optional) when they stopped (after the hangover). */
+  constructor(clock: Clock, onStart: () => void, onEnd?: () => void) {
     this.#clock = clock;
     this.#onStart = onStart;
+    this.#onEnd = onEnd;
   }
 
   /** True while the caller talks. */
@@ -41,6 +44,7 @@ export class VoiceActivity {
     this.#clock.clearTimeout(this.#timer);
     this.#timer = this.#clock.setTimeout(() => {
       this.#talking = false;
+      this.#onEnd?.();
     }, durationMs + HANGOVER_MS);
     if (this.#talking) return;
     this.#talking = true;

@@ -86,8 +86,10 @@ const endReported = (outcome: AgentOutcome) =>
   }) as const;
 
 /**
- * One agent session as a statechart: the caller talks with a bot over the text relay while the
- * flow stays in charge. It connects the bot (`unreachable` when it cannot), then alternates the
+ * One agent session as a statechart: the caller talks with a bot while the flow stays in charge,
+ * over the text relay or the audio protocol (`settings.protocol`; the relay actor differs, the
+ * chart is the same: with audio, the caller's turn ends when they stop talking, the bot's speech
+ * is a stretch of its audio, and the bot may clear its own audio). It connects the bot (`unreachable` when it cannot), then alternates the
  * caller's turn and the bot's: the caller's words go to the bot, which must answer within its
  * limit (`botSilent`); when it has spoken, the caller must talk within theirs (`callerSilent`);
  * caller speech while the bot talks flushes the bot's audio (barge-in). A key in `endKeys` ends
@@ -105,6 +107,7 @@ export const agentMachine = setup({
     end: assign(({ context }, params: { outcome: AgentOutcome; message: string }) =>
       context.outcome !== undefined ? {} : { outcome: params.outcome, message: params.message },
     ),
+    botCleared: assign(({ context }) => ({ botTalking: false, interruptions: context.interruptions + 1 })),
   },
   delays: {
     connect: ({ context }) => context.input.settings.limits.connectMs,
@@ -181,6 +184,11 @@ export const agentMachine = setup({
         },
         'relay.botSays': { target: '.botSpeaking', actions: assign({ botTalking: true }) },
         'relay.botDone': { actions: assign({ botTalking: false }) },
+        /** An audio bot stopped its own audio (its barge-in): the caller's turn. */
+        'relay.botCleared': [
+          { guard: ({ event }) => event.callerTalking, target: '.callerTalking', actions: 'botCleared' },
+          { target: '.callerTurn', actions: 'botCleared' },
+        ],
         'relay.tool': {
           target: '.botWorking',
           actions: sendParent(({ event }) => ({
@@ -269,6 +277,7 @@ export const agentMachine = setup({
       on: {
         'relay.botSays': { actions: assign({ botTalking: true }) },
         'relay.botDone': { target: 'closing', actions: assign({ botTalking: false }) },
+        'relay.botCleared': { target: 'closing', actions: 'botCleared' },
         'relay.failed': { target: 'closing' },
       },
       // No limit of its own: the audio ends (its mark comes back, or the relay gives up on it), or the session's limit.

@@ -15,13 +15,41 @@ export {
   type AgentInput,
   type AgentLimits,
   type AgentMetricsSink,
+  AGENT_PROTOCOLS,
+  type AgentProtocol,
   type AgentServices,
   type AgentSettings,
   DEFAULT_AGENT_LIMITS,
 } from './AgentServices.ts';
 export { type BotConversation, type BotLink, linkInProcessBot, type TextBot } from './BotLink.ts';
 export type { MediaConnector } from './MediaLink.ts';
-export * from './textRelayProtocol.ts';
+export {
+  BOT_RESULTS,
+  type BotMessage,
+  type BotResult,
+  type CallerMessage,
+  type EndMessage,
+  type HangupMessage,
+  type InterruptedMessage,
+  type KeyMessage,
+  parseBotMessage,
+  parseRelayMessage,
+  type RelayMessage,
+  type SayMessage,
+  type SetupMessage,
+  TEXT_RELAY_PROTOCOL,
+  type ToolMessage,
+  type ToolResultMessage,
+} from './textRelayProtocol.ts';
+export * from './audioBotProtocol.ts';
+export {
+  type AudioBot,
+  type AudioBotConversation,
+  type AudioBotLink,
+  connectWebSocketAudioBot,
+  linkInProcessAudioBot,
+  serveAudioBot,
+} from './AudioBotLink.ts';
 export { SimulatedSpeechToText } from '../speech/simulatedSpeechToText.ts';
 export { SIMULATED_WORD_MS, SimulatedTextToSpeech, wordsInSlin } from '../speech/simulatedTextToSpeech.ts';
 export { connectWebSocketBot, type ServedBot, serveTextBot } from './webSocketBot.ts';

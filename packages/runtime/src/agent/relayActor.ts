@@ -1,5 +1,6 @@
 import { fromCallback } from 'xstate';
 import type { AgentInput } from './AgentServices.ts';
+import { AudioRelay } from './AudioRelay.ts';
 import { type RelayIds, type RelayReport, TextRelay } from './TextRelay.ts';
 
 /** What the session machine tells its relay. */
@@ -11,13 +12,18 @@ export type RelayCommand =
   | { readonly type: 'close'; readonly reason?: string };
 
 /**
- * The text relay as an actor of the session machine: started with the session, told what to do
- * by events, reporting back with `RelayReport`s. Stopped before it was closed (the caller hung
+ * The session's relay as an actor of the session machine, the text relay or the audio relay as
+ * `settings.protocol` says: started with the session, told what to do by events, reporting back
+ * with `RelayReport`s. Stopped before it was closed (the caller hung
  * up, the flow left the step), it closes itself: nothing is left open on the server or the bot.
  */
 export const relayActor = fromCallback<RelayCommand, AgentInput & RelayIds>(
   ({ input, sendBack, receive }) => {
-    const relay = new TextRelay(input, input, (report: RelayReport) => sendBack(report));
+    const report = (r: RelayReport) => sendBack(r);
+    const relay =
+      input.settings.protocol === 'audio'
+        ? new AudioRelay(input, input, report)
+        : new TextRelay(input, input, report);
     void relay.start();
     let closing = false;
     receive((command) => {

@@ -20,6 +20,8 @@ export {
   type AgentInput,
   type AgentLimits,
   type AgentMetricsSink,
+  AGENT_PROTOCOLS,
+  type AgentProtocol,
   type AgentServices,
   type AgentSettings,
   DEFAULT_AGENT_LIMITS,

@@ -96,28 +96,18 @@ export interface EndMessage {
 
 export type BotMessage = SayMessage | ToolMessage | EndMessage;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** @internal A JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * Reads one message of a bot; a message that breaks the protocol gives a sentence saying what
- * is wrong (the relay ends the session as `failed` with it).
- * @example parseBotMessage('{"type":"say","text":"Hello"}') // { type: 'say', text: 'Hello' }
+ * @internal Reads a bot's `tool` or `end` (words both protocols share); undefined for other types.
  */
-export function parseBotMessage(text: string): BotMessage | { readonly error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { error: `the bot sent text that is not JSON: ${text.slice(0, 60)}` };
-  }
-  if (!isRecord(value)) return { error: 'the bot sent JSON that is not an object' };
+export function readToolOrEnd(
+  value: Record<string, unknown>,
+): ToolMessage | EndMessage | { readonly error: string } | undefined {
   switch (value.type) {
-    case 'say':
-      return typeof value.text === 'string'
-        ? { type: 'say', text: value.text }
-        : { error: 'the bot sent say without text (a string)' };
     case 'tool':
       if (typeof value.id !== 'string' || typeof value.name !== 'string')
         return { error: 'the bot sent tool without id and name (strings)' };
@@ -142,10 +132,41 @@ export function parseBotMessage(text: string): BotMessage | { readonly error: st
         ...(value.data !== undefined ? { data: value.data } : {}),
       };
     default:
-      return {
-        error: `the bot sent a message of type ${JSON.stringify(value.type)}: expected say, tool or end`,
-      };
+      return undefined;
   }
+}
+
+/** @internal The JSON object of a bot's text message, or a sentence saying why it is not one. */
+export function readJsonObject(
+  text: string,
+): { readonly value: Record<string, unknown> } | { readonly error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { error: `the bot sent text that is not JSON: ${text.slice(0, 60)}` };
+  }
+  return isRecord(value) ? { value } : { error: 'the bot sent JSON that is not an object' };
+}
+
+/**
+ * Reads one message of a bot; a message that breaks the protocol gives a sentence saying what
+ * is wrong (the relay ends the session as `failed` with it).
+ * @example parseBotMessage('{"type":"say","text":"Hello"}') // { type: 'say', text: 'Hello' }
+ */
+export function parseBotMessage(text: string): BotMessage | { readonly error: string } {
+  const read = readJsonObject(text);
+  if ('error' in read) return read;
+  const value = read.value;
+  if (value.type === 'say')
+    return typeof value.text === 'string'
+      ? { type: 'say', text: value.text }
+      : { error: 'the bot sent say without text (a string)' };
+  return (
+    readToolOrEnd(value) ?? {
+      error: `the bot sent a message of type ${JSON.stringify(value.type)}: expected say, tool or end`,
+    }
+  );
 }
 
 /**
