@@ -248,7 +248,8 @@ describe('JetStreamEventFeed: a stream that comes back reset', () => {
         },
       });
     attach();
-    const publish = (n: number) => js.publish(eventSubject('vX', 'c1'), JSON.stringify({ type: 'X', n }));
+    const publish = (n: number) =>
+      js.publish(eventSubject('vX', 'w1', 'c1'), JSON.stringify({ type: 'X', n }));
     for (let n = 1; n <= 5; n++) await publish(n);
     await until('the first five delivered', () => got.length === 5);
     // The stream comes back with fewer messages and its sequence starting again (here: made

@@ -150,12 +150,17 @@ export class ClassicCluster {
       logger: this.logger,
       clock: this.clock,
     });
+    // Channels this worker makes (dial legs) or takes over are its own: their events come here.
+    const assign = async (channelIds: readonly string[]) => {
+      for (const id of channelIds) await buckets.assignments.put(assignmentKey(this.serverToken, id), me);
+    };
     this.takeover = new OrphanTakeover({
       store: options.store,
       feed,
       rest: this.rest,
       app: options.app,
       isGone: (worker) => this.absences.isGone(worker),
+      assign,
       logger: this.logger,
       clock: this.clock,
     });
@@ -165,12 +170,9 @@ export class ClassicCluster {
       password: server.password,
       name: server.name,
       eventTransport: feed,
-      // Channels this worker makes (dial legs) are its own: their StasisStart comes here.
       restTransport: new AssigningRestTransport(
         new UndiciTransport({ url: server.url, username: server.username, password: server.password }),
-        async (channelIds) => {
-          for (const id of channelIds) await buckets.assignments.put(assignmentKey(this.serverToken, id), me);
-        },
+        assign,
       ),
     };
     // A fenced worker starts no call (its lease may lapse, and the holder give the call to

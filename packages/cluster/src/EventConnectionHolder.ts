@@ -18,12 +18,13 @@ import type { KV } from '@nats-io/kv';
 import { headers } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
-import { assignmentKey, EVENT_GAP, eventSubject, WORKER_HEADER } from './EventSubjects.ts';
+import { assignmentKey, EVENT_GAP, eventSubject, HANDOVER_HEADER, WORKER_HEADER } from './EventSubjects.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import { HolderElection } from './HolderElection.ts';
 import { isWrongRevision } from './KvLease.ts';
 import { natsToken } from './natsToken.ts';
 import type { WorkerDirectory } from './WorkerDirectory.ts';
+import { WorkerRoutes } from './WorkerRoutes.ts';
 
 /** The server as the holder connects to it. */
 export interface HeldServer {
@@ -84,11 +85,19 @@ export class EventConnectionHolder {
   /** The stream sequence of the last event published (acknowledged), to notice a reset stream. */
   private lastPublishedSeq = 0;
   private readonly clock: Clock;
+  /** Which worker drives each channel (learned from the assignment bucket). */
+  private readonly routes: WorkerRoutes;
 
   constructor(private readonly options: EventConnectionHolderOptions) {
     this.clock = options.clock ?? systemClock;
     this.serverToken = natsToken(options.server.name);
     this.logger = options.logger.child({ server: options.server.name, role: 'event connection holder' });
+    this.routes = new WorkerRoutes(
+      options.assignments,
+      this.serverToken,
+      (channel, to, from, revision) => this.handOver(channel, to, from, revision),
+      this.logger,
+    );
     this.election = new HolderElection({
       kv: options.leases,
       key: `events.${this.serverToken}.${natsToken(options.app)}`,
@@ -133,6 +142,12 @@ export class EventConnectionHolder {
     const { server, app } = this.options;
     this.heldSince = this.clock.now();
     this.logger.info({ app }, 'connecting to the server for the event connection');
+    try {
+      await this.routes.watch();
+    } catch (error) {
+      // Channels are then read from the bucket one by one, and moves are not told.
+      this.logger.warn({ err: error }, 'could not watch the assignment bucket');
+    }
     const stream = createEventStream({
       url: server.url,
       apps: [app],
@@ -174,9 +189,14 @@ export class EventConnectionHolder {
     this.chain = this.chain
       .then(async () => {
         if (this.stream !== stream) return;
-        await this.options.js.publish(
-          eventSubject(this.serverToken, undefined, EVENT_GAP),
-          JSON.stringify({ type: 'RingflowEventGap', holder: this.options.me, reason }),
+        const marker = JSON.stringify({ type: 'RingflowEventGap', holder: this.options.me, reason });
+        // To every worker this process ever listed or routed to: one not listed just now (its
+        // lease being renewed after a NATS restart) must reconcile too.
+        const workers = new Set([...this.options.workers.known, ...this.routes.workers(), this.options.me]);
+        await Promise.all(
+          [...workers].map((worker) =>
+            this.options.js.publish(eventSubject(this.serverToken, worker, undefined, EVENT_GAP), marker),
+          ),
         );
         await this.assignOrphans(stream);
       })
@@ -229,7 +249,7 @@ export class EventConnectionHolder {
       );
       const h = headers();
       h.set(WORKER_HEADER, to);
-      await this.options.js.publish(eventSubject(this.serverToken, channel.id), JSON.stringify(start), {
+      await this.options.js.publish(eventSubject(this.serverToken, to, channel.id), JSON.stringify(start), {
         msgID: `adopt:${this.serverToken}:${natsToken(channel.id)}:${assigned?.revision ?? 0}`,
         headers: h,
       });
@@ -250,7 +270,8 @@ export class EventConnectionHolder {
   private async reassign(channelId: string, revision: number): Promise<string | undefined> {
     const worker = this.options.workers.leastLoaded();
     try {
-      await this.options.assignments.update(this.assignmentKey(channelId), worker, revision);
+      const written = await this.options.assignments.update(this.assignmentKey(channelId), worker, revision);
+      this.routes.assigned(channelId, worker, written);
     } catch (error) {
       if (isWrongRevision(error)) return undefined;
       throw error; // NATS did not answer: logged by the caller, tried again at the next lapse
@@ -290,31 +311,66 @@ export class EventConnectionHolder {
     const stream = this.stream;
     const text = JSON.stringify(event);
     const channelId = callOf(event);
-    const subject = eventSubject(this.serverToken, channelId);
-    const msgID = `${this.serverToken}:${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    const hash = createHash('sha256').update(text).digest('base64url').slice(0, 24);
     const isStart = event.type === 'StasisStart' && channelId !== undefined;
     this.chain = this.chain
       .then(async () => {
         if (this.stream !== stream) return;
-        if (!isStart) {
-          this.options.js.publish(subject, text, { msgID }).then(
-            (ack) => this.published(ack),
-            (error: unknown) => this.publishFailed(error),
-          );
-          return;
-        }
         const h = headers();
-        h.set(WORKER_HEADER, await this.assign(channelId));
+        if (isStart) {
+          // A channel that takes another's place (a transfer) goes to that channel's worker.
+          const replaced = (event as StasisStart).replace_channel?.id;
+          const preferred = replaced === undefined ? undefined : await this.routes.workerOf(replaced);
+          h.set(WORKER_HEADER, await this.assign(channelId, preferred));
+          if (this.stream !== stream) return;
+        }
+        const targets = await this.routes.targets(event, () => this.liveWorkers());
+        if (event.type === 'ChannelDestroyed' && channelId !== undefined) this.routes.forget(channelId);
         if (this.stream !== stream) return;
-        this.options.js.publish(subject, text, { msgID, headers: h }).then(
-          (ack) => this.published(ack),
-          (error: unknown) => this.publishFailed(error),
-        );
+        for (const worker of targets)
+          this.options.js
+            .publish(eventSubject(this.serverToken, worker, channelId), text, {
+              msgID: `${this.serverToken}:${natsToken(worker)}:${hash}`,
+              ...(isStart ? { headers: h } : {}),
+            })
+            .then(
+              (ack) => this.published(ack),
+              (error: unknown) => this.publishFailed(error),
+            );
       })
       .catch((error: unknown) => {
         this.logger.error({ err: error, event: event.type }, 'event not published');
         this.eventsLost = true;
       });
+  }
+
+  /** The workers that get the events every worker may need: those listed at the last turn. */
+  private liveWorkers(): Iterable<string> {
+    return new Set([...this.options.workers.live, this.options.me]);
+  }
+
+  /**
+   * A channel's call moved to another worker (a takeover wrote its assignment): a marker under the
+   * new worker, in order with the events, says that the channel's events go to it from here on
+   * (the events before went to the worker before, and the new one replays them up to here).
+   */
+  private handOver(channelToken: string, to: string, from: string, revision: number): void {
+    const stream = this.stream;
+    this.chain = this.chain.then(() => {
+      if (this.stream !== stream || !stream) return;
+      const h = headers();
+      h.set(HANDOVER_HEADER, from);
+      this.options.js
+        .publish(
+          eventSubject(this.serverToken, to, undefined, channelToken),
+          JSON.stringify({ type: 'RingflowHandover', from, to }),
+          { msgID: `handover:${this.serverToken}:${channelToken}:${revision}`, headers: h },
+        )
+        .then(
+          (ack) => this.published(ack),
+          (error: unknown) => this.publishFailed(error),
+        );
+    });
   }
 
   /**
@@ -343,24 +399,24 @@ export class EventConnectionHolder {
     this.eventsLost = true;
   }
 
-  /** The worker a call is assigned to: the least loaded one, unless another holder assigned it first. */
-  private async assign(channelId: string): Promise<string> {
+  /**
+   * The worker a call is assigned to: `preferred` or the least loaded one, unless another holder
+   * (or the worker that made the channel) assigned it first.
+   */
+  private async assign(channelId: string, preferred?: string): Promise<string> {
     const key = this.assignmentKey(channelId);
-    const worker = this.options.workers.leastLoaded();
+    const worker = preferred ?? this.options.workers.leastLoaded();
     try {
-      await this.options.assignments.create(key, worker);
+      const revision = await this.options.assignments.create(key, worker);
+      this.routes.assigned(channelId, worker, revision);
       this.options.workers.assigned(worker);
       return worker;
     } catch (error) {
-      const existing = await this.assignmentOf(channelId);
-      if (existing !== undefined) return existing;
-      throw error;
+      const existing = await this.options.assignments.get(key);
+      if (existing?.operation !== 'PUT') throw error;
+      this.routes.learn(existing);
+      return existing.string();
     }
-  }
-
-  private async assignmentOf(channelId: string): Promise<string | undefined> {
-    const entry = await this.options.assignments.get(this.assignmentKey(channelId));
-    return entry?.operation === 'PUT' ? entry.string() : undefined;
   }
 
   private assignmentKey(channelId: string): string {
@@ -392,6 +448,7 @@ export class EventConnectionHolder {
   async stop(): Promise<void> {
     this.stopped = true;
     this.disconnect();
+    this.routes.stop();
     await this.election.stop();
     await this.chain.catch(() => {});
   }

@@ -19,13 +19,25 @@ import {
   type OrderedConsumerOptions,
 } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
-import { EVENT_GAP, EVENTS_STREAM, eventSubject, serverSubjects, WORKER_HEADER } from './EventSubjects.ts';
+import {
+  EVENT_GAP,
+  EVENTS_STREAM,
+  eventSubject,
+  HANDOVER_HEADER,
+  subjectParts,
+  WORKER_HEADER,
+  workerSubjects,
+} from './EventSubjects.ts';
+import { natsToken } from './natsToken.ts';
+import { readTakenOverEvents } from './takenOverReplay.ts';
 import { ensureEventsStream, isStreamNotFound } from './EventsStream.ts';
 
 /** Events kept while the runtime's event stream reconnects after a gap marker; older ones are dropped. */
 const MAX_BUFFERED = 10_000;
 /** How long a replay waits for a message it knows is there before giving up. */
 const REPLAY_WAIT_MS = 5_000;
+/** How long a taken-over channel's replay waits for the holder to publish its events here. */
+const SWITCH_WAIT_MS = 5_000;
 /** How often the stream's state is compared with what the consumer delivered. */
 const CHECK_MS = 1_000;
 /** After NATS comes back, the stream is checked this often for a while (a stalled consumer is the rule then). */
@@ -43,7 +55,8 @@ type StartAt =
 
 /**
  * A worker's event feed: an {@link EventTransport} whose "connection" is a JetStream ordered
- * consumer of one server's events (`ringflow.events.<server>.>`) instead of a WebSocket, so the
+ * consumer of the events the holder published for this worker (`ringflow.events.<server>.<me>.>`:
+ * its calls' events, and those every worker gets) instead of a WebSocket, so the
  * runtime's `ServerLink` and sessions run unchanged on events the holder published. The consumer
  * outlives the connections: a gap marker from the holder (it changed or reconnected) closes the
  * connection as a dropped socket would, the runtime's stream reconnects and reconciles its calls
@@ -92,6 +105,10 @@ export class JetStreamEventFeed implements EventTransport {
   private checkTimer: TimerHandle | undefined;
   /** The last kind of failure of the stream check that was logged (one line per kind). */
   private checkFailing: string | undefined;
+  /** Channels taken over whose replay is under way: their own events wait here (by channel token). */
+  private readonly held = new Map<string, object[]>();
+  /** Gap markers seen (a replay under way stops at the next one). */
+  private gaps = 0;
   private readonly clock: Clock;
 
   private constructor(
@@ -137,7 +154,9 @@ export class JetStreamEventFeed implements EventTransport {
 
   /** Makes the ordered consumer, from `at`, and delivers its messages. */
   private async open(at: StartAt): Promise<void> {
-    const options: Partial<OrderedConsumerOptions> = { filter_subjects: serverSubjects(this.serverToken) };
+    const options: Partial<OrderedConsumerOptions> = {
+      filter_subjects: workerSubjects(this.serverToken, this.me),
+    };
     this.skipUntilNanos = 0n;
     if (at.kind === 'new') options.deliver_policy = DeliverPolicy.New;
     else if (at.kind === 'all') options.deliver_policy = DeliverPolicy.All;
@@ -186,11 +205,15 @@ export class JetStreamEventFeed implements EventTransport {
     this.lastSeq = msg.seq;
     this.lastNanos = nanos;
     this.arrivedSinceCheck = true;
-    if (msg.subject.endsWith(`.${EVENT_GAP}`)) {
+    const { last } = subjectParts(msg.subject);
+    if (last === EVENT_GAP) {
+      this.gaps++;
       this.logger.info('the event connection holder changed or reconnected: reconciling the calls');
       this.dropConnection?.();
       return;
     }
+    // A channel's call moved here: its replay reads the stream up to this marker.
+    if (msg.headers?.has(HANDOVER_HEADER)) return;
     let event: { type?: unknown; channel?: { id?: unknown } };
     try {
       event = msg.json();
@@ -205,7 +228,9 @@ export class JetStreamEventFeed implements EventTransport {
       const id = event.channel?.id;
       if (typeof id === 'string') this.assignedHere.add(id);
     }
-    this.deliver(event);
+    const held = this.held.get(last);
+    if (held) held.push(event);
+    else this.deliver(event);
   }
 
   /** Hands an event to the runtime's connection, or keeps it (bounded) until the stream reconnects. */
@@ -276,7 +301,8 @@ export class JetStreamEventFeed implements EventTransport {
    * Resolves with how many were replayed.
    */
   async replayDigits(channelId: string, sinceMs: number): Promise<number> {
-    const subject = eventSubject(this.serverToken, channelId);
+    // This worker's own call (taken back after a fence): its events came to this worker all along.
+    const subject = eventSubject(this.serverToken, this.me, channelId);
     // The subject's last message now: read up to it, so the read never waits for more.
     let last: { seq: number; time: Date } | undefined;
     try {
@@ -306,6 +332,50 @@ export class JetStreamEventFeed implements EventTransport {
     }
     for (const event of digits) this.deliver(event);
     return digits.length;
+  }
+
+  /**
+   * A channel whose call this worker just took over from a gone worker: its assignment is moved
+   * here (`move`: the holder learns it and publishes the channel's events here from then on), and
+   * the events the holder published for the worker before since the call was claimed (and the
+   * keys pressed since `sinceMs`) are read from the stream and handed to the application, then
+   * the channel's own events that reached this feed meanwhile (see `takenOverReplay.ts`).
+   * Resolves with how many events were replayed.
+   */
+  async replayTakenOver(
+    channelId: string,
+    sinceMs: number,
+    fromSeq: number,
+    move: () => Promise<void>,
+  ): Promise<number> {
+    const token = natsToken(channelId);
+    if (this.held.has(token)) return 0;
+    this.held.set(token, []);
+    const gaps = this.gaps;
+    let replayed: object[] = [];
+    try {
+      await move();
+      replayed = await readTakenOverEvents({
+        js: this.js,
+        serverToken: this.serverToken,
+        me: this.me,
+        channelId,
+        sinceMs,
+        fromSeq,
+        cancelled: () => this.stopped || this.gaps !== gaps,
+        timeoutMs: SWITCH_WAIT_MS,
+      });
+    } finally {
+      const held = this.held.get(token) ?? [];
+      this.held.delete(token);
+      for (const event of [...replayed, ...held]) this.deliver(event);
+    }
+    return replayed.length;
+  }
+
+  /** The stream's last sequence now (a takeover replays every event of its calls after it). */
+  async streamLastSeq(): Promise<number> {
+    return (await this.jsm.streams.info(EVENTS_STREAM)).state.last_seq;
   }
 
   private scheduleCheck(): void {

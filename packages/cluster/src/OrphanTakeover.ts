@@ -18,14 +18,19 @@ export interface OrphanTakeoverOptions {
   readonly app: string;
   /** Whether a worker is gone (see `WorkerAbsences`). */
   readonly isGone: (worker: string) => boolean;
+  /** Assigns channels to this worker (the holder then publishes their events here). */
+  readonly assign: (channelIds: readonly string[]) => Promise<void>;
   readonly logger: Logger;
   readonly clock?: Clock;
 }
 
 /**
  * The takeover of a classic-cluster worker: claims and restores the calls of gone workers from the
- * store (`Application.takeOverCalls`: the claim by revision decides between rivals), replays the
- * keys pressed on them since their records were written, and removes the records of their calls
+ * store (`Application.takeOverCalls`: the claim by revision decides between rivals), moves their
+ * channels' assignments here (the holder publishes their events for this worker from then on),
+ * replays the keys pressed on them since their records were written and every event of theirs the
+ * holder published for the gone worker since the claim (`JetStreamEventFeed.replayTakenOver`),
+ * and removes the records of their calls
  * whose channels are gone (the caller hung up meanwhile: nobody else would ever remove them).
  * After this worker was fenced, its own records nobody claimed meanwhile are taken back the same
  * way ({@link rejoined}). One search at a time, none while fenced: the statechart
@@ -40,6 +45,14 @@ export class OrphanTakeover {
   private readonly actor: Actor<ReturnType<typeof takeoverMachine>>;
   private app: Application | undefined;
   private readonly clock: Clock;
+  /**
+   * Calls a search tried to take that are not driven here although their channels are up, with
+   * the gone worker they were taken from. A claim NATS left unanswered for longer than the store
+   * tries may have landed: the bucket then names this worker, no call runs here, and the others
+   * leave it (this worker is alive). The next searches take such a call back like this worker's
+   * own orphan; it is forgotten once a listing names another owner or the call runs here.
+   */
+  private readonly unsettled = new Map<string, string>();
 
   constructor(private readonly options: OrphanTakeoverOptions) {
     this.clock = options.clock ?? systemClock;
@@ -93,15 +106,34 @@ export class OrphanTakeover {
   private async takeOver(app: Application, reclaimOwn: boolean): Promise<void> {
     const { store, logger } = this.options;
     const me = store.owner;
-    /** Whether this worker may take a call its owner holds now: a gone worker's, or its own orphan. */
+    /** Fenced since this search began: it takes nothing more (see {@link settleFenced}). */
+    const fenced = () => this.actor.getSnapshot().matches({ searching: 'fenceAfter' });
+    /**
+     * Whether this worker may take a call its owner holds now: a gone worker's, or its own orphan
+     * (after a fence, or a claim of its own that may have landed unanswered).
+     */
     const takeable = (record: CallRecord, owner: string) =>
+      !fenced() &&
       record.app === this.options.app &&
-      (owner === me ? reclaimOwn && app.call(record.channelId) === undefined : this.options.isGone(owner));
+      (owner === me
+        ? (reclaimOwn || this.unsettled.has(record.callId)) && app.call(record.channelId) === undefined
+        : this.options.isGone(owner));
+    const listing = await store.listOwners();
+    for (const [callId] of this.unsettled) {
+      const listed = listing.find((l) => l.record.callId === callId);
+      if (listed?.owner !== me || app.call(listed.record.channelId) !== undefined)
+        this.unsettled.delete(callId);
+    }
     const orphaned = new Map<string, { owner: string; record: CallRecord }>();
-    for (const { record, owner } of await store.listOwners())
-      if (takeable(record, owner)) orphaned.set(record.callId, { owner, record });
+    for (const { record, owner } of listing)
+      if (takeable(record, owner))
+        // A call whose claim landed unanswered is still the gone worker's call moving here.
+        orphaned.set(record.callId, { owner: this.unsettled.get(record.callId) ?? owner, record });
     if (orphaned.size === 0) return;
     const startedAt = this.clock.now();
+    // Every event of these calls after this point is replayed (before it: keys only; the restored
+    // calls ask the server about the rest).
+    const fromSeq = await this.options.feed.streamLastSeq();
     // Judged again on the listing the takeover itself makes (the claim takes a call from the owner
     // that listing shows): a live worker may have claimed one of these calls since the first
     // listing, and must not have it taken from it.
@@ -109,7 +141,15 @@ export class OrphanTakeover {
       const owner = store.listedOwner(record.callId);
       return orphaned.has(record.callId) && owner !== undefined && takeable(record, owner);
     });
-    await this.removeEnded(app, orphaned, takeable);
+    if (this.settleFenced(app, taken)) return;
+    // Records of ended calls left behind are removed at a later search if this fails: the calls
+    // taken are handed their events all the same.
+    await this.removeEnded(app, orphaned, takeable).catch((error: unknown) =>
+      logger.warn(
+        { err: error },
+        "could not remove the records of gone workers' ended calls (tried again at the next search)",
+      ),
+    );
     if (taken === 0) return;
     logger.info(
       {
@@ -121,33 +161,61 @@ export class OrphanTakeover {
       'took over the calls of workers whose lease lapsed',
     );
     // The keys pressed since the record was written reached no one: handed to the calls again.
+    // A gone worker's call moves here: its channels' events since the claim too (see
+    // `takenOverReplay.ts`); this worker's own call got its events all along.
+    const replay = ({ owner, record }: { owner: string; record: CallRecord }): Promise<number>[] =>
+      owner === me
+        ? [this.options.feed.replayDigits(record.channelId, record.writtenAt)]
+        : channelsOf(record).map((channel) =>
+            this.options.feed.replayTakenOver(channel, record.writtenAt, fromSeq, () =>
+              this.options.assign([channel]),
+            ),
+          );
     const counts = await Promise.all(
       [...orphaned.values()]
         .filter(({ record }) => app.call(record.channelId) !== undefined)
-        .map(({ record }) =>
-          withTimeout(
-            this.options.feed.replayDigits(record.channelId, record.writtenAt),
-            REPLAY_TIMEOUT_MS,
-            this.clock,
-          ).catch((error: unknown) => {
-            logger.warn({ err: error, call: record.callId }, 'could not replay the keys pressed meanwhile');
-            return 0;
-          }),
+        .flatMap((orphan) =>
+          replay(orphan).map((replaying) =>
+            withTimeout(replaying, REPLAY_TIMEOUT_MS, this.clock).catch((error: unknown) => {
+              logger.warn(
+                { err: error, call: orphan.record.callId },
+                'could not replay the events of a call taken over',
+              );
+              return 0;
+            }),
+          ),
         ),
     );
     logger.info(
       {
         calls: counts.length,
-        replayedDigits: counts.reduce((a, b) => a + b, 0),
+        replayedEvents: counts.reduce((a, b) => a + b, 0),
         ms: this.clock.now() - startedAt,
       },
-      'replayed the keys pressed on the calls taken over',
+      'replayed the events of the calls taken over (keys pressed, and what came since the claim)',
     );
+  }
+
+  /**
+   * A worker fenced while its search ran lets go the calls the search took (as the fence let go
+   * the others): their records name it, and once its lease lapsed the other workers take them
+   * (or it takes them back on rejoining). True when it was fenced.
+   */
+  private settleFenced(app: Application, taken: number): boolean {
+    if (!this.actor.getSnapshot().matches({ searching: 'fenceAfter' })) return false;
+    const letGo = app.detachCalls();
+    if (taken > 0 || letGo > 0)
+      this.options.logger.warn(
+        { calls: letGo },
+        'fenced during a takeover: the calls it took are let go (the others take them once its lease lapsed)',
+      );
+    return true;
   }
 
   /**
    * Removes the records of gone workers' calls that were not taken over because their channels
    * are gone (the caller hung up while nobody drove the call): nobody else would remove them.
+   * Those whose channels are up are kept as {@link unsettled}.
    */
   private async removeEnded(
     app: Application,
@@ -161,6 +229,8 @@ export class OrphanTakeover {
     });
     if (left.length === 0) return;
     const live = new Set((await this.options.rest.channels.list()).map((c) => c.id));
+    for (const { owner, record } of left)
+      if (live.has(record.channelId)) this.unsettled.set(record.callId, owner);
     const ended = left.filter(({ record }) => !live.has(record.channelId)).map(({ record }) => record.callId);
     if (ended.length === 0) return;
     const removed = await store.removeOrphans(ended);
@@ -170,6 +240,11 @@ export class OrphanTakeover {
         "removed the records of gone workers' calls whose channels are gone (the callers left meanwhile)",
       );
   }
+}
+
+/** A call's own channel and the channels it owns (dial legs): each one's events follow the call. */
+function channelsOf(record: CallRecord): string[] {
+  return [record.channelId, ...record.owned.filter((o) => o.kind === 'channel').map((o) => o.id)];
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, clock: Clock): Promise<T> {

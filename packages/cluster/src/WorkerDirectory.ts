@@ -35,6 +35,8 @@ export class WorkerDirectory {
   private loads = new Map<string, number>();
   /** The live workers at the last listing. */
   private listed: ReadonlySet<string> = new Set();
+  /** Every worker ever listed by this process (gap markers go to them all). */
+  private readonly everListed = new Set<string>();
 
   constructor(private readonly options: WorkerDirectoryOptions) {
     this.lease = leaseWrites(options.leases, `worker.${natsToken(options.me)}`);
@@ -79,8 +81,19 @@ export class WorkerDirectory {
     if (before.length !== now.length || now.some((w) => !this.listed.has(w)))
       this.options.logger.info({ workers: now.sort() }, 'cluster workers changed');
     this.listed = new Set(now);
+    for (const worker of now) this.everListed.add(worker);
     this.loads = loads;
     return this.listed;
+  }
+
+  /** The live workers at the last listing. */
+  get live(): ReadonlySet<string> {
+    return this.listed;
+  }
+
+  /** Every worker this process has listed since it started, gone ones included. */
+  get known(): ReadonlySet<string> {
+    return this.everListed;
   }
 
   /** The live worker with the fewest calls (this process when none is known yet). */
