@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { DESK_FLOW } from './test-support/deskFlow.ts';
+import { seriousViolations } from './test-support/seriousViolations.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const IVR = join(import.meta.dirname, '../../../../flows/ivr.yaml');
@@ -36,17 +36,6 @@ async function screenshot(page: Page, file: string): Promise<void> {
 const overflowing = `[document.documentElement, ...document.querySelectorAll('.left, .lower > .panel, #timeline, .timeline-pane, .panel')]
   .filter((e) => e.scrollWidth > e.clientWidth + 1)
   .map((e) => (e.className || e.id || e.tagName) + ' ' + e.scrollWidth + '>' + e.clientWidth)`;
-
-/** The accessibility scan: axe-core run in the page, its serious and critical violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axe.source });
-  const violations = (await page.evaluate(
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary) })))",
-  )) as { id: string; impact: string; nodes: string[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
-}
 
 /** Presses Tab (at most 60 times) until the element `selector` has the focus: keyboard only. */
 async function tabTo(page: Page, selector: string): Promise<void> {

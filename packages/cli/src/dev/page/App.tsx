@@ -109,6 +109,7 @@ export function App({ live }: { readonly live: boolean }) {
                 onSettings={setSettings}
                 selected={selected}
                 selectedEnded={!!call?.ended}
+                selectedAgent={!!call?.agent && !call.ended}
                 onCalled={select}
                 onNotice={setNotice}
                 audio={audio}

@@ -26,6 +26,8 @@ export interface CallView {
   ended: string | null;
   /** How it ended, in a scenario's words. */
   end: CallEnd | null;
+  /** Whether an agent step talks with its bot now (typed words are spoken to it). */
+  agent: boolean;
 }
 
 /** A far end a call's flow dialled, as the page lists it (under its call). */
@@ -77,6 +79,7 @@ export class ConsoleStore {
         endedAt: null,
         ended: null,
         end: null,
+        agent: false,
       };
       this.calls.set(id, call);
     }
@@ -143,6 +146,7 @@ export class ConsoleStore {
         const call = this.call(message.call, flow);
         if (!call) return;
         call.ended = message.outcome;
+        call.agent = false;
         for (const [id, sound] of this.sounds) if (sound.call === message.call) this.sounds.delete(id);
         call.endedAt = message.at ?? null;
         call.end = message.end ?? null;
@@ -153,6 +157,10 @@ export class ConsoleStore {
         // A call placed through the dialplan is heard of by its lines before a flow takes it.
         const call = this.calls.get(message.entry.call);
         if (call && call.startedAt === null) call.startedAt = message.entry.at;
+        // An agent session is on from its bot's connection to its end.
+        const turn = message.entry.turn;
+        if (call && turn?.kind === 'connected') call.agent = true;
+        if (call && (turn?.kind === 'end' || turn?.kind === 'unreachable')) call.agent = false;
         return;
       }
       case 'farEnd':

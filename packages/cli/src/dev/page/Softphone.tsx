@@ -30,7 +30,8 @@ export interface CallerSettings {
 
 /**
  * The softphone of `ringflow dev`: pick the flow, the extension dialled, the caller's number and
- * language, call, press keys, talk or fall silent, hang up. It acts on the selected call. With a
+ * language, call, press keys, talk or fall silent, type words the caller says to an agent step
+ * (its bot), hang up. It acts on the selected call. With a
  * dialplan (`ringflow dev --dialplan`), "dialplan" in the list calls the extension through it,
  * and the dialplan picks the flow.
  */
@@ -41,6 +42,8 @@ export function Softphone(props: {
   readonly selected: string | null;
   /** Whether the selected call has ended (nothing acts on it any more). */
   readonly selectedEnded: boolean;
+  /** Whether the selected call is in an agent step now (typed words are spoken to its bot). */
+  readonly selectedAgent: boolean;
   readonly onCalled: (id: string) => void;
   readonly onNotice: (text: string) => void;
   readonly audio: CallAudio;
@@ -53,6 +56,7 @@ export function Softphone(props: {
   const dialplan = props.setup;
   const [talkWith, setTalkWith] = useState<TalkWith>('buttons');
   const [level, setLevel] = useState(0);
+  const [words, setWords] = useState('');
   // The tone heard while the caller talks (talking with a tone), and the microphone.
   const voice = useRef<(() => void) | null>(null);
   const mic = useRef<MicTalk | null>(null);
@@ -89,6 +93,13 @@ export function Softphone(props: {
     void act('talk', { call: selected, talking });
   };
   const idle = !selected || props.selectedEnded;
+  // Typed words, said by the caller to the agent step (the box keeps them when refused).
+  const say = async (event: Event) => {
+    event.preventDefault();
+    if (!selected || words.trim() === '') return;
+    const reply = await act('say', { call: selected, text: words });
+    if (!reply.error) setWords('');
+  };
   // The microphone talks for the selected call while it goes on.
   useEffect(() => {
     if (talkWith !== 'microphone' || idle || !selected) return;
@@ -188,6 +199,20 @@ export function Softphone(props: {
           </button>
         </div>
       )}
+      <form class="say-form" onSubmit={(e) => void say(e)}>
+        <input
+          id="say-text"
+          aria-label="Words the caller says to the bot"
+          placeholder={props.selectedAgent ? 'Say to the bot…' : 'Words for a bot'}
+          title="Typed words, said by the caller to the call's agent step (its bot)"
+          value={words}
+          disabled={idle || !props.selectedAgent}
+          onInput={(e) => setWords(e.currentTarget.value)}
+        />
+        <button type="submit" id="say" disabled={idle || !props.selectedAgent || words.trim() === ''}>
+          Say
+        </button>
+      </form>
       <div class="talk-row">
         <label class="field">
           <span>Talk with</span>

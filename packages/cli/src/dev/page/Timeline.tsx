@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { TimelineEntry, TimelineKind } from './types.ts';
+import type { AgentTurn, TimelineEntry, TimelineKind } from './types.ts';
 
 /** The timeline's filters, and the kinds of line each one shows. */
 const FILTERS: readonly { readonly name: string; readonly kinds: readonly TimelineKind[] }[] = [
@@ -8,14 +8,30 @@ const FILTERS: readonly { readonly name: string; readonly kinds: readonly Timeli
   { name: 'states', kinds: ['state', 'timer', 'end'] },
   { name: 'variables', kinds: ['vars', 'userEvent'] },
   { name: 'failures', kinds: ['failure', 'error'] },
+  { name: 'agent', kinds: ['agent'] },
 ];
+
+/** Who an agent turn is of, as its line shows it: the caller, the bot, the flow, or the session. */
+const TURN_SIDES: Readonly<Record<AgentTurn['kind'], string>> = {
+  connected: 'session',
+  unreachable: 'session',
+  caller: 'caller',
+  bot: 'bot',
+  interrupted: 'caller',
+  key: 'caller',
+  tool: 'bot',
+  toolResult: 'flow',
+  end: 'session',
+  broken: 'session',
+};
 
 const clock = (at: number) => new Date(at).toISOString().slice(11, 23);
 
 /**
  * The timeline, oldest first: the selected call's lines only, or (with "all calls", or no call
  * selected) every call's, each labelled with its call. Filters by kind (events, requests, states,
- * variables, failures) and a search in the text.
+ * variables, failures, agent turns) and a search in the text. An agent step's turns have their
+ * own look: the caller's words and the bot's as a conversation, interruptions, tools, the end.
  */
 export function Timeline(props: {
   readonly lines: readonly TimelineEntry[];
@@ -74,18 +90,41 @@ export function Timeline(props: {
         value={search}
         onInput={(e) => setSearch(e.currentTarget.value)}
       />
-      <ol id="timeline" aria-live="off">
+      {/* Focusable: a long timeline scrolls from the keyboard too. */}
+      <ol id="timeline" aria-live="off" tabIndex={0} aria-labelledby="timeline-title">
         {lines.map((e, i) => (
-          <li key={i} class={`line k-${e.kind}`} data-call={e.call}>
+          <li
+            key={i}
+            class={`line k-${e.kind}${e.turn ? ` turn t-${e.turn.kind} side-${TURN_SIDES[e.turn.kind]}` : ''}`}
+            data-call={e.call}
+            data-turn={e.turn?.kind}
+          >
             <time>{clock(e.at)}</time>
             <span class="line-text">
               {everyCall ? <span class="line-call">{e.call || '—'}</span> : null}
-              {e.text}
+              {e.turn ? <TurnText turn={e.turn} text={e.text} /> : e.text}
             </span>
           </li>
         ))}
       </ol>
       {lines.length === 0 ? <p class="muted">Nothing to show{needle ? ` for "${search}"` : ''}.</p> : null}
     </section>
+  );
+}
+
+/** An agent turn's line: who (a badge), then what was said or done. */
+function TurnText({ turn, text }: { readonly turn: AgentTurn; readonly text: string }) {
+  if (turn.kind === 'caller' || turn.kind === 'bot')
+    return (
+      <>
+        <span class="who">{turn.kind === 'caller' ? 'caller said' : 'bot said'}</span>
+        <q class="said">{turn.text}</q>
+      </>
+    );
+  return (
+    <>
+      <span class="who">{turn.kind === 'end' ? `session ${turn.outcome}` : TURN_SIDES[turn.kind]}</span>
+      {text}
+    </>
   );
 }

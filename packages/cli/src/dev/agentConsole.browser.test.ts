@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderStatusBot } from '../../../../examples/order-status-bot/orderStatusBot.ts';
+import { type DevConsole, startDevConsole } from './startDevConsole.ts';
+import { seriousViolations } from './test-support/seriousViolations.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ORDER_STATUS = join(import.meta.dirname, '../../../../flows/order-status.yaml');
+/** The bot's address in flows/order-status.yaml: the demo bot answers it, in process. */
+const BOT_URL = 'ws://127.0.0.1:9100/order-status';
+
+/**
+ * An agent step in the console (issue 30 point 5): flows/order-status.yaml in `ringflow dev`, its
+ * demo bot (examples/order-status-bot) answering the step's address. A call; the bot's greeting
+ * on the call's timeline; words typed in the softphone spoken as the caller; the bot's answer
+ * (from the flow's tool) on the timeline, each turn with its own look, under the agent filter.
+ * With UPDATE_SCREENSHOTS=1 the timeline is docs/console-agent.png.
+ */
+describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page', () => {
+  let dev: DevConsole;
+  let browser: Browser;
+  beforeAll(async () => {
+    dev = await startDevConsole({
+      files: [ORDER_STATUS],
+      port: 0,
+      sounds: null,
+      bots: { [BOT_URL]: orderStatusBot() },
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+  });
+
+  it('shows the turns, and speaks typed words as the caller', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(15_000);
+    await page.goto(dev.url);
+    await page.locator('main.grid').waitFor();
+    // No call: nothing to say to.
+    expect(await page.locator('#say-text').isDisabled()).toBe(true);
+    // The demo shop knows the orders of 5551234.
+    await page.locator('#from').fill('5551234');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    const turns = page.locator('#timeline li.k-agent');
+    await turns.filter({ hasText: `bot connected: ${BOT_URL}` }).waitFor();
+    await page.locator('#timeline li[data-turn="bot"]', { hasText: 'How can I help' }).waitFor();
+    // The step listens: the box takes words; Enter says them.
+    await page.locator('#say-text:enabled').fill('where is my order');
+    await page.locator('#say-text').press('Enter');
+    await expect.poll(() => page.locator('#say-text').inputValue()).toBe('');
+    await page
+      .locator('#timeline li[data-turn="caller"].side-caller', { hasText: 'where is my order' })
+      .waitFor();
+    await page.locator('#timeline li[data-turn="tool"]', { hasText: 'callerNumber' }).waitFor();
+    await page.locator('#timeline li[data-turn="toolResult"]', { hasText: '5551234' }).waitFor();
+    const answer = page.locator('#timeline li[data-turn="bot"].side-bot', { hasText: 'order 1234' });
+    await answer.waitFor();
+    expect(await answer.locator('.who').textContent()).toBe('bot said');
+    expect(await answer.locator('q.said').textContent()).toContain('shipped yesterday');
+    // The agent filter: off, no turn is shown; on again, they are.
+    await page.getByLabel('agent', { exact: true }).uncheck();
+    await expect.poll(() => turns.count()).toBe(0);
+    await page.getByLabel('agent', { exact: true }).check();
+    await expect.poll(() => turns.count()).toBeGreaterThan(4);
+    // The caller asks for a person: the session ends with the bot's handoff, the box is closed.
+    await page.locator('#say-text').fill('can I talk to a person');
+    await page.getByRole('button', { name: 'Say', exact: true }).click();
+    await page.locator('#timeline li[data-turn="end"]', { hasText: 'handoff' }).waitFor();
+    await page.locator('svg .state.active', { hasText: 'handoff' }).waitFor();
+    await page.locator('#say-text:disabled').waitFor();
+    // The conversation alone (the agent and state lines), as docs/agents.md shows it.
+    for (const kind of ['events', 'requests', 'variables'])
+      await page.getByLabel(kind, { exact: true }).uncheck();
+    await page.locator('#timeline li[data-turn="bot"]').last().scrollIntoViewIfNeeded();
+    await page.screenshot({
+      path: join(process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : tmpdir(), 'console-agent.png'),
+    });
+    for (const kind of ['events', 'requests', 'variables'])
+      await page.getByLabel(kind, { exact: true }).check();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await page.close();
+  }, 60_000);
+});
