@@ -23,6 +23,15 @@ export interface PlacedCall {
   readonly inputs?: Readonly<Record<string, unknown>>;
 }
 
+/** The requests that make a channel (not dialled: no person at its end) or a bridge with the id given. */
+const MAKING_OPERATIONS = new Set([
+  'channels.externalMedia',
+  'channels.create',
+  'channels.snoopChannelWithId',
+  'bridges.createWithId',
+  'bridges.create',
+]);
+
 /** How a far end refused, by the hangup cause it gave (see the simulator's REFUSAL_CAUSES). */
 const CAUSE_REFUSALS: Readonly<Record<number, FarEndRefusal>> = {
   17: 'busy',
@@ -56,6 +65,11 @@ export class CallRecorder {
   private readonly calls = new Map<string, CallLog>();
   /** Dialled channels, by id: the call that dialled them. */
   private readonly farEndCalls = new Map<string, string>();
+  /**
+   * Channels (other than far ends) and bridges a call's flow made, by id: the call (an agent
+   * step's external media channel and bridge, a queue's bridge).
+   */
+  private readonly madeBy = new Map<string, string>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -97,6 +111,8 @@ export class CallRecorder {
     const log = this.calls.get(id);
     if (!log) return;
     log.requests.push({ at: this.now() - log.startedAt, operation, params });
+    const made = operation.startsWith('bridges.create') ? params.bridgeId : params.channelId;
+    if (MAKING_OPERATIONS.has(operation) && typeof made === 'string') this.madeBy.set(made, id);
     const dialled = params.channelId;
     if (operation.startsWith('channels.originate') && typeof dialled === 'string') {
       this.farEndCalls.set(dialled, id);
@@ -176,6 +192,7 @@ export class CallRecorder {
   forget(id: string): void {
     this.calls.delete(id);
     for (const [channel, call] of this.farEndCalls) if (call === id) this.farEndCalls.delete(channel);
+    for (const [made, call] of this.madeBy) if (call === id) this.madeBy.delete(made);
   }
 
   picked(id: string, resource: string): void {
@@ -185,6 +202,14 @@ export class CallRecorder {
   /** The call that dialled this channel, if a call's flow did. */
   callOfFarEnd(channel: string): string | undefined {
     return this.farEndCalls.get(channel);
+  }
+
+  /**
+   * The call a channel or bridge belongs to on the timeline: the call that dialled it or made it
+   * (an agent step's media channel, a bridge), itself otherwise.
+   */
+  callOf(id: string): string {
+    return this.farEndCalls.get(id) ?? this.madeBy.get(id) ?? id;
   }
 
   /** The far end's person answered, refused (`busy` unless told how), or hung up after answering. */

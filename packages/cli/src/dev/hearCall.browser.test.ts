@@ -25,6 +25,42 @@ states:
 `;
 
 /**
+ * A flow that holds the caller with music, then (key) puts them in a room whose bridge plays a
+ * prompt and then music to everyone in it.
+ */
+const ROOM_FLOW = `name: room
+start: holding
+states:
+  holding:
+    steps:
+      - answer
+      - startMoh: { class: jazz }
+      - gather: { maxDigits: 1, firstDigitTimeout: 60s }
+      - stopMoh
+      - conference: { name: lobby }
+      - bridgePlay: { media: "sound:hello-world" }
+      - bridgeMoh: { class: default }
+      - gather: { maxDigits: 1, firstDigitTimeout: 60s }
+    after:
+      5m: done
+  done:
+    final: true
+`;
+
+/**
+ * Records what reaches the page's Web Audio graph: each oscillator started (its type and
+ * frequency), in window.__started (run in the page before its script).
+ */
+const RECORD_OSCILLATORS = `
+  window.__started = [];
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.__started.push({ type: this.type, frequency: this.frequency.value });
+    return start.apply(this, args);
+  };
+`;
+
+/**
  * Hear the call: the prompts the flow plays are fetched from the sounds folder and scheduled on
  * the page's audio graph (WAV decoded by the browser, µ-law by the page), a prompt without a file
  * is said so, and the microphone's level drives talk detection. No audio device is needed:
@@ -41,8 +77,9 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
     await writeFile(join(dir, 'sounds', 'en', 'vm-goodbye.ulaw'), ulawSilence(800));
     await writeFile(join(dir, 'steps.yaml'), STEP_FLOW);
     await writeFile(join(dir, 'ringing.yaml'), RINGING_FLOW);
+    await writeFile(join(dir, 'room.yaml'), ROOM_FLOW);
     dev = await startDevConsole({
-      files: [join(dir, 'steps.yaml'), join(dir, 'ringing.yaml')],
+      files: [join(dir, 'steps.yaml'), join(dir, 'ringing.yaml'), join(dir, 'room.yaml')],
       port: 0,
       sounds: join(dir, 'sounds'),
     });
@@ -103,6 +140,52 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
     await page.locator('#pad button[data-key="5"]').click();
     await page.locator('#now-playing li[data-file="vm-goodbye"][data-state="playing"]').waitFor();
     expect(await page.locator('#now-playing li[data-file="tone:ring"]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await page.close();
+  }, 60_000);
+
+  it('plays the music on hold, and what the bridge the caller is in plays', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(10_000);
+    await page.addInitScript(RECORD_OSCILLATORS);
+    await page.goto(dev.url);
+    await page.locator('#flow').selectOption('room');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    // The caller's own music on hold: synthesised by the page (the server's music is not its own).
+    const music = (mohClass: string) =>
+      page.locator(`#now-playing li[data-file="moh:${mohClass}"][data-format="music"][data-state="playing"]`);
+    await music('jazz').waitFor();
+    expect(await page.evaluate('window.__started.map((s) => s.type)')).toContain('triangle');
+    // In the room: the bridge's prompt reaches the caller, fetched and scheduled; then its music.
+    await page.locator('#pad button[data-key="1"]').click();
+    await expect.poll(() => music('jazz').count()).toBe(0);
+    await page
+      .locator('#now-playing li[data-file="hello-world"][data-format="wav"][data-state="playing"]')
+      .waitFor();
+    await music('default').waitFor();
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await expect.poll(() => page.locator('#now-playing li').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+
+  it('synthesises the DTMF pair of each key pressed', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(10_000);
+    await page.addInitScript(RECORD_OSCILLATORS);
+    await page.goto(dev.url);
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.locator('svg .state.active', { hasText: 'greet' }).waitFor();
+    const frequencies = () => page.evaluate('window.__started.map((s) => s.frequency)') as Promise<number[]>;
+    const before = (await frequencies()).length;
+    // Key 5 (770 and 1336 Hz) from the pad, # (941 and 1477 Hz) from the keyboard.
+    await page.locator('#pad button[data-key="5"]').click();
+    await expect
+      .poll(async () => (await frequencies()).slice(before))
+      .toEqual(expect.arrayContaining([770, 1336]));
+    await page.keyboard.press('#');
+    await expect
+      .poll(async () => (await frequencies()).slice(before))
+      .toEqual(expect.arrayContaining([770, 1336, 941, 1477]));
     await page.getByRole('button', { name: 'Hang up', exact: true }).click();
     await page.close();
   }, 60_000);

@@ -8,6 +8,7 @@ import {
   type WireServer,
 } from '@ringflow/simulator';
 import type { CallRecorder } from './CallRecorder.ts';
+import { ChannelSounds } from './ChannelSounds.ts';
 import type { SoundFolder } from './SoundFolder.ts';
 import type { ConsoleFeed } from './ConsoleFeed.ts';
 import { feedSimulatorEvents, traceRequests } from './devSimulatorFeed.ts';
@@ -55,13 +56,14 @@ export async function startDevSimulator(options: {
     unknownEndpoints: 'ring',
     answerOutboundAfterMs: null,
   });
-  const wire = await startWireServer(traceRequests(steppedEvents(sim, time), feed, recorder), {
+  const heard = new ChannelSounds(feed, recorder);
+  const wire = await startWireServer(traceRequests(steppedEvents(sim, time), feed, recorder, heard), {
     users: [DEV_USER],
     host: '127.0.0.1',
     port: 0,
   });
   const inDialplan = new Set<string>();
-  feedSimulatorEvents(sim.driver, feed, recorder, { inDialplan, followed: options.followed });
+  feedSimulatorEvents(sim.driver, feed, recorder, { inDialplan, followed: options.followed }, heard);
   return { sim, wire, dialplan, inDialplan };
 }
 

@@ -1,5 +1,5 @@
 import { decodeRawSound } from './decodeSound.ts';
-import { DTMF, type Tone, toneOf } from './tones.ts';
+import { DTMF, HOLD_MUSIC, HOLD_NOTE_MS, type Tone, toneOf } from './tones.ts';
 import type { CallSound } from './types.ts';
 
 /** What the page plays of one sound: each file (or the tone), and where it stands. */
@@ -20,7 +20,8 @@ const CADENCE_AHEAD_MS = 10 * 60_000;
 /**
  * The sounds of the selected call, played in the browser with Web Audio: a prompt's files fetched
  * from `api/sound` (WAV decoded by the browser, the raw formats by decodeRawSound) and scheduled
- * one after the other; tones (`tone:ring`, `tone:busy`...) and the keys' DTMF pairs synthesised.
+ * one after the other; tones (`tone:ring`, `tone:busy`...), music on hold (`moh:<class>`) and the
+ * keys' DTMF pairs synthesised.
  * The audio context is made on first use (a click lets it start); `suspend` holds every sound
  * while the simulated time is paused. `changed` is told when what plays changes (the page shows it).
  *
@@ -62,6 +63,9 @@ export class CallAudio {
       const tone = toneOf(sound.media);
       entry.parts.push({ name: sound.media, format: 'tone', state: tone ? 'playing' : 'missing' });
       if (tone) entry.nodes.push(...this.tone(tone, this.audioContext().currentTime));
+    } else if (sound.media.startsWith('moh:')) {
+      entry.parts.push({ name: sound.media, format: 'music', state: 'playing' });
+      entry.nodes.push(this.holdMusic(this.audioContext().currentTime));
     } else {
       for (const name of sound.files) entry.parts.push({ name, format: '', state: 'loading' });
       void this.schedule(sound, entry);
@@ -169,6 +173,28 @@ export class CallAudio {
       oscillator.connect(out);
       return oscillator;
     });
+  }
+
+  /** Music on hold from `start`: the hold figure's notes, each faded in and out, looped. */
+  private holdMusic(start: number): OscillatorNode {
+    const context = this.audioContext();
+    const gain = context.createGain();
+    gain.connect(context.destination);
+    gain.gain.setValueAtTime(0, start);
+    const oscillator = context.createOscillator();
+    oscillator.type = 'triangle';
+    oscillator.connect(gain);
+    const note = HOLD_NOTE_MS / 1000;
+    const notes = Math.ceil(CADENCE_AHEAD_MS / HOLD_NOTE_MS);
+    for (let i = 0; i < notes; i++) {
+      const at = start + i * note;
+      oscillator.frequency.setValueAtTime(HOLD_MUSIC[i % HOLD_MUSIC.length]!, at);
+      gain.gain.setValueAtTime(0, at);
+      gain.gain.linearRampToValueAtTime(TONE_LEVEL, at + 0.04);
+      gain.gain.linearRampToValueAtTime(0, at + note - 0.02);
+    }
+    oscillator.start(start);
+    return oscillator;
   }
 
   /** A call-progress tone from `start`, its cadence scheduled on its gain. */

@@ -3,8 +3,8 @@ import type { CallAudio, PlayingPart } from './CallAudio.ts';
 import type { CallSound } from './types.ts';
 
 /**
- * Plays the sounds of the selected call's channel while sound is on (without a sounds folder,
- * its tones only), holds them while the simulated time is paused, and stops them when the call
+ * Plays the sounds of the selected call's channel (its own and its bridge's) while sound is on
+ * (without a sounds folder, its tones and hold music only), holds them while the simulated time is paused, and stops them when the call
  * is no longer selected or the server stops them.
  */
 export function useCallSounds(
@@ -22,8 +22,9 @@ export function useCallSounds(
   const { selected, on, files, paused, version } = options;
   useEffect(() => {
     const wanted = [...sounds.values()].filter(
-      // What the caller hears: their own channel's sounds (a far end's are its person's).
-      (s) => on && s.channel === selected && (files || s.media.startsWith('tone:')),
+      // What the caller hears: their own channel's sounds, their bridge's included (a far end's
+      // are its person's); without a sounds folder, what the page makes (tones, hold music).
+      (s) => on && s.channel === selected && (files || /^(tone|moh):/.test(s.media)),
     );
     for (const [id] of audio.playing()) if (!wanted.some((s) => s.id === id)) audio.stop(id);
     for (const sound of wanted) audio.play(sound);

@@ -89,3 +89,10 @@ export function toneOf(media: string): Tone | undefined {
   const off = parts[1] ? Number(parts[1][2]) : 0;
   return { frequencies, ...(off > 0 ? { cadence: [Number(first[2]), off] as const } : {}) };
 }
+
+/**
+ * Music on hold (`moh:<class>`), synthesised: the server's music files are not the page's, so a
+ * soft four-note figure stands for them (C5 E5 G5 E5, each `HOLD_NOTE_MS`), looped.
+ */
+export const HOLD_MUSIC: readonly number[] = [523.25, 659.25, 783.99, 659.25];
+export const HOLD_NOTE_MS = 450;
