@@ -5,11 +5,13 @@ import { type RestClient, VirtualClock } from '@ringflow/client';
 import type { Application, CallRecord } from '@ringflow/runtime';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
 // The runtime's own restore path (claim, then restore), so that what is tested is what runs.
 import { StoredCalls, type StoredCallsHost } from '../../../runtime/src/application/StoredCalls.ts';
 import { JetStreamCallStore } from '../JetStreamCallStore.ts';
 import type { JetStreamEventFeed } from '../JetStreamEventFeed.ts';
 import { OrphanTakeover } from '../OrphanTakeover.ts';
+import { takeoverMachine } from './takeoverMachine.ts';
 
 /**
  * The takeover role racing a claim, in virtual time: workers of one classic cluster, each with
@@ -660,5 +662,90 @@ describe('a claim write that fails with a NATS error', () => {
     c.workers.A!.takeover.schedule();
     await c.clock.advance(100);
     expectOneDriverEach(c, ['c1', 'c2', 'c3']);
+  });
+});
+
+describe('the takeover statechart on its own', () => {
+  /** The machine with a search the test answers: each call is kept with what it was asked. */
+  function machine() {
+    const searches: { reclaimOwn: boolean; answer: (searched: boolean) => void; fail: () => void }[] = [];
+    const warnings: string[] = [];
+    const actor = createActor(
+      takeoverMachine({
+        search: (reclaimOwn) =>
+          new Promise<boolean>((resolve, reject) =>
+            searches.push({ reclaimOwn, answer: resolve, fail: () => reject(new Error('NATS away')) }),
+          ),
+        logger: pino(
+          { level: 'warn' },
+          { write: (line: string) => void warnings.push(JSON.parse(line).msg) },
+        ),
+      }),
+    ).start();
+    const state = () => JSON.stringify(actor.getSnapshot().value);
+    const settle = () => new Promise((r) => setImmediate(r));
+    return { actor, searches, warnings, state, settle };
+  }
+
+  it('one search at a time: searches asked meanwhile make one more, after it', async () => {
+    const m = machine();
+    m.actor.send({ type: 'search' });
+    m.actor.send({ type: 'search' });
+    m.actor.send({ type: 'search' });
+    expect(m.state()).toBe('{"searching":"again"}');
+    expect(m.searches).toHaveLength(1);
+    m.searches[0]!.answer(true);
+    await m.settle();
+    expect(m.searches).toHaveLength(2);
+    expect(m.state()).toBe('{"searching":"alone"}');
+    m.searches[1]!.answer(true);
+    await m.settle();
+    expect(m.state()).toBe('"idle"');
+  });
+
+  it('fenced: no search until it rejoins; a fence during a search waits for its end; rejoining searches with its own orphans', async () => {
+    const m = machine();
+    m.actor.send({ type: 'search' });
+    m.actor.send({ type: 'fence' });
+    expect(m.state()).toBe('{"searching":"fenceAfter"}');
+    m.actor.send({ type: 'search' });
+    m.searches[0]!.answer(true);
+    await m.settle();
+    expect(m.state()).toBe('"fenced"');
+    m.actor.send({ type: 'search' });
+    expect(m.searches).toHaveLength(1);
+    m.actor.send({ type: 'rejoin' });
+    expect(m.searches.map((s) => s.reclaimOwn)).toEqual([false, true]);
+  });
+
+  it('a reclaim asked while nothing could be searched (no application yet), or whose search failed, is kept for the next search', async () => {
+    const m = machine();
+    m.actor.send({ type: 'rejoin' });
+    m.searches[0]!.answer(false); // no application yet
+    await m.settle();
+    expect(m.state()).toBe('"idle"');
+    m.actor.send({ type: 'search' });
+    expect(m.searches[1]!.reclaimOwn).toBe(true);
+    m.searches[1]!.fail();
+    await m.settle();
+    expect(m.warnings).toEqual([
+      'taking over the calls of gone workers failed (tried again at the next search)',
+    ]);
+    m.actor.send({ type: 'search' });
+    expect(m.searches[2]!.reclaimOwn).toBe(true);
+    m.searches[2]!.answer(true);
+    await m.settle();
+    m.actor.send({ type: 'search' });
+    expect(m.searches[3]!.reclaimOwn).toBe(false);
+  });
+
+  it('stopped: final, whatever is under way', async () => {
+    const m = machine();
+    m.actor.send({ type: 'search' });
+    m.actor.send({ type: 'stop' });
+    expect(m.actor.getSnapshot().status).toBe('done');
+    m.searches[0]!.answer(true);
+    await m.settle();
+    expect(m.searches).toHaveLength(1);
   });
 });
