@@ -20,7 +20,8 @@ const SAYS_GOODBYE = /\b(bye|goodbye|that's all|thank you|thanks)\b/i;
  * A rule-based order-status bot (no language model): it answers "where is my order" from the
  * shop's orders of the caller (it asks the flow for the caller's number with the tool
  * `callerNumber`), puts the caller through to a person when asked or when it did not understand
- * twice (`end` handoff), and says goodbye when the caller does (`end` done). It speaks the text
+ * twice (`end` handoff), and says goodbye when the caller does (`end` done). Keys work too (a
+ * caller who cannot be understood): 1 asks for the order, # for a person. It speaks the text
  * relay protocol of docs/agents.md; `serve.ts` serves it over WebSocket.
  *
  * @example const scenario = await testFlow('flows/order-status.yaml', { bot: orderStatusBot() });
@@ -73,6 +74,13 @@ export function orderStatusBot(orders: Readonly<Record<string, readonly Order[]>
         case 'toolResult':
           waiting.get(message.id)?.(message.result);
           waiting.delete(message.id);
+          return;
+        case 'key':
+          if (message.digit === '1') void answerOrder();
+          if (message.digit === '#') {
+            say('Let me put you through to a colleague.');
+            conversation.send({ type: 'end', result: 'handoff', data: { reason: 'asked' } });
+          }
           return;
         default:
       }

@@ -21,6 +21,12 @@ Against a server (Asterisk or the simulator over the wire):
   The dialplan sends calls in with Stasis(<app>). Runs until SIGTERM or SIGINT (Ctrl-C), then drains:
   no new calls, calls in progress may finish until --drain, the rest are hung up, exit 0.
 
+Flows with agent steps (voice bots, docs/agents.md) need --server: the caller's audio goes through
+a media socket on the server's HTTP port (/media/<id>) to the bot at the URL the flow names. Bots
+of the text relay get the local speech providers, espeak-ng and pocketsphinx (apt-get install -y
+espeak-ng pocketsphinx pocketsphinx-en-us; ringflow run stops at once, saying so, without them);
+bots of protocol: audio need none.
+
 Waiting for servers to dial the application (outbound WebSockets, persistent or per call):
   ringflow run flows/ivr.yaml --listen 127.0.0.1:8765 --app ow-call --listen-user appuser:apppass
   Put uri = ws://127.0.0.1:8765/ in the server's websocket_client.conf (with the same username and

@@ -2,6 +2,7 @@ import type { Clock } from '@ringflow/client';
 import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
 import type { ClassicCluster, JetStreamCallStore } from '@ringflow/cluster';
 import {
+  type AgentMetricsSink,
   type CallSession,
   createApplication,
   formatCallEnd,
@@ -13,6 +14,7 @@ import { pino } from 'pino';
 import type { InspectionEvent } from 'xstate';
 import type { CommandIo } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
+import { agentServicesForRun } from './agentServicesForRun.ts';
 import { formatLogLine } from './formatLogLine.ts';
 import type { OutputFormat } from '../OutputFormat.ts';
 
@@ -74,6 +76,22 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
   const logger = text
     ? pino({ level: 'warn' }, { write: (s: string) => io.stderr(formatLogLine(s)) })
     : pino({ level: 'info' }, { write: (s: string) => io.stdout(s) });
+  // Agent steps get their bots, media sockets and speech from here; checked before anything starts.
+  let agentMetrics: AgentMetricsSink | undefined;
+  const agentSetup = await agentServicesForRun(options.flow, {
+    ariUrl: options.server?.url,
+    metrics: {
+      turnLatency: (ms) => agentMetrics?.turnLatency(ms),
+      interrupted: () => agentMetrics?.interrupted(),
+      ended: (outcome) => agentMetrics?.ended(outcome),
+    },
+  });
+  if ('problem' in agentSetup) {
+    say(`ringflow run: ${agentSetup.problem}`);
+    return ExitCode.FAILURE;
+  }
+  const { agents } = agentSetup;
+  if (agentSetup.summary) say(`ringflow run: ${agentSetup.summary}`);
   let store: JetStreamCallStore | undefined;
   if (options.cluster) {
     const { JetStreamCallStore } = await import('@ringflow/cluster');
@@ -139,6 +157,10 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         { flow: options.flow, file: options.flowFile ?? `${options.flow.document.name}.yaml` },
       ])
     : undefined;
+  if (view && agents)
+    say(
+      'ringflow run: --http: the live view does not give agent steps their services yet; they end with failed (run without --http for the agent steps)',
+    );
   const app = createApplication({
     servers: options.server ? [classic ? classic.serverOptions : options.server] : [],
     ...(store ? { store } : {}),
@@ -150,10 +172,11 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     apps: [options.app],
     call: view
       ? view.machineOf(options.flow, options.inputs)
-      : createFlowCallMachine(options.flow, { inputs: { ...options.inputs } }),
+      : createFlowCallMachine(options.flow, { inputs: { ...options.inputs }, ...(agents ? { agents } : {}) }),
     clock,
     logger,
   });
+  agentMetrics = app.metrics.agents;
   let forced: (code: number) => void = () => {};
   const second = new Promise<number>((resolve) => {
     forced = resolve;

@@ -12,3 +12,4 @@ export type { PocketsphinxOptions } from './pocketsphinx.ts';
 export { UtteranceSegmenter } from './UtteranceSegmenter.ts';
 export type { UtteranceListener, UtteranceSegmenterOptions } from './UtteranceSegmenter.ts';
 export { readWav, writeWav } from './wavFile.ts';
+export { findLocalSpeech, LOCAL_SPEECH_PACKAGES } from './localSpeech.ts';
