@@ -128,6 +128,59 @@ describe('transfer on the simulator', () => {
     call.expectAction({ operation: 'bridges.destroy', params: { bridgeId } }, { times: 1 });
   });
 
+  it('attended, stepping out: bridged, the flow runs nothing more; the target hangs up, the caller follows', async () => {
+    call = await testFlow(transferFlow({ endpoint: 'PJSIP/operator', attended: true, stepOut: true }), {
+      farEnds: { 'PJSIP/operator': 'answer' },
+    });
+    const peer = target(call);
+    await call.wait('3s');
+    const [added] = call.expectAction({ operation: 'bridges.addChannel', params: { channel: `c1,${peer}` } });
+    const bridgeId = String(added?.params.bridgeId);
+    await call.wait('10m'); // they talk: the flow watches nothing but the pair
+    expect(call.end()).toBeUndefined();
+    call.expectNotVisited('talked', 'back');
+    await call.hangUpFarEnd('PJSIP/operator');
+    await call.expectEnd({ status: 'transferred', by: 'flow', within: '11m' });
+    // The caller is not left connected to nothing; the bridge does not outlive them.
+    call.expectAction({ operation: 'channels.hangup', params: { channelId: 'c1' } }, { times: 1 });
+    call.expectAction({ operation: 'bridges.destroy', params: { bridgeId } }, { times: 1 });
+    call.expectNotVisited('talked', 'back', 'failed');
+  });
+
+  it('attended, stepping out: the caller hangs up first, the target is hung up; no hangup handler runs', async () => {
+    const flow = defineFlow({
+      name: 'stepper',
+      start: 't',
+      on: { hangup: { goto: 'handler' } },
+      states: {
+        handler: { steps: [{ userEvent: { name: 'HangupHandler' } }] },
+        t: {
+          steps: [
+            'answer',
+            { transfer: { endpoint: 'PJSIP/operator', attended: true, stepOut: true, as: 't' } },
+            { userEvent: { name: 'After' } },
+          ],
+        },
+      },
+    });
+    call = await testFlow(flow, { farEnds: { 'PJSIP/operator': 'answer' } });
+    const peer = target(call);
+    await call.wait('3s');
+    const [added] = call.expectAction({ operation: 'bridges.addChannel', params: { channel: `c1,${peer}` } });
+    await call.wait('1m');
+    await call.hangUp();
+    await call.expectEnd({ status: 'transferred', by: 'flow', within: '2m' });
+    call.expectAction({ operation: 'channels.hangup', params: { channelId: peer } }, { times: 1 });
+    call.expectNoAction({ operation: 'channels.hangup', params: { channelId: 'c1' } });
+    await call.wait('1s');
+    // Nothing is left on the server: neither the target nor the bridge of the two.
+    const gone = (path: string) => call!.simulator.handle({ method: 'GET', path, query: {} });
+    expect((await gone(`/channels/${peer}`)).status).toBe(404);
+    expect((await gone(`/bridges/${String(added?.params.bridgeId)}`)).status).toBe(404);
+    // Neither the steps after the transfer nor the flow's hangup handler ran.
+    call.expectNoAction('events.userEvent');
+  });
+
   it('attended without confirm: answering accepts', async () => {
     call = await testFlow(transferFlow({ endpoint: 'PJSIP/operator', attended: true }), {
       farEnds: { 'PJSIP/operator': 'answer' },

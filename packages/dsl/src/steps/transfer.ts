@@ -69,6 +69,13 @@ const params = stepParams(
       s.value(s.string({ description: 'Attended: the caller id the target sees, e.g. "Support <100>".' })),
     ),
     mohClass: s.optional(s.string({ description: 'Attended: the music on hold class the caller hears.' })),
+    stepOut: s.optional(
+      s.boolean({
+        description:
+          "Attended: once the two are bridged the flow's part is over (outcome transferred when their conversation ends; the flow's next steps and its hangup handler do not run). Without it the step stays to watch and the caller comes back to the flow when the target hangs up (completed).",
+        default: false,
+      }),
+    ),
   },
   'Transfers the caller: blind (to an endpoint or a dialplan place; the flow ends) or attended (the flow consults the target first).',
 );
@@ -87,8 +94,8 @@ export type TransferParams = Infer<typeof params>;
  *       announce: { prompt: callerAboutOrder }
  *       confirm: { key: '1' }
  *       on: { declined: sorry, noAnswer: sorry, busy: sorry }
- * Outcomes: transferred (blind; the flow ends with status continued), completed (attended: the
- * two talked and the target hung up; the caller is back), declined, busy, noAnswer, failed.
+ * Outcomes: transferred (blind, or attended with `stepOut`; the flow ends), completed (attended:
+ * the two talked and the target hung up; the caller is back), declined, busy, noAnswer, failed.
  */
 export const transferStep = defineStep({
   name: 'transfer',
@@ -100,8 +107,14 @@ export const transferStep = defineStep({
     {
       name: 'transferred',
       kind: 'continued',
-      description: 'Blind: the caller was sent on; the flow ends (status continued).',
-      data: { to: ['string', 'the endpoint or context,extension,priority the caller was sent to'] },
+      description:
+        'Blind: the caller was sent on. Attended with stepOut: the two were bridged and talked until one hung up (the other is hung up with them). The flow ends.',
+      data: {
+        to: ['string', 'the endpoint or context,extension,priority the caller was sent to'],
+        channelId: ['string', 'attended: the target channel'],
+        bridgeId: ['string', 'attended: the bridge of the two'],
+        left: ['string', 'attended: who hung up first, caller or target'],
+      },
     },
     {
       name: 'completed',
@@ -138,7 +151,9 @@ export const transferStep = defineStep({
     { ...FAILED, data: { ...FAILED.data, cause: ['int', 'hangup cause when the target channel ended'] } },
   ],
   possibleOutcomes: (p) =>
-    p.attended === true ? ['completed', 'declined', 'busy', 'noAnswer', 'failed'] : ['transferred', 'failed'],
+    p.attended === true
+      ? [p.stepOut === true ? 'transferred' : 'completed', 'declined', 'busy', 'noAnswer', 'failed']
+      : ['transferred', 'failed'],
   label: (p) => {
     const to =
       typeof p.endpoint === 'string'
@@ -146,7 +161,13 @@ export const transferStep = defineStep({
         : [p.context, p.extension, p.label ?? p.priority]
             .filter((x) => typeof x === 'string' || typeof x === 'number')
             .join(',') || 'expr';
-    return `${p.attended === true ? 'attended transfer' : 'transfer'} ${to}`;
+    const kind =
+      p.attended === true
+        ? p.stepOut === true
+          ? 'attended transfer, stepping out,'
+          : 'attended transfer'
+        : 'transfer';
+    return `${kind} ${to}`;
   },
   check: (p, path) => checkTransfer(p, path),
   compile: (p, build) => (p.attended === true ? compileAttendedTransfer(p, build) : compileBlind(p, build)),

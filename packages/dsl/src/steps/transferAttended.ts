@@ -2,7 +2,7 @@ import { isResourceGone } from '@ringflow/client/interface';
 import { isEventType } from '@ringflow/client/interface';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { effect, failureData, fireAndForget, setContext, setStep } from '../compile/effects.ts';
-import type { StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
+import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
 import { parseDuration } from '../schema/s.ts';
 import { compileDial, type DialParams } from './dial.ts';
 import type { StepBuild } from './StepDefinition.ts';
@@ -22,6 +22,14 @@ function aboutTarget({ context, event }: ActionArgs): boolean {
   );
 }
 
+/** The event is the call's own channel leaving (the caller hung up, or it left the application). */
+function callerLeaving({ context, event }: ActionArgs): boolean {
+  return (
+    isEventType(event, 'ChannelHangupRequest', 'StasisEnd', 'ChannelDestroyed') &&
+    event.channel.id === context.call.channelId
+  );
+}
+
 /** The key the target pressed (undefined for any other event). */
 function keyOf({ event }: ActionArgs): string | undefined {
   return isEventType(event, 'ChannelDtmfReceived') ? event.digit : undefined;
@@ -35,6 +43,11 @@ function keyOf({ event }: ActionArgs): string | undefined {
  * busy, no answer, failed: the target's call is ended, the music stops and the caller is back in
  * the flow with that outcome. The caller hanging up at any time runs the flow's hangup handler;
  * the step's exit hangs up the target unless they are already gone.
+ *
+ * With `stepOut` the flow's part ends once the two are bridged: the step only keeps the pair
+ * (the server does not end an application's bridge by itself): when either hangs up, the other is
+ * hung up and the bridge destroyed, and the flow ends with `transferred` (`left`: who hung up
+ * first). Its next steps and its hangup handler do not run.
  */
 export function compileAttendedTransfer(p: TransferParams, build: StepBuild): StateSpec {
   const id = (name: string) => `${build.key}~transfer~${name}`;
@@ -81,6 +94,60 @@ export function compileAttendedTransfer(p: TransferParams, build: StepBuild): St
     StasisEnd: { guard: aboutTarget, ...transition },
     ChannelDestroyed: { guard: aboutTarget, ...transition },
   });
+  // Accepted, staying to watch: the caller comes back to the flow when the target hangs up.
+  const watching: StateSpec = {
+    on: targetLeft({ target: 'targetLeft' }),
+    exit: [setContext(() => ({ bridgeId: undefined }))],
+  };
+  // Accepted, stepping out: whoever hangs up first, the other follows and the flow ends.
+  const handedOver = (left: 'caller' | 'target', before: Action[] = []) =>
+    build.exit(
+      'transferred',
+      ({ context }) => ({
+        to: context.step.endpoint,
+        channelId: context.step.peer,
+        bridgeId: context.step.transferBridge,
+        left,
+      }),
+      // The flow's run ends transferred (not continued: the caller was handed over, not sent on).
+      [...before, setContext(() => ({ status: 'transferred' }))],
+    );
+  const steppedOut: StateSpec = {
+    initial: 'talking',
+    exit: [setContext(() => ({ bridgeId: undefined }))],
+    states: {
+      talking: {
+        on: {
+          // The caller's hang-up is the end of the conversation, not the flow's caller leaving:
+          // handled here, before the flow's hangup handler (the step's exit hangs the target up).
+          // The step ends on its channel's StasisEnd: ending before it, the session would hang
+          // up a channel still in the application.
+          ChannelHangupRequest: [
+            { guard: aboutTarget, target: 'hangingUpCaller' },
+            { guard: callerLeaving, actions: [] },
+          ],
+          StasisEnd: [
+            { guard: aboutTarget, target: 'hangingUpCaller' },
+            { guard: callerLeaving, ...handedOver('caller', [setContext(() => ({ hungUp: true }))]) },
+          ],
+          ChannelDestroyed: [
+            { guard: aboutTarget, target: 'hangingUpCaller' },
+            { guard: callerLeaving, ...handedOver('caller', [setContext(() => ({ hungUp: true }))]) },
+          ],
+        },
+      },
+      // The target hung up: the caller is hung up with them (its own hang-up events are the
+      // step's doing from here: hungUp is set first so the flow's hangup handler stays out).
+      hangingUpCaller: {
+        entry: [targetGone, setContext(() => ({ hungUp: true }))],
+        effect: effect(
+          ({ context }) =>
+            context.host.ari.channels.hangup({ channelId: context.call.channelId }).catch(ignoreGone),
+          { onDone: handedOver('target'), onError: handedOver('target') },
+        ),
+      },
+    },
+  };
   return {
     entry: [
       setStep(() => ({ mohOn: true, targetUp: false, transferBridge: undefined })),
@@ -151,10 +218,7 @@ export function compileAttendedTransfer(p: TransferParams, build: StepBuild): St
         ),
         on: targetLeft(declined('hungUp', [targetGone])),
       },
-      connected: {
-        on: targetLeft({ target: 'targetLeft' }),
-        exit: [setContext(() => ({ bridgeId: undefined }))],
-      },
+      connected: p.stepOut === true ? steppedOut : watching,
       // The step's exit (cleanup) runs before a transition's own actions: what it must know (the
       // target is gone, nothing to hang up) is set on entering this state, which then leaves.
       targetLeft: {

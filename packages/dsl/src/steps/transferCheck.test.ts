@@ -46,4 +46,13 @@ describe('transfer step validation', () => {
       problems('          endpoint: PJSIP/op\n          attended: true\n          confirm: { key: "12" }\n'),
     ).toEqual([expect.stringMatching(/^10:27 RF104 .*one key/)]);
   });
+
+  it('stepOut is for an attended transfer: a blind one ends the flow anyway', () => {
+    expect(
+      problems('          endpoint: PJSIP/op\n          attended: true\n          stepOut: true\n'),
+    ).toEqual([]);
+    expect(problems('          endpoint: PJSIP/sales\n          stepOut: true\n')).toEqual([
+      expect.stringMatching(/^9:11 RF104 "stepOut" applies to an attended transfer only/),
+    ]);
+  });
 });

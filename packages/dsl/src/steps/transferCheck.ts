@@ -13,10 +13,11 @@ interface TransferFields {
   readonly timeout?: unknown;
   readonly callerId?: unknown;
   readonly mohClass?: unknown;
+  readonly stepOut?: unknown;
 }
 
 const DIALPLAN_FIELDS = ['context', 'extension', 'priority', 'label'] as const;
-const ATTENDED_FIELDS = ['announce', 'confirm', 'timeout', 'callerId', 'mohClass'] as const;
+const ATTENDED_FIELDS = ['announce', 'confirm', 'timeout', 'callerId', 'mohClass', 'stepOut'] as const;
 
 /**
  * What the schema alone cannot say about a transfer: it names one target (an endpoint, or a
