@@ -24,12 +24,15 @@
  * server does, so every application handles the same calls per second).
  * `--source`: the children run the packages' TypeScript sources (`--conditions=source`) instead of
  * `dist/`: same code, and CPU profiles name each source file (and no rebuild of `dist/` by
- * another process can pull the files from under a run).
+ * another process can pull the files from under a run). Without it the application children run
+ * a plain JavaScript bundle of their module (`bench/out/apps/`, see `process/bundleForNode.ts`)
+ * with plain node, as an installed application runs: tsx's loader held ~40 MB more at start.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { cpus } from 'node:os';
 import { fmt, median, spread } from './apps/stats.ts';
+import { bundleForNode } from './process/bundleForNode.ts';
 import { ChildLink } from './process/ChildLink.ts';
 
 const { values } = parseArgs({
@@ -179,13 +182,30 @@ async function waitForCompletions(sim: ChildLink, goal: number, timeoutMs: numbe
   }
 }
 
+const bundles = new Map<string, Promise<URL>>();
+/**
+ * The module an application child runs: its TypeScript with `--source` (tsx, for profiles that
+ * name each source file), else one JavaScript bundle of it made once per bench (plain node, as
+ * `ringflow run` and an ari-client application run: no loader in the resident memory).
+ */
+function appModule(module: URL): Promise<URL> {
+  if (values.source) return Promise.resolve(module);
+  let bundle = bundles.get(module.href);
+  if (!bundle) {
+    bundle = bundleForNode(module);
+    bundles.set(module.href, bundle);
+  }
+  return bundle;
+}
+
 async function measure(impl: (typeof chosen)[number], calls: number, run: number): Promise<Sample> {
   const sim = await ChildLink.start(new URL('./load/simulatorProcess.ts', import.meta.url), 'simulator', {
     nodeFlags: profileFlags(`simulator-${impl.key}-${calls}`),
     ...(PROMPT_MS === undefined ? {} : { env: { BENCH_PROMPT_MS: PROMPT_MS } }),
   });
   const { url } = sim.ready as { url: string };
-  const app = await ChildLink.start(impl.module, impl.name, {
+  const app = await ChildLink.start(await appModule(impl.module), impl.name, {
+    javascript: !values.source,
     env: { BENCH_URL: url, ...impl.env },
     nodeFlags: profileFlags(`${impl.key}-${calls}`),
   });

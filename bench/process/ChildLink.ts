@@ -20,10 +20,17 @@ export interface ChildOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** How long the child may take to say it is ready. Default 30 s. */
   readonly readyTimeoutMs?: number;
+  /**
+   * The module is plain JavaScript (see `bench/process/bundleForNode.ts`): node runs it without
+   * tsx, whose loader hooks (a worker thread holding every module's source) would count in the
+   * child's resident memory. Default false: the module is TypeScript, run with tsx.
+   */
+  readonly javascript?: boolean;
 }
 
 /**
- * One bench process (simulator or application) run from TypeScript with tsx, spoken to over the
+ * One bench process (simulator or application) run from TypeScript with tsx (or from a plain
+ * JavaScript bundle of it, {@link ChildOptions.javascript}), spoken to over the
  * IPC channel: `request(op, args)` resolves with what the child's handler returned.
  *
  * @example
@@ -61,7 +68,7 @@ export class ChildLink {
   /** Starts `module` in a new node process and waits for its `ready` message. */
   static start(module: URL, name: string, options: ChildOptions = {}): Promise<ChildLink> {
     const child = fork(module.pathname, [], {
-      execArgv: ['--import', 'tsx', '--expose-gc', ...(options.nodeFlags ?? [])],
+      execArgv: [...(options.javascript ? [] : ['--import', 'tsx']), '--expose-gc', ...(options.nodeFlags ?? [])],
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
