@@ -6,7 +6,8 @@
  *
  * - **Binary messages** are audio in the format `setup.media` gives (slin16: signed 16-bit
  *   little-endian mono at 16 kHz). ringflow sends the caller's audio as the server delivers it,
- *   one 20 ms frame (640 bytes) a message. The bot sends its audio in messages of any whole number
+ *   one 20 ms frame (640 bytes) a message (a stretch may end with a short frame; gaps are not
+ *   filled with silence). The bot sends its audio in messages of any whole number
  *   of samples up to {@link MAX_AUDIO_MESSAGE_BYTES}, as fast as it makes it: ringflow cuts it into
  *   frames and paces it to the server (MEDIA_XOFF/XON honoured).
  * - **Text messages** are JSON objects, `type` first. ringflow → bot: `setup` (the call, the
