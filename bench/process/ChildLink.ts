@@ -68,7 +68,11 @@ export class ChildLink {
   /** Starts `module` in a new node process and waits for its `ready` message. */
   static start(module: URL, name: string, options: ChildOptions = {}): Promise<ChildLink> {
     const child = fork(module.pathname, [], {
-      execArgv: [...(options.javascript ? [] : ['--import', 'tsx']), '--expose-gc', ...(options.nodeFlags ?? [])],
+      execArgv: [
+        ...(options.javascript ? [] : ['--import', 'tsx']),
+        '--expose-gc',
+        ...(options.nodeFlags ?? []),
+      ],
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
