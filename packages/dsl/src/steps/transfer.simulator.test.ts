@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFlow } from '../defineFlow.ts';
-import { type FlowTestCall, testFlow } from '@ringflow/testing';
+import { type CallScenario, type FlowTestCall, testCalls, testFlow } from '@ringflow/testing';
 
 let call: FlowTestCall | undefined;
+let scenario: CallScenario | undefined;
 afterEach(async () => {
   await call?.close();
+  await scenario?.close();
   call = undefined;
+  scenario = undefined;
 });
 
 /** Every outcome of the transfer goes to a state that reports it and hangs up. */
@@ -285,5 +288,59 @@ describe('transfers made by phones, followed by the flow', () => {
     await call.expectEnd({ status: 'completed', by: 'flow', within: '1m' });
     // The flow's hang-up at the end is for the channel that is the call's now.
     call.expectAction({ operation: 'channels.hangup', params: { channelId: replacement } });
+  });
+
+  it("a phone's attended transfer joining two calls: each flow goes on on the link's half in its place", async () => {
+    // An agent's phone has two calls, each run by the flow: the first with a customer, the second
+    // with an expert. It joins them: a Local pair links the two bridges in the agent's places.
+    const flow = defineFlow({
+      name: 'agent-phone',
+      start: 'd',
+      inputs: { who: { type: 'string', required: true } },
+      vars: { xfer: 'none' },
+      on: { transferred: { set: { xfer: { expr: 'event.destination_type' } } } },
+      states: {
+        d: {
+          steps: [
+            'answer',
+            { dial: { endpoint: { expr: 'input.who' } } },
+            {
+              userEvent: {
+                name: 'Talked',
+                variables: { xfer: { expr: 'vars.xfer' }, channel: { expr: 'call.channelId' } },
+              },
+            },
+            'hangup',
+          ],
+        },
+      },
+    });
+    scenario = await testCalls(flow, {
+      calls: {
+        first: { inputs: { who: 'PJSIP/customer' } },
+        second: { inputs: { who: 'PJSIP/expert' }, at: '1s' },
+      },
+      farEnds: { 'PJSIP/customer': 'answer', 'PJSIP/expert': 'answer' },
+    });
+    await scenario.wait('5s'); // both answered and bridged
+    const first = scenario.call('first');
+    const second = scenario.call('second');
+    const { firstLink, secondLink } = scenario.simulator.driver.attendedTransfer(
+      first.channelId,
+      second.channelId,
+    );
+    expect(firstLink).toBeDefined();
+    await scenario.wait('1s');
+    // The agent's channels hung up; the calls go on on the halves that took their places.
+    expect(first.session?.channelId).toBe(firstLink);
+    expect(second.session?.channelId).toBe(secondLink);
+    expect(first.end()).toBeUndefined();
+    expect(second.end()).toBeUndefined();
+    await scenario.wait('1m');
+    await scenario.hangUpFarEnd('PJSIP/customer');
+    first.expectUserEvent('Talked', { xfer: 'link', channel: String(firstLink) });
+    await first.expectEnd({ status: 'completed', by: 'flow', within: '2m' });
+    // The flow's hang-up at the end is for the half that is the call's now.
+    first.expectAction({ operation: 'channels.hangup', params: { channelId: String(firstLink) } });
   });
 });
