@@ -34,6 +34,12 @@ interface StoredCall {
   /** The process that owns the call: the only one whose writes are accepted. */
   readonly owner: string;
   readonly record: CallRecord;
+  /**
+   * How many claims the entry went through (absent: none). A claimer whose write was refused
+   * claims again from the same owner only while this is unchanged (that owner's last writes
+   * landed); a higher count means the owner took the call back meanwhile: the claim is given up.
+   */
+  readonly claims?: number;
 }
 
 /** This process's side of one call it owns. */
@@ -44,6 +50,8 @@ interface OwnedCall {
   chain: Promise<void>;
   /** Another process claimed the call: no more writes, and the entry is not removed. */
   lost: boolean;
+  /** The entry's claim count as this process made or found it (see `StoredCall.claims`). */
+  claims: number;
 }
 
 /** JetStream's "wrong last sequence": the entry changed since the revision the write named. */
@@ -92,6 +100,8 @@ export class JetStreamCallStore implements CallStore {
   private readonly keys = new Map<string, string>();
   /** The owner of each call as this store last listed it: a claim takes the call from that one. */
   private readonly listedOwners = new Map<string, string>();
+  /** The claim count of each call's entry as this store last listed it (see `StoredCall.claims`). */
+  private readonly listedClaims = new Map<string, number>();
 
   private constructor(
     private readonly kv: KV,
@@ -214,7 +224,7 @@ export class JetStreamCallStore implements CallStore {
 
   private async write(call: OwnedCall, record: CallRecord): Promise<void> {
     if (call.lost) throw this.takenOver(record.callId);
-    const value = JSON.stringify({ owner: this.owner, record } satisfies StoredCall);
+    const value = JSON.stringify({ owner: this.owner, record, claims: call.claims } satisfies StoredCall);
     let key = this.keys.get(record.callId);
     if (key === undefined) {
       key = keyOf(record.app, record.callId);
@@ -347,6 +357,7 @@ export class JetStreamCallStore implements CallStore {
       records.push(record);
       this.keys.set(record.callId, key);
       this.listedOwners.set(record.callId, owner);
+      this.listedClaims.set(record.callId, stored.value.claims ?? 0);
     }
     return records;
   }
@@ -376,7 +387,13 @@ export class JetStreamCallStore implements CallStore {
     // read again and claimed; an owner other than `from` means another process claimed first.
     /** A claim of ours went unanswered (NATS unavailable) and was repeated: it may have landed. */
     let mayHaveLanded = false;
-    for (let attempt = 1; stored && stored.value.owner === from; attempt++) {
+    // As listed too: an owner that claimed the call back since (a worker rejoining) keeps it.
+    const claims = this.listedClaims.get(callId) ?? stored?.value.claims ?? 0;
+    for (
+      let attempt = 1;
+      stored && stored.value.owner === from && (stored.value.claims ?? 0) === claims;
+      attempt++
+    ) {
       const call = this.call(callId);
       const record = stored.value.record;
       const revision = stored.revision;
@@ -384,7 +401,7 @@ export class JetStreamCallStore implements CallStore {
         call.revision = await this.retrying(() => {
           const claimed = this.kv.update(
             key,
-            JSON.stringify({ owner: this.owner, record } satisfies StoredCall),
+            JSON.stringify({ owner: this.owner, record, claims: claims + 1 } satisfies StoredCall),
             revision,
           );
           claimed.catch((error: unknown) => {
@@ -393,6 +410,7 @@ export class JetStreamCallStore implements CallStore {
           return claimed;
         });
         call.lost = false;
+        call.claims = claims + 1;
         return record;
       } catch (error) {
         this.owned.delete(callId);
@@ -403,6 +421,7 @@ export class JetStreamCallStore implements CallStore {
     // The entry names this process: the claim that went unanswered did land.
     if (stored && mayHaveLanded && stored.value.owner === this.owner) {
       this.call(callId).revision = stored.revision;
+      this.call(callId).claims = stored.value.claims ?? 0;
       return stored.value.record;
     }
     return undefined;
@@ -434,7 +453,7 @@ export class JetStreamCallStore implements CallStore {
   private call(callId: string): OwnedCall {
     let call = this.owned.get(callId);
     if (!call) {
-      call = { revision: undefined, chain: Promise.resolve(), lost: false };
+      call = { revision: undefined, chain: Promise.resolve(), lost: false, claims: 0 };
       this.owned.set(callId, call);
     }
     return call;

@@ -291,11 +291,10 @@ describe('two takeovers racing for the same orphaned calls', () => {
 });
 
 describe('the orphaned worker coming back during a takeover', () => {
-  // Fails until the store tells a claim back from the owner's last writes (see the report of
-  // issue 32 point 4: a claim count in the entry, `JetStreamCallStore.claim`): B's claim refused
-  // because C took c1 back re-reads an entry that still names C, the owner it claims from, takes
-  // it as C's last write landing and claims again: C drives c1 until its next write is refused.
-  it.fails('B claims while C takes its own calls back: the bucket accepts one, and no call is driven by both', async () => {
+  // B's claim refused because C took c1 back re-reads an entry that still names C, the owner it
+  // claims from; the entry's claim count (`JetStreamCallStore.claim`) tells C's claim back from
+  // C's last writes landing, so B gives the call up instead of claiming it again.
+  it('B claims while C takes its own calls back: the bucket accepts one, and no call is driven by both', async () => {
     const c = await cOrphansThreeCalls(['B', 'C']);
     const claims = hold(c.bucket, (r) => r.method === 'update');
     c.workers.B!.run();
@@ -350,11 +349,10 @@ describe('the orphaned worker coming back during a takeover', () => {
     });
   });
 
-  // Fails until the runtime judges `accept` again per call, before and after its claim
-  // (`StoredCalls.restoreOn`, not this package's): B restores the calls its search claims after
-  // the fence, and lets them go only when the search ends (a search can last seconds: its claims
-  // are tried again for up to 15 s while NATS is away).
-  it.fails('B fenced in the middle of its search restores nothing more, not even for a moment', async () => {
+  // The runtime judges `accept` again per call, before and after its claim
+  // (`StoredCalls.restoreOn`): a search can last seconds (its claims are tried again for up to
+  // 15 s while NATS is away), and B fenced meanwhile must not restore what it claims.
+  it('B fenced in the middle of its search restores nothing more, not even for a moment', async () => {
     const c = await fencedMidSearch();
     expect(c.log.filter((l) => l.startsWith('B drives'))).toEqual([]);
   });

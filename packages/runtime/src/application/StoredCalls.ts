@@ -58,8 +58,15 @@ export class StoredCalls {
         continue;
       }
       if (router.ownersOf(link.server.asteriskId, 'channel', record.channelId).length > 0) continue;
+      // `accept` is judged again as each call's turn comes, and once it is claimed (the claims
+      // before it took time): a cluster worker fenced meanwhile takes nothing more.
+      if (accept !== undefined && !accept(record)) continue;
       const claimed = await this.claim(store, record, link);
       if (!claimed) continue;
+      if (accept !== undefined && !accept(claimed)) {
+        link.logger.info({ call: record.callId }, 'call claimed but no longer accepted; left to the next owner');
+        continue;
+      }
       this.host.restore(link, claimed);
       restored++;
     }
