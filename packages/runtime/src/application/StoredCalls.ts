@@ -64,7 +64,10 @@ export class StoredCalls {
       const claimed = await this.claim(store, record, link);
       if (!claimed) continue;
       if (accept !== undefined && !accept(claimed)) {
-        link.logger.info({ call: record.callId }, 'call claimed but no longer accepted; left to the next owner');
+        link.logger.info(
+          { call: record.callId },
+          'call claimed but no longer accepted; left to the next owner',
+        );
         continue;
       }
       this.host.restore(link, claimed);
