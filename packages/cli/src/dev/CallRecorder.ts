@@ -8,6 +8,7 @@ import type {
   RecordedEnd,
   RecordedFarEnd,
 } from './RecordedCall.ts';
+import type { AgentTurn } from './feedMessages.ts';
 import type { WatchedCall } from './watchCalls.ts';
 
 /** Who the caller is, as the call was placed. */
@@ -52,6 +53,7 @@ interface CallLog {
   readonly farEnds: { -readonly [K in keyof RecordedFarEnd]: RecordedFarEnd[K] }[];
   readonly requests: FlowRequest[];
   readonly pickedIds: string[];
+  readonly agentTurns: { readonly at: number; readonly turn: AgentTurn }[];
   callerHungUp: boolean;
 }
 
@@ -83,6 +85,7 @@ export class CallRecorder {
       farEnds: [],
       requests: [],
       pickedIds: [],
+      agentTurns: [],
       callerHungUp: false,
     });
   }
@@ -188,6 +191,12 @@ export class CallRecorder {
     }
   }
 
+  /** A turn of call `id`'s agent step (what passed between ringflow and the bot). */
+  agentTurn(id: string, turn: AgentTurn): void {
+    const log = this.calls.get(id);
+    log?.agentTurns.push({ at: this.now() - log.startedAt, turn });
+  }
+
   /** Forgets call `id` (and its far ends): it can no longer be saved. */
   forget(id: string): void {
     this.calls.delete(id);
@@ -257,6 +266,7 @@ export class CallRecorder {
       states: [...(watched?.states ?? [])],
       requests: [...log.requests],
       pickedIds: [...log.pickedIds],
+      ...(log.agentTurns.length > 0 ? { agentTurns: [...log.agentTurns] } : {}),
       ...(end ? { end } : {}),
       takenAt: this.now() - log.startedAt,
     };

@@ -1,4 +1,4 @@
-import type { CallEnd } from './feedMessages.ts';
+import type { AgentTurn, CallEnd } from './feedMessages.ts';
 
 /**
  * What the console saw of one call: enough to replay the caller's side in a scenario and to
@@ -31,6 +31,8 @@ export interface RecordedCall {
   readonly requests: readonly FlowRequest[];
   /** The ids the flow picked for what it created (channels, playbacks, bridges...). */
   readonly pickedIds: readonly string[];
+  /** The turns of its agent steps (between ringflow and the bots), when it had any. */
+  readonly agentTurns?: readonly { readonly at: number; readonly turn: AgentTurn }[];
   /** How the call ended; absent while it goes on. */
   readonly end?: RecordedEnd;
   /** When the record was taken: a call still in progress is replayed up to here. */

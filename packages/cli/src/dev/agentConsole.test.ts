@@ -1,4 +1,7 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderStatusBot } from '../../../../examples/order-status-bot/orderStatusBot.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
@@ -29,9 +32,13 @@ const turnsOf = (messages: Record<string, unknown>[], call: string): Turn[] =>
  */
 describe('ringflow dev: agent steps', () => {
   let dev: DevConsole;
+  let dir: string;
   beforeAll(async () => {
+    // A copy: a saved call is written beside its flow.
+    dir = await mkdtemp(join(tmpdir(), 'ringflow-agent-'));
+    await copyFile(ORDER_STATUS, join(dir, 'order-status.yaml'));
     dev = await startDevConsole({
-      files: [ORDER_STATUS],
+      files: [join(dir, 'order-status.yaml')],
       port: 0,
       sounds: null,
       bots: { [BOT_URL]: orderStatusBot() },
@@ -39,6 +46,7 @@ describe('ringflow dev: agent steps', () => {
   });
   afterAll(async () => {
     await dev?.stop();
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('feeds the turns, and the typed words reach the bot as the caller’s', async () => {
@@ -55,6 +63,18 @@ describe('ringflow dev: agent steps', () => {
     expect(turns).toContainEqual({ kind: 'caller', text: 'where is my order' });
     expect(turns).toContainEqual(expect.objectContaining({ kind: 'tool', name: 'callerNumber' }));
     expect(turns).toContainEqual(expect.objectContaining({ kind: 'toolResult', result: '5551234' }));
+    // The step's media channel and bridge are lines of the call (its timeline shows them).
+    const lines = messages.flatMap((m) =>
+      m.type === 'timeline' ? [m.entry as { call: string; text: string }] : [],
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        call: id,
+        text: expect.stringMatching(/^POST \/channels\/externalMedia → 200$/),
+      }),
+    );
+    expect(lines).toContainEqual(expect.objectContaining({ call: id, text: 'BridgeCreated' }));
+    expect(lines.filter((l) => /^(channel-|bridge-|externalMedia)/.test(l.call))).toEqual([]);
     // The caller asks for a person: the bot ends the session with handoff, the flow follows it.
     await post(dev.url, 'say', { call: id, text: 'can I talk to a person' });
     const ended = await readFeed(dev.url, (m) => turnsOf(m, id).some((t) => t.kind === 'end'));
@@ -64,6 +84,37 @@ describe('ringflow dev: agent steps', () => {
     await readFeed(dev.url, (m) =>
       m.some((x) => x.type === 'state' && x.call === id && x.state === 'handoff'),
     );
+
+    // Saved as a test (in the queue, where it is now): the bot scripted from what it did, the caller's words replayed; it passes.
+    const saved = (await (
+      await fetch(`${dev.url}api/save`, { method: 'POST', body: JSON.stringify({ call: id }) })
+    ).json()) as {
+      file: string;
+      yaml: string;
+      replay: { passed: boolean; failure?: unknown; timeline: string[] };
+    };
+    const scenario = (parse(saved.yaml) as { scenarios: Record<string, unknown>[] }).scenarios[0]!;
+    expect(scenario.bot).toEqual({
+      greet: expect.stringContaining('How can I help'),
+      turns: [
+        {
+          hears: 'where is my order',
+          tool: { name: 'callerNumber' },
+          say: expect.stringContaining('Your order 1234 shipped yesterday'),
+        },
+        {
+          hears: 'can I talk to a person',
+          say: expect.any(String),
+          end: { result: 'handoff', data: { reason: 'asked' } },
+        },
+      ],
+    });
+    expect(scenario.steps).toContainEqual({ say: 'where is my order' });
+    expect(scenario.steps).toContainEqual({
+      expect: expect.objectContaining({ bot: { tools: ['callerNumber'], ended: 'handoff' } }),
+    });
+    expect(saved.replay.passed, JSON.stringify(saved.replay.failure, null, 1)).toBe(true);
+    expect(saved.file.startsWith(dir)).toBe(true);
     await post(dev.url, 'hangup', { call: id });
   }, 60_000);
 

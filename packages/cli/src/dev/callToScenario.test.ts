@@ -176,4 +176,53 @@ describe('callToScenario', () => {
     expect(scenarioFileFor(RECORD, (f) => taken.has(f))).toBe('/tmp/flows/desk.call-1-2.test.yaml');
     expect(scenarioFileFor(RECORD, () => false)).toBe('/tmp/flows/desk.call-1.test.yaml');
   });
+
+  it("scripts an agent step's bot from what it did, and replays the caller's words", () => {
+    const { end: _end, ...live } = RECORD;
+    const record: RecordedCall = {
+      ...live,
+      actions: [
+        { at: 1000, kind: 'say', text: 'where is my order' },
+        { at: 4000, kind: 'say', text: 'bye' },
+      ],
+      farEnds: [],
+      requests: [],
+      takenAt: 6000,
+      agentTurns: [
+        { at: 10, turn: { kind: 'connected', bot: 'ws://127.0.0.1:9100/orders' } },
+        { at: 20, turn: { kind: 'bot', text: 'Hello.' } },
+        { at: 30, turn: { kind: 'bot', text: 'How can I help?' } },
+        { at: 2300, turn: { kind: 'caller', text: 'where is my order' } },
+        { at: 2300, turn: { kind: 'tool', id: 'n1', name: 'callerNumber' } },
+        { at: 2310, turn: { kind: 'toolResult', id: 'n1', result: '5551234' } },
+        { at: 2320, turn: { kind: 'bot', text: 'It shipped.' } },
+        { at: 4300, turn: { kind: 'caller', text: 'bye' } },
+        { at: 4310, turn: { kind: 'end', outcome: 'done', by: 'bot', data: { happy: true } } },
+      ],
+    };
+    const { scenario } = scenarioOf(record);
+    expect(scenario.bot).toEqual({
+      greet: 'Hello. How can I help?',
+      turns: [
+        { hears: 'where is my order', tool: { name: 'callerNumber' }, say: 'It shipped.' },
+        { hears: 'bye', end: { result: 'done', data: { happy: true } } },
+      ],
+    });
+    // Each say takes 300 ms a word: the next wait counts from its end.
+    expect((scenario.steps as unknown[]).slice(0, 4)).toEqual([
+      { wait: '1s' },
+      { say: 'where is my order' },
+      { wait: '1800ms' },
+      { say: 'bye' },
+    ]);
+    expect(scenario.steps).toContainEqual({
+      expect: expect.objectContaining({ bot: { tools: ['callerNumber'], ended: 'done' } }),
+    });
+    // A bot that could not be reached.
+    const unreachable = scenarioOf({
+      ...record,
+      agentTurns: [{ at: 10, turn: { kind: 'unreachable', bot: 'ws://x', reason: 'connection refused' } }],
+    });
+    expect(unreachable.scenario.bot).toBe('unreachable');
+  });
 });

@@ -1,5 +1,5 @@
 import { basename, dirname, join, relative } from 'node:path';
-import { CALLER_WORD_MS } from '@ringflow/testing';
+import { type BotScript, type BotTurn, CALLER_WORD_MS } from '@ringflow/testing';
 import { Document } from 'yaml';
 import type { CallerAction, FlowRequest, RecordedCall } from './RecordedCall.ts';
 
@@ -31,6 +31,11 @@ export interface RecordedScenario {
  * will be written to (the flow is named relative to it); `recordedBy` names what recorded it in
  * the file's first comment.
  *
+ * A call with an agent step scripts its bot from what the bot did (`bot: { greet, turns }`: its
+ * words before the caller's first, then for each of the caller's utterances the tool it asked
+ * for, its words and its end), replays the caller's words (`say:`) and expects the tools asked
+ * and how the bot ended; a bot that could not be reached is `bot: unreachable`.
+ *
  * Ids the flow picked (`playback-…`, `channel-…`) become patterns (`/^channel-[^,]+$/`), the call's
  * channel becomes `c1` (the scenario's), and the application name is left out, since a scenario
  * runs under its own.
@@ -55,11 +60,13 @@ export function callToScenario(
     startAt: new Date(record.startedAt).toISOString(),
   };
   const farEnds = farEndsOf(record);
+  const bot = botOf(record);
   const scenario: Record<string, unknown> = {
     name,
     ...(record.inputs && Object.keys(record.inputs).length > 0 ? { inputs: { ...record.inputs } } : {}),
     call,
     ...(Object.keys(farEnds).length > 0 ? { farEnds } : {}),
+    ...(bot !== undefined ? { bot } : {}),
     steps: [...callerSteps(record), ...expectations(record)],
   };
   const document = {
@@ -164,9 +171,61 @@ function wordsOf(text: string): number {
   return Math.max(1, text.split(/\s+/).filter((w) => w !== '').length);
 }
 
+/**
+ * The bot of the call's agent step as a scenario's script (its first session's turns), or
+ * `unreachable`; undefined for a call without one.
+ */
+function botOf(record: RecordedCall): BotScript | 'unreachable' | undefined {
+  const turns = (record.agentTurns ?? []).map((t) => t.turn);
+  if (!turns.some((t) => t.kind === 'connected'))
+    return turns.some((t) => t.kind === 'unreachable') ? 'unreachable' : undefined;
+  const greet: string[] = [];
+  const answers: { hears: string; tool?: BotTurn['tool']; says: string[]; end?: BotTurn['end'] }[] = [];
+  for (const turn of turns) {
+    const current = answers[answers.length - 1];
+    if (turn.kind === 'caller') answers.push({ hears: turn.text, says: [] });
+    if (turn.kind === 'bot') (current?.says ?? greet).push(turn.text);
+    if (turn.kind === 'tool' && current && !current.tool)
+      current.tool = {
+        name: turn.name,
+        ...(isRecord(turn.args) ? { args: turn.args } : {}),
+      };
+    if (turn.kind === 'end' && turn.by === 'bot' && current && isBotResult(turn.outcome))
+      current.end = { result: turn.outcome, ...(isRecord(turn.data) ? { data: turn.data } : {}) };
+    // One session: what follows the first end is another step's.
+    if (turn.kind === 'end') break;
+  }
+  return {
+    ...(greet.length > 0 ? { greet: greet.join(' ') } : {}),
+    turns: answers.map(({ says, ...turn }) => ({
+      ...turn,
+      ...(says.length > 0 ? { say: says.join(' ') } : {}),
+    })),
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isBotResult = (outcome: string): outcome is 'handoff' | 'done' | 'failed' =>
+  outcome === 'handoff' || outcome === 'done' || outcome === 'failed';
+
+/** What the bot did, as `expect: { bot }` checks it: the tools it asked for, how it ended. */
+function botExpectation(record: RecordedCall): Record<string, unknown> | undefined {
+  const turns = (record.agentTurns ?? []).map((t) => t.turn);
+  if (!turns.some((t) => t.kind === 'connected')) return undefined;
+  const tools = turns.flatMap((t) => (t.kind === 'tool' ? [t.name] : []));
+  const ended = turns.find((t) => t.kind === 'end' && t.by === 'bot');
+  return {
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(ended?.kind === 'end' ? { ended: ended.outcome } : {}),
+  };
+}
+
 /** What the flow did: the end (first, so the rest is checked once the call is over), states, requests. */
 function expectations(record: RecordedCall): unknown[] {
   const expect: Record<string, unknown> = {};
+  const bot = botExpectation(record);
+  if (bot && Object.keys(bot).length > 0) expect.bot = bot;
   if (record.end) expect.end = { status: record.end.status, by: record.end.by };
   else {
     const current = record.states[record.states.length - 1];

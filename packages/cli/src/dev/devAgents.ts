@@ -11,19 +11,19 @@ import {
 import type { Simulator } from '@ringflow/simulator';
 import { CALLER_WORD_MS } from '@ringflow/testing';
 import { turnOfMessage } from './agentTurns.ts';
-import type { ConsoleFeed } from './ConsoleFeed.ts';
+import type { AgentTurn } from './feedMessages.ts';
 
 /**
  * The agent steps of `ringflow dev`: each call's services (the bot its step names, connected to
  * its `ws://` address, or run in process when the console was given a bot for that address; the
  * media socket connected in to the dev simulator over the wire, as on a server; simulated speech,
- * as `ringflow test` has it), every message between ringflow and the bot told to the feed as a
- * turn of the call's timeline, and the caller's typed words spoken as `say:` speaks them in a
- * scenario: the simulated caller talks (300 ms a word, on the console's clock: barge-in is real),
+ * as `ringflow test` has it), every message between ringflow and the bot told (`told`) as a turn
+ * of the call (the feed's timeline, the recorder), and the caller's typed words spoken as `say:`
+ * speaks them in a scenario: the simulated caller talks (300 ms a word, on the console's clock: barge-in is real),
  * then the simulated recogniser hears the words.
  *
  * @example
- * const agents = new DevAgents({ ariUrl: wire.url, driver: sim.driver, clock, feed });
+ * const agents = new DevAgents({ ariUrl: wire.url, driver: sim.driver, clock, told: (call, turn) => feed.turn(call, turn) });
  * createFlowCallMachine(flow, { host: (host, call) => withAgents(host, agents.servicesFor(call.channelId)) });
  * agents.say('call-1', 'where is my order');
  */
@@ -36,7 +36,8 @@ export class DevAgents {
       readonly ariUrl: string;
       readonly driver: Simulator['driver'];
       readonly clock: Clock;
-      readonly feed: ConsoleFeed;
+      /** Told each turn of a call's agent step (the feed, the recorder). */
+      readonly told: (call: string, turn: AgentTurn) => void;
       /** Bots run in process, by the address (or name) a step's `bot:` gives. */
       readonly bots?: Readonly<Record<string, TextBot>>;
     },
@@ -46,7 +47,7 @@ export class DevAgents {
   servicesFor(call: string): AgentServices {
     const speechToText = new SimulatedSpeechToText();
     this.recognisers.set(call, speechToText);
-    const { feed, bots = {} } = this.options;
+    const { told, bots = {} } = this.options;
     const base = createAgentServices({
       ariUrl: this.options.ariUrl,
       speechToText,
@@ -61,13 +62,13 @@ export class DevAgents {
         try {
           link = inProcess ? linkInProcessBot(inProcess) : await base.connectBot(bot, options);
         } catch (error) {
-          feed.turn(call, { kind: 'unreachable', bot, reason: (error as Error).message });
+          told(call, { kind: 'unreachable', bot, reason: (error as Error).message });
           throw error;
         }
-        feed.turn(call, { kind: 'connected', bot });
+        told(call, { kind: 'connected', bot });
         return observed(link, (...exchange) => {
           const turn = turnOfMessage(...exchange);
-          if (turn) feed.turn(call, turn);
+          if (turn) told(call, turn);
         });
       },
     };

@@ -84,7 +84,11 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     ariUrl: server.wire.url,
     driver: server.sim.driver,
     clock: time.clock,
-    feed,
+    // On the call's timeline, and in its record (a saved call scripts its bot from them).
+    told: (call, turn) => {
+      feed.turn(call, turn);
+      recorder.agentTurn(call, turn);
+    },
     ...(options.bots ? { bots: options.bots } : {}),
   });
   const running = await startDevApplication({
