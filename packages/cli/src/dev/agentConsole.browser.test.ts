@@ -16,7 +16,8 @@ const BOT_URL = 'ws://127.0.0.1:9100/order-status';
  * An agent step in the console (issue 30 point 5): flows/order-status.yaml in `ringflow dev`, its
  * demo bot (examples/order-status-bot) answering the step's address. A call; the bot's greeting
  * on the call's timeline; words typed in the softphone spoken as the caller; the bot's answer
- * (from the flow's tool) on the timeline, each turn with its own look, under the agent filter.
+ * (from the flow's tool) on the timeline, each turn with its own look, under the agent filter, and
+ * spoken in the page.
  * With UPDATE_SCREENSHOTS=1 the timeline is docs/console-agent.png.
  */
 describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page', () => {
@@ -43,6 +44,12 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page'
   it('shows the turns, and speaks typed words as the caller', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     page.setDefaultTimeout(15_000);
+    // What the page says aloud, recorded instead of spoken.
+    await page.addInitScript(`
+      window.__spoken = [];
+      speechSynthesis.speak = (u) => window.__spoken.push(u.text);
+      speechSynthesis.cancel = () => window.__spoken.push('(cancelled)');
+    `);
     await page.goto(dev.url);
     await page.locator('main.grid').waitFor();
     // No call: nothing to say to.
@@ -66,6 +73,12 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page'
     await answer.waitFor();
     expect(await answer.locator('.who').textContent()).toBe('bot said');
     expect(await answer.locator('q.said').textContent()).toContain('shipped yesterday');
+    // The bot's words are spoken in the page (sound is on), the answer after the greeting.
+    const spoken = (await page.evaluate('window.__spoken')) as string[];
+    expect(spoken.findIndex((t) => t.includes('How can I help'))).toBeLessThan(
+      spoken.findIndex((t) => t.includes('order 1234')),
+    );
+    expect(spoken.findIndex((t) => t.includes('How can I help'))).toBeGreaterThanOrEqual(0);
     // The agent filter: off, no turn is shown; on again, they are.
     await page.getByLabel('agent', { exact: true }).uncheck();
     await expect.poll(() => turns.count()).toBe(0);

@@ -6,6 +6,7 @@ import { Diagram, type DiagramPick } from './Diagram.tsx';
 import { FlowErrors } from './FlowErrors.tsx';
 import { SaveCall } from './SaveCall.tsx';
 import { Scenarios } from './Scenarios.tsx';
+import { useBotVoice } from './BotVoice.ts';
 import { CallAudio } from './CallAudio.ts';
 import { get } from './api.ts';
 import { type CallerSettings, Softphone, type SoftphoneSetup } from './Softphone.tsx';
@@ -62,6 +63,7 @@ export function App({ live }: { readonly live: boolean }) {
     paused,
     version,
   });
+  useBotVoice(store.lines, { selected: live ? null : selected, on: soundOn, paused, version });
   // Pausing the time shows the steps: each step adds one.
   useEffect(() => {
     if (paused) setTab('steps');
