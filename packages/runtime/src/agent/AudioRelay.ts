@@ -10,7 +10,6 @@ import {
   removeMediaChannel,
   setupCallOf,
 } from './callerMedia.ts';
-import { samplesOfSlin } from './pcm.ts';
 import type { RelayIds, RelayReport } from './TextRelay.ts';
 import { VoiceActivity } from './VoiceActivity.ts';
 
@@ -38,6 +37,8 @@ export class AudioRelay {
   readonly #made: MadeMedia = { bridge: false, mediaChannel: false };
   #bot: AudioBotLink | undefined;
   #socket: MediaSocket | undefined;
+  /** Decodes the caller's frames (the client's, loaded with the media socket). */
+  #samplesOf: ((frame: Uint8Array) => Int16Array) | undefined;
   #callerAudio: Subscription | undefined;
   #entered: (() => void) | undefined;
   #mediaIn = false;
@@ -121,7 +122,9 @@ export class AudioRelay {
 
   async #connectMedia(): Promise<void> {
     // Loaded when a session starts (see session.ts): validating a flow loads no client.
-    const { MediaSocket } = await import('@ringflow/client');
+    const { MediaSocket, decodeMediaAudio, mediaFormat } = await import('@ringflow/client');
+    const slin16 = mediaFormat(AUDIO_BOT_MEDIA.format)!;
+    this.#samplesOf = (frame) => decodeMediaAudio(slin16, frame);
     const connectionId = await makeMediaChannel(this.#input, this.#ids, this.#made);
     const entered = this.#mediaIn ? Promise.resolve() : new Promise<void>((r) => (this.#entered = r));
     const connection = await this.#input.services.connectMedia(connectionId);
@@ -138,7 +141,7 @@ export class AudioRelay {
 
   #callerFrame(frame: Uint8Array): void {
     if (!this.#setUp || this.#closed) return;
-    const samples = samplesOfSlin(frame);
+    const samples = this.#samplesOf!(frame);
     this.#voice.frame(samples, (samples.length / AUDIO_BOT_MEDIA.sampleRate) * 1000);
     this.#bot?.sendAudio(frame);
   }

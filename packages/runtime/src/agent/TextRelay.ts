@@ -10,7 +10,7 @@ import {
   removeMediaChannel,
   setupCallOf,
 } from './callerMedia.ts';
-import { FRAME_MS, resample, SLIN16_RATE, samplesOfSlin, slinOfSamples, wholeFrames } from './pcm.ts';
+import { FRAME_MS, SLIN16_RATE, wholeFrames } from './pcm.ts';
 import type { BotMessage } from './textRelayProtocol.ts';
 import { VoiceActivity } from './VoiceActivity.ts';
 
@@ -198,7 +198,8 @@ export class TextRelay {
   }
 
   #fromCaller(data: Uint8Array): void {
-    const samples = samplesOfSlin(data);
+    const protocol = this.#protocol!;
+    const samples = protocol.decodeMediaAudio(protocol.mediaFormat('slin16')!, data);
     this.#voice.frame(samples, (samples.length / SLIN16_RATE) * 1000);
     this.#recognition?.write({ sampleRate: SLIN16_RATE, samples });
   }
@@ -234,7 +235,8 @@ export class TextRelay {
           signal: this.#abort.signal,
         });
         if (generation !== this.#generation || this.#closed) return;
-        this.#play(wholeFrames(resample(audio, SLIN16_RATE).samples, SAMPLES_PER_FRAME));
+        const samples = this.#protocol!.resampleSamples(audio.samples, audio.sampleRate, SLIN16_RATE);
+        this.#play(wholeFrames(samples, SAMPLES_PER_FRAME));
       } catch (error) {
         if (!this.#closed)
           this.#report({
@@ -257,7 +259,8 @@ export class TextRelay {
       services.metrics?.turnLatency(Math.max(0, now - this.#awaitingAnswerSince));
       this.#awaitingAnswerSince = undefined;
     }
-    const bytes = slinOfSamples(samples);
+    const protocol = this.#protocol!;
+    const bytes = protocol.encodeMediaAudio(protocol.mediaFormat('slin16')!, samples);
     const chunk = FRAMES_PER_MESSAGE * SAMPLES_PER_FRAME * 2;
     for (let at = 0; at < bytes.length; at += chunk) media.sendBinary(bytes.subarray(at, at + chunk));
     media.sendText(

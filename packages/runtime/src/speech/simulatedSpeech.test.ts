@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slinOfSamples } from '../agent/pcm.ts';
+import { encodeMediaAudio, mediaFormat } from '@ringflow/client';
 import { SimulatedSpeechToText } from './simulatedSpeechToText.ts';
 import { SIMULATED_WORD_MS, SimulatedTextToSpeech, wordsInSlin } from './simulatedTextToSpeech.ts';
 
@@ -7,7 +7,7 @@ describe('simulated speech', () => {
   it('speaks each word for a fixed time, and the words read back from the audio, also cut short', async () => {
     const audio = await new SimulatedTextToSpeech().synthesize('Your order shipped', { sampleRate: 16000 });
     expect(audio.samples.length).toBe((3 * SIMULATED_WORD_MS * 16000) / 1000);
-    const bytes = slinOfSamples(audio.samples);
+    const bytes = encodeMediaAudio(mediaFormat('slin16')!, audio.samples);
     expect(wordsInSlin(bytes, 640)).toBe('Your order shipped');
     // Flushed after the first word and a bit: the caller heard two words' starts.
     expect(wordsInSlin(bytes.subarray(0, (SIMULATED_WORD_MS / 20 + 1) * 640), 640)).toBe('Your order');
