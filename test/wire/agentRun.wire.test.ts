@@ -1,13 +1,23 @@
 import { fileURLToPath } from 'node:url';
-import { type BotMessage, type RelayMessage, serveTextBot, type TextBot } from '@ringflow/runtime';
+import {
+  type AudioBot,
+  type AudioRelayMessage,
+  type BotMessage,
+  type RelayMessage,
+  serveAudioBot,
+  serveTextBot,
+  type TextBot,
+} from '@ringflow/runtime';
 import { until } from '@ringflow/testing';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { echoAudioBot } from '../../examples/echo-audio-bot/echoAudioBot.ts';
 import { orderStatusBot } from '../../examples/order-status-bot/orderStatusBot.ts';
 import { ringflow } from './spawnRingflow.ts';
 import { DEMO } from './wireClient.ts';
 
 const flow = fileURLToPath(new URL('../../flows/order-status.yaml', import.meta.url));
+const echoLine = fileURLToPath(new URL('../../examples/echo-audio-bot/echo-line.yaml', import.meta.url));
 
 /**
  * `ringflow run flows/order-status.yaml` on `ringflow simulator`, as processes on 127.0.0.1: the
@@ -109,6 +119,73 @@ describe('ringflow run with an agent step on ringflow simulator', () => {
       const channels = await request(`${server}/ari/channels`, { headers: { Authorization: DEMO } });
       const names = ((await channels.body.json()) as { name: string }[]).map((c) => c.name);
       expect(names.some((n) => n.startsWith('WebSocket/'))).toBe(false);
+    } finally {
+      app.child.kill('SIGTERM');
+      sim.child.kill('SIGTERM');
+      await Promise.all([app.exit, sim.exit]);
+      await bot.close();
+    }
+  }, 60_000);
+
+  it('examples/echo-audio-bot/echo-line.yaml (protocol: audio, no speech programs): two echoes, then the operator', async () => {
+    const told: AudioRelayMessage[] = [];
+    let frames = 0;
+    const echo = echoAudioBot();
+    const recording: AudioBot = (conversation) => {
+      conversation.onMessage((m) => told.push(m));
+      conversation.onAudio(() => frames++);
+      echo(conversation);
+    };
+    const bot = await serveAudioBot(recording, { port: 9200, path: '/echo' });
+    const sim = ringflow(['simulator', '--port', '0', '--endpoint', 'PJSIP/operator=answer']);
+    const server = /listening on (http:\/\/\S+)\/ari/.exec(await sim.until(/listening on \S+\n/))![1]!;
+    const app = ringflow([
+      'run',
+      echoLine,
+      '--server',
+      server,
+      '--user',
+      'demo:demo',
+      '--app',
+      'echo',
+      '--format',
+      'text',
+    ]);
+    try {
+      await app.until('is running as application "echo"');
+      expect(app.output().stderr).toContain('agent steps: audio; bots ws://127.0.0.1:9200/echo');
+      const call = ringflow([
+        'call',
+        '--server',
+        server,
+        '--app',
+        'echo',
+        '--wait',
+        '1500ms',
+        '--talk',
+        '--wait',
+        '1s',
+        '--silence',
+        '--wait',
+        '3s',
+        '--talk',
+        '--wait',
+        '1s',
+        '--silence',
+        '--wait',
+        '4s',
+      ]);
+      await app.until('◆ operator');
+      expect(told[0]).toMatchObject({
+        type: 'setup',
+        protocol: 'ringflow-audio.1',
+        media: { format: 'slin16' },
+      });
+      expect(told).toContainEqual({ type: 'mark', name: 'ready', played: true });
+      expect(told).toContainEqual({ type: 'mark', name: 'echo-1', played: true });
+      expect(told).toContainEqual({ type: 'mark', name: 'echo-2', played: true });
+      expect(frames).toBeGreaterThanOrEqual(90); // two seconds of the caller's talk, 20 ms a frame
+      expect(await call.exit).toBe(0);
     } finally {
       app.child.kill('SIGTERM');
       sim.child.kill('SIGTERM');
