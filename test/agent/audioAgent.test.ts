@@ -231,3 +231,18 @@ describe('agent step, protocol audio, on the in-process simulator', () => {
     expect(String(line.ended()?.message)).toMatch(/whole samples/);
   });
 });
+
+describe('agent step, protocol audio: a bot that floods', () => {
+  it('more than 60 s of audio ahead of the caller ends the step with failed', async () => {
+    const second = new Uint8Array(32_000);
+    second.fill(1);
+    const line = await call((c) =>
+      c.onMessage((m) => {
+        if (m.type === 'setup') for (let i = 0; i < 61; i++) c.sendAudio(second);
+      }),
+    );
+    await line.clock.advance(1_000);
+    expect(line.ended()).toMatchObject({ how: 'failed' });
+    expect(String(line.ended()?.message)).toMatch(/more than 60 s of audio ahead/);
+  });
+});

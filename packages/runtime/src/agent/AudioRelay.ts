@@ -10,13 +10,18 @@ import {
   removeMediaChannel,
   setupCallOf,
 } from './callerMedia.ts';
-import type { RelayIds, RelayReport } from './TextRelay.ts';
+import { type RelayIds, type RelayReport, reportOfToolOrEnd } from './TextRelay.ts';
 import { VoiceActivity } from './VoiceActivity.ts';
 
 /** No audio from the bot for this long ends a stretch of its speech (a mark then tells when it was heard). */
 const STRETCH_GAP_MS = 100;
 /** How long after its audio should have played a missing mark is given up on. */
 const MARK_GRACE_MS = 1000;
+/**
+ * The most of the bot's audio held ahead of the caller's ear (the protocol has no flow control
+ * towards the bot: a bot sends as fast as it makes audio, ringflow paces it): 60 s of frames.
+ */
+export const MAX_AUDIO_AHEAD_FRAMES = 3000;
 
 /**
  * The audio relay of one agent session (`protocol: audio`): the caller's frames go to the bot as
@@ -171,6 +176,12 @@ export class AudioRelay {
       this.#report({ type: 'relay.botSays', text: '' });
     }
     socket.play(data);
+    if (socket.pendingFrames > MAX_AUDIO_AHEAD_FRAMES) {
+      this.#fail(
+        `the bot sent more than ${(MAX_AUDIO_AHEAD_FRAMES * AUDIO_BOT_MEDIA.frameMs) / 1000} s of audio ahead of the caller`,
+      );
+      return;
+    }
     this.#audioSinceMark = true;
     clock.clearTimeout(this.#graceTimer);
     clock.clearTimeout(this.#gapTimer);
@@ -215,10 +226,8 @@ export class AudioRelay {
         this.#clear();
         return;
       case 'tool':
-        this.#report({ type: 'relay.tool', id: message.id, name: message.name, args: message.args ?? {} });
-        return;
       case 'end':
-        this.#report({ type: 'relay.botEnd', result: message.result, data: message.data ?? {} });
+        this.#report(reportOfToolOrEnd(message));
         return;
     }
   }

@@ -11,7 +11,7 @@ import {
   setupCallOf,
 } from './callerMedia.ts';
 import { FRAME_MS, SLIN16_RATE, wholeFrames } from './pcm.ts';
-import type { BotMessage } from './textRelayProtocol.ts';
+import type { BotMessage, EndMessage, ToolMessage } from './textRelayProtocol.ts';
 import { VoiceActivity } from './VoiceActivity.ts';
 
 /** What the relay tells the session machine. */
@@ -37,6 +37,13 @@ export type RelayReport =
       readonly data: Readonly<Record<string, unknown>>;
     }
   | { readonly type: 'relay.closed' };
+
+/** The report of a bot's `tool` or `end` (words both protocols share). */
+export function reportOfToolOrEnd(message: ToolMessage | EndMessage): RelayReport {
+  return message.type === 'tool'
+    ? { type: 'relay.tool', id: message.id, name: message.name, args: message.args ?? {} }
+    : { type: 'relay.botEnd', result: message.result, data: message.data ?? {} };
+}
 
 /** The ids of what the relay makes on the server, picked (and owned) by the session first. */
 export interface RelayIds {
@@ -216,10 +223,8 @@ export class TextRelay {
         this.#say(message.text);
         return;
       case 'tool':
-        this.#report({ type: 'relay.tool', id: message.id, name: message.name, args: message.args ?? {} });
-        return;
       case 'end':
-        this.#report({ type: 'relay.botEnd', result: message.result, data: message.data ?? {} });
+        this.#report(reportOfToolOrEnd(message));
         return;
     }
   }

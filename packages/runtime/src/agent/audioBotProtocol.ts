@@ -9,7 +9,7 @@
  *   one 20 ms frame (640 bytes) a message (a stretch may end with a short frame; gaps are not
  *   filled with silence). The bot sends its audio in messages of any whole number
  *   of samples up to {@link MAX_AUDIO_MESSAGE_BYTES}, as fast as it makes it: ringflow cuts it into
- *   frames and paces it to the server (MEDIA_XOFF/XON honoured).
+ *   frames and paces it to the server (MEDIA_XOFF/XON honoured), holding at most 60 s ahead.
  * - **Text messages** are JSON objects, `type` first. ringflow → bot: `setup` (the call, the
  *   context, the audio format), `mark` (a mark of the bot's was played, or cleared), `key`,
  *   `toolResult`, `interrupted` (ringflow's own barge-in dropped the bot's audio, with
