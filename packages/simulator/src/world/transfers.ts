@@ -26,6 +26,15 @@ function transferLocalPair(world: World, dialString: string, context: string, ex
 }
 
 /**
+ * A transfer first takes the transferer's bridged legs off hold, on hold or not: ChannelUnhold
+ * every time (main/bridge.c calls ast_bridge_channel_write_unhold, which publishes it).
+ */
+function takeOffHold(world: World, leg: SimChannel): void {
+  leg.held = false;
+  world.publishChannel('ChannelUnhold', leg);
+}
+
+/**
  * `replacement` takes `replaced`'s place in its bridge, as the real server's impart with a swap
  * channel does: in an application's bridge it enters the application first, with StasisStart
  * carrying `replace_channel`.
@@ -44,9 +53,10 @@ function swapInto(world: World, bridge: SimBridge, replaced: SimChannel, replace
 /**
  * The caller on `transferer` blind-transfers its bridge to `exten@context`, as a phone's transfer
  * key does. As the real server does with an application's bridge (they only allow transfers of
- * the whole bridge): a Local pair is made, its `;1` half takes the transferer's place in the
- * bridge (StasisStart with `replace_channel`), its `;2` half runs the dialplan at the target,
- * BridgeBlindTransfer is raised and the transferer hangs up.
+ * the whole bridge): the transferer is taken off hold (ChannelUnhold) and BLINDTRANSFER is set on
+ * the bridge's channels, a Local pair is made, BridgeBlindTransfer is raised, its `;1` half takes
+ * the transferer's place in the bridge (StasisStart with `replace_channel`, then the swap), its
+ * `;2` half runs the dialplan at the target, and the transferer's phone hangs up.
  */
 export function blindTransfer(
   world: World,
@@ -60,6 +70,15 @@ export function blindTransfer(
       `blindTransfer: channel ${transferer.id} is not in a bridge; a blind transfer moves a bridged call`,
     );
   const transferee = otherInBridge(world, transferer);
+  takeOffHold(world, transferer);
+  // BLINDTRANSFER on every channel of the bridge: the transferer's is its BRIDGEPEER (the others'
+  // names), the others' the transferer's name (main/bridge.c set_blind_transfer_variables).
+  const others = bridge.channelIds
+    .filter((id) => id !== transferer.id)
+    .map((id) => world.channel(id))
+    .filter((ch): ch is SimChannel => ch !== undefined);
+  world.setChannelVar(transferer, 'BLINDTRANSFER', others.map((ch) => ch.name).join(','));
+  for (const other of others) world.setChannelVar(other, 'BLINDTRANSFER', transferer.name);
   const { half1, half2 } = transferLocalPair(world, `${exten}@${context}`, context, exten);
   const fields: Record<string, unknown> = {
     channel: transferer.snapshot(),
@@ -100,6 +119,8 @@ export function attendedTransfer(
   const secondBridge = secondLeg.bridgeId === undefined ? undefined : world.bridges.get(secondLeg.bridgeId);
   const transferee = otherInBridge(world, firstLeg);
   const target = otherInBridge(world, secondLeg) ?? secondLeg.peer;
+  takeOffHold(world, firstLeg);
+  if (secondBridge) takeOffHold(world, secondLeg);
   const fields: Record<string, unknown> = {
     transferer_first_leg: firstLeg.snapshot(),
     transferer_second_leg: secondLeg.snapshot(),
