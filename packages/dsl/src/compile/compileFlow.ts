@@ -11,6 +11,7 @@ import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import { compileState } from './compileState.ts';
 import { effect, setContext } from './effects.ts';
 import { FailureRouting } from './failureRouting.ts';
+import { mergeAssignments, mergeInState } from './mergeAssignments.ts';
 import type { ActionArgs, FlowContext } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
 import { combine, compileTransitions, END, eventBinding, ROOT, serverEvent } from './flowTransitions.ts';
@@ -112,8 +113,9 @@ function compileBody(
     context: ({ input }: { input: unknown }): FlowContext =>
       initialContext(body, name, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
     initial: body.start,
-    states: lowered.states,
-    on: rootOn,
+    // Consecutive assignments made into one: XState builds a snapshot per assignment.
+    states: mergeAssignments(lowered.states),
+    on: mergeInState({ on: rootOn }).on,
     output: ({ context }: { context: FlowContext }): FlowOutput => ({
       status: finalStatus(context),
       state: context.state,
