@@ -105,6 +105,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x10
         page.setDefaultTimeout(10_000);
         await page.goto(dev.url);
         await page.locator('main.grid').waitFor({ timeout: 10_000 });
+        // No agent step in these flows: no box for words to a bot.
+        expect(await page.locator('#say-text').count()).toBe(0);
 
         // The dial pad from the keyboard alone: Tab to Call, Enter; Tab to the key 1, Enter.
         await tabTo(page, '#call');

@@ -13,7 +13,15 @@ import { type CallerSettings, Softphone, type SoftphoneSetup } from './Softphone
 import { useCallSounds } from './Speaker.tsx';
 import { Steps } from './Steps.tsx';
 import { Timeline } from './Timeline.tsx';
+import type { FlowDescription } from './types.ts';
 import { useConsoleFeed } from './useConsoleFeed.ts';
+
+/** Whether a flow has an agent step (its caller can be given words to say to the bot). */
+function hasAgentStep(flow: FlowDescription): boolean {
+  return Object.values(flow.states).some((steps) =>
+    steps.some((s) => typeof s.step === 'object' && s.step !== null && 'agent' in s.step),
+  );
+}
 
 /** The time now, renewed every second while `ticking` (the durations of calls in progress). */
 function useNow(ticking: boolean): number {
@@ -112,6 +120,7 @@ export function App({ live }: { readonly live: boolean }) {
                 selected={selected}
                 selectedEnded={!!call?.ended}
                 selectedAgent={!!call?.agent && !call.ended}
+                agentFlow={!!flow && hasAgentStep(flow)}
                 onCalled={select}
                 onNotice={setNotice}
                 audio={audio}

@@ -44,6 +44,8 @@ export function Softphone(props: {
   readonly selectedEnded: boolean;
   /** Whether the selected call is in an agent step now (typed words are spoken to its bot). */
   readonly selectedAgent: boolean;
+  /** Whether the flow has agent steps (the box for the caller's words is shown). */
+  readonly agentFlow: boolean;
   readonly onCalled: (id: string) => void;
   readonly onNotice: (text: string) => void;
   readonly audio: CallAudio;
@@ -199,20 +201,22 @@ export function Softphone(props: {
           </button>
         </div>
       )}
-      <form class="say-form" onSubmit={(e) => void say(e)}>
-        <input
-          id="say-text"
-          aria-label="Words the caller says to the bot"
-          placeholder={props.selectedAgent ? 'Say to the bot…' : 'Words for a bot'}
-          title="Typed words, said by the caller to the call's agent step (its bot)"
-          value={words}
-          disabled={idle || !props.selectedAgent}
-          onInput={(e) => setWords(e.currentTarget.value)}
-        />
-        <button type="submit" id="say" disabled={idle || !props.selectedAgent || words.trim() === ''}>
-          Say
-        </button>
-      </form>
+      {props.agentFlow ? (
+        <form class="say-form" onSubmit={(e) => void say(e)}>
+          <input
+            id="say-text"
+            aria-label="Words the caller says to the bot"
+            placeholder={props.selectedAgent ? 'Say to the bot…' : 'Words for a bot'}
+            title="Typed words, said by the caller to the call's agent step (its bot)"
+            value={words}
+            disabled={idle || !props.selectedAgent}
+            onInput={(e) => setWords(e.currentTarget.value)}
+          />
+          <button type="submit" id="say" disabled={idle || !props.selectedAgent || words.trim() === ''}>
+            Say
+          </button>
+        </form>
+      ) : null}
       <div class="talk-row">
         <label class="field">
           <span>Talk with</span>
