@@ -1,6 +1,7 @@
 import type { Clock } from '@ringflow/client';
 import { createFlowCallMachine, type Flow } from '@ringflow/dsl';
 import {
+  applicationReadiness,
   Campaign,
   type CallWindow,
   type CampaignJournal,
@@ -9,7 +10,9 @@ import {
   createApplication,
   FileCampaignJournal,
   type JournalEntry,
+  type OpsServer,
   type RetryRules,
+  startOpsServer,
 } from '@ringflow/runtime';
 import { pino } from 'pino';
 import type { CommandIo } from '../CommandIo.ts';
@@ -33,6 +36,12 @@ export interface CampaignRunOptions {
   readonly format: OutputFormat;
   readonly io: CommandIo;
   readonly clock: Clock;
+  /** Serve /metrics, /healthz and /readyz there while the campaign runs. */
+  readonly http?: {
+    readonly host: string;
+    readonly port: number;
+    readonly auth?: { readonly username: string; readonly password: string };
+  };
   /** Resolves with the first stop signal; `onAgain` is called for each later one. */
   readonly waitForStop: (onAgain: () => void) => Promise<string>;
 }
@@ -112,11 +121,32 @@ export async function runCampaign(options: CampaignRunOptions): Promise<ExitCode
       ...(options.callerId !== undefined ? { callerId: options.callerId } : {}),
     },
     clock,
+    metrics: { registry: app.metrics.registry, campaign: options.flow.document.name },
   });
+  // Started before connecting, so /readyz says 503 (and why) while the server is not there yet.
+  let ops: OpsServer | undefined;
+  if (options.http) {
+    try {
+      ops = await startOpsServer({
+        ...options.http,
+        metrics: () => app.metrics.toPrometheus(),
+        readiness: () => applicationReadiness(app),
+      });
+    } catch (error) {
+      const { host, port } = options.http;
+      io.stderr(`ringflow campaign: --http: cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
+      return ExitCode.FAILURE;
+    }
+    io.stderr(
+      `ringflow campaign: metrics on ${ops.url}/metrics, probes on ${ops.url}/healthz and ${ops.url}/readyz\n`,
+    );
+  }
   try {
     await app.start();
   } catch (error) {
     io.stderr(`ringflow campaign: ${(error as Error).message}\n`);
+    await app.stop().catch(() => {});
+    await ops?.close();
     return ExitCode.FAILURE;
   }
   const resumed = journal.entries().length > 0;
@@ -133,6 +163,7 @@ export async function runCampaign(options: CampaignRunOptions): Promise<ExitCode
     });
   const summary = await campaign.run();
   await app.stop();
+  await ops?.close();
   const outcomes = Object.entries(summary.outcomes)
     .map(([outcome, n]) => `${n} ${outcome}`)
     .join(', ');

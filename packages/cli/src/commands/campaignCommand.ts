@@ -4,6 +4,7 @@ import { type CommandIo, waitForProcessStop } from '../CommandIo.ts';
 import { ExitCode } from '../ExitCode.ts';
 import { outputFormat } from '../OutputFormat.ts';
 import { accountOption } from '../parseAccount.ts';
+import { parseHttpAddress } from '../parseHttpAddress.ts';
 import { parseServerUrl } from '../parseServerUrl.ts';
 
 const HELP = `Usage: ringflow campaign <flow.yaml> --contacts <list.csv|list.json> --server <url> --user <name:password> [options]
@@ -45,6 +46,10 @@ Options:
   --caller-id <text>        the caller id shown to contacts ("Acme <100>")
   --input <name=value>      a flow input for every contact (a column of the same name wins)
   --format <text|json>      text: one line per attempt; json: the runtime's log with each result
+  --http <[host:]port>      serve /metrics (Prometheus: the campaign's contacts by outcome, attempts,
+                            calls in flight, and the runtime's), /healthz and /readyz there while
+                            it runs; a bare port binds to 127.0.0.1
+  --http-user <name:password>  with --http: require these HTTP Basic credentials
   -h, --help                show this help
 
 Exit codes:
@@ -74,6 +79,9 @@ function parse(args: readonly string[]) {
       'caller-id': { type: 'string' },
       input: { type: 'string', multiple: true },
       format: { type: 'string' },
+      http: { type: 'string' },
+      'http-user': { type: 'string' },
+      'http-password': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -114,6 +122,9 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
   if (account === undefined)
     throw new UsageError('--server needs --user name:password of an ARI user (ari.conf)');
   const server = parseServerUrl(values.server);
+  const http = values.http === undefined ? undefined : parseHttpAddress(values.http);
+  const httpAccount = accountOption(values['http-user'], values['http-password'], '--http-user');
+  if (httpAccount !== undefined && http === undefined) throw new UsageError('--http-user goes with --http');
   const format = outputFormat(values.format, io);
   const { convertFlowInputs, describeFileError, FlowValidationError, loadFlowFile, parseDuration } =
     await import('@ringflow/dsl');
@@ -188,6 +199,7 @@ async function run(args: readonly string[], io: CommandIo): Promise<ExitCode> {
     results: values.results ?? `${values.contacts.replace(/\.(csv|json)$/i, '')}.results.jsonl`,
     ...(values['caller-id'] !== undefined ? { callerId: values['caller-id'] } : {}),
     ringSeconds: Math.round(ringMs / 1000),
+    ...(http ? { http: { ...http, ...(httpAccount ? { auth: httpAccount } : {}) } } : {}),
     format,
     io,
     clock: systemClock,

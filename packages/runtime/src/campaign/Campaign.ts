@@ -2,7 +2,9 @@ import type { Clock, TimerHandle } from '@ringflow/client';
 import type { OriginateOptions } from '../application/ApplicationOptions.ts';
 import type { CallSession } from '../session/CallSession.ts';
 import { type CallWindow, isOpen, nextOpening } from './CallWindow.ts';
+import type { MetricsRegistry } from '../metrics/MetricsRegistry.ts';
 import type { CampaignJournal, JournalEntry } from './CampaignJournal.ts';
+import { type CampaignMetrics, campaignMetrics } from './CampaignMetrics.ts';
 import type { Contact, ContactOutcome } from './Contact.ts';
 import { type ContactProgress, NOT_CALLED, progressAfter, progressFromJournal } from './ContactProgress.ts';
 import { contactOutcome } from './contactOutcome.ts';
@@ -35,6 +37,11 @@ export interface CampaignOptions {
    */
   readonly originate?: Omit<OriginateOptions, 'endpoint' | 'appArgs'>;
   readonly clock: Clock;
+  /**
+   * Where its figures go (`ringflow_campaign_*`, labelled `campaign`): the application's registry
+   * (`app.metrics.registry`) serves them at `/metrics` with the rest. None when absent.
+   */
+  readonly metrics?: { readonly registry: MetricsRegistry; readonly campaign: string };
 }
 
 /** Where a campaign stands: contacts by phase, and the outcomes of the contacts done. */
@@ -70,6 +77,7 @@ export class Campaign {
   private timer: TimerHandle | undefined;
   private stopping = false;
   private finished: ((summary: CampaignSummary) => void) | undefined;
+  private readonly metrics: (CampaignMetrics & { readonly campaign: string }) | undefined;
 
   constructor(private readonly options: CampaignOptions) {
     const seen = new Set<string>();
@@ -83,6 +91,11 @@ export class Campaign {
     if (!(options.pace.atOnce >= 1))
       throw new Error(`pace.atOnce must be at least 1 (got ${options.pace.atOnce})`);
     this.contacts = options.contacts;
+    if (options.metrics) {
+      if (options.metrics.campaign === '') throw new Error('metrics.campaign: give the campaign a name');
+      this.metrics = { ...campaignMetrics(options.metrics.registry), campaign: options.metrics.campaign };
+      this.metrics.inFlight.set(0, { campaign: options.metrics.campaign });
+    }
   }
 
   /** Runs until every contact is done (or `stop()` and the calls in progress have ended). */
@@ -185,6 +198,7 @@ export class Campaign {
     const attempt = before.attempts.length + 1;
     this.record({ type: 'dialling', contact: contact.id, attempt, at: now });
     this.inFlight++;
+    this.metrics?.inFlight.set(this.inFlight, { campaign: this.metrics.campaign });
     this.placed++;
     this.lastPlacedAt = now;
     const { originate } = this.options;
@@ -212,6 +226,8 @@ export class Campaign {
     details: { status?: string; by?: string; cause?: number; durationMs?: number },
   ): void {
     this.inFlight--;
+    this.metrics?.inFlight.set(this.inFlight, { campaign: this.metrics.campaign });
+    this.metrics?.attempts.inc({ campaign: this.metrics.campaign, outcome });
     const now = this.options.clock.now();
     const earlier = (this.progress.get(contact.id) ?? NOT_CALLED).attempts;
     const delay = retryDelay(this.options.retry ?? {}, outcome, (o) => earlier.filter((x) => x === o).length);
@@ -230,6 +246,8 @@ export class Campaign {
   /** Writes an entry (before it takes effect) and moves the contact on. */
   private record(entry: JournalEntry): void {
     this.options.journal.append(entry);
+    if (entry.type === 'ended' && entry.final)
+      this.metrics?.contacts.inc({ campaign: this.metrics.campaign, outcome: entry.outcome });
     this.progress.set(entry.contact, progressAfter(this.progress.get(entry.contact) ?? NOT_CALLED, entry));
   }
 

@@ -15,6 +15,7 @@ export {
   type JournalEntry,
   MemoryCampaignJournal,
 } from './CampaignJournal.ts';
+export { type CampaignMetrics, campaignMetrics } from './CampaignMetrics.ts';
 export type { Contact, ContactOutcome } from './Contact.ts';
 export { contactOutcome } from './contactOutcome.ts';
 export { type RetryRule, type RetryRules, retryDelay } from './RetryRules.ts';
