@@ -16,7 +16,7 @@ const post = async (url: string, path: string, body: unknown) =>
     error?: string;
   };
 
-type Turn = { kind: string; text?: string; outcome?: string; by?: string; name?: string };
+type Turn = { kind: string; text?: string; outcome?: string; by?: string; name?: string; ms?: number };
 const turnsOf = (messages: Record<string, unknown>[], call: string): Turn[] =>
   messages.flatMap((m) => {
     const entry = m.entry as { call: string; kind: string; turn?: Turn } | undefined;
@@ -63,6 +63,10 @@ describe('ringflow dev: agent steps', () => {
     expect(turns).toContainEqual({ kind: 'caller', text: 'where is my order' });
     expect(turns).toContainEqual(expect.objectContaining({ kind: 'tool', name: 'callerNumber' }));
     expect(turns).toContainEqual(expect.objectContaining({ kind: 'toolResult', result: '5551234' }));
+    // How long the caller waited for the answer (the agent metrics' turn latency), after their words.
+    const latency = turns.findIndex((t) => t.kind === 'latency');
+    expect(latency).toBeGreaterThan(turns.findIndex((t) => t.kind === 'caller'));
+    expect(turns[latency]?.ms).toBeGreaterThanOrEqual(0);
     // The step's media channel and bridge are lines of the call (its timeline shows them).
     const lines = messages.flatMap((m) =>
       m.type === 'timeline' ? [m.entry as { call: string; text: string }] : [],

@@ -65,6 +65,8 @@ export function textOfTurn(turn: AgentTurn): string {
       return `caller said "${turn.text}"`;
     case 'bot':
       return `bot said "${turn.text}"`;
+    case 'latency':
+      return `turn latency ${(turn.ms / 1000).toFixed(2)} s (the caller stopped → the bot's first audio)`;
     case 'interrupted':
       return 'interrupted: the caller talked over the bot (its words were dropped)';
     case 'key':

@@ -17,14 +17,14 @@ import type { AgentTurn } from './feedMessages.ts';
  * The agent steps of `ringflow dev`: each call's services (the bot its step names, connected to
  * its `ws://` address, or run in process when the console was given a bot for that address; the
  * media socket connected in to the dev simulator over the wire, as on a server; simulated speech,
- * as `ringflow test` has it), every message between ringflow and the bot told (`told`) as a turn
- * of the call (the feed's timeline, the recorder), and the caller's typed words spoken as `say:`
- * speaks them in a scenario: the simulated caller talks (300 ms a word, on the console's clock: barge-in is real),
- * then the simulated recogniser hears the words.
+ * as `ringflow test` has it), every message between ringflow and the bot and each turn's latency
+ * told (`told`) as a turn of the call (the feed's timeline, the recorder), and the caller's typed
+ * words spoken as `say:` speaks them in a scenario: the simulated caller talks (300 ms a word, on
+ * the console's clock: barge-in is real), then the simulated recogniser hears the words.
  *
  * @example
  * const agents = new DevAgents({ ariUrl: wire.url, driver: sim.driver, clock, told: (call, turn) => feed.turn(call, turn) });
- * createFlowCallMachine(flow, { host: (host, call) => withAgents(host, agents.servicesFor(call.channelId)) });
+ * consoleMachine(flow, {}, feed, recorder, undefined, (call) => agents.servicesFor(call));
  * agents.say('call-1', 'where is my order');
  */
 export class DevAgents {
@@ -53,6 +53,12 @@ export class DevAgents {
       speechToText,
       textToSpeech: new SimulatedTextToSpeech(),
       bots,
+      // The call's own: its turn latencies are lines of its timeline.
+      metrics: {
+        turnLatency: (ms) => told(call, { kind: 'latency', ms }),
+        interrupted: () => {},
+        ended: () => {},
+      },
     });
     return {
       ...base,

@@ -34,8 +34,8 @@ export interface TimelineEntry {
 /**
  * One turn of an agent step's conversation (docs/agents.md), as the console sees it pass between
  * ringflow and the bot (the text relay's messages): the bot connected or could not be reached,
- * what the caller said (as the bot was told it), what the bot said, the caller talking over the
- * bot, a key sent to the bot, a tool the bot asked the flow for and the flow's answer, the
+ * what the caller said (as the bot was told it), what the bot said, how long the caller waited for
+ * its answer (the turn latency of the agent metrics), the caller talking over the bot, a key sent to the bot, a tool the bot asked the flow for and the flow's answer, the
  * session's end with its outcome (`by` the bot's `end`, or ringflow's `hangup` with its reason),
  * and a bot that broke the protocol.
  */
@@ -44,6 +44,8 @@ export type AgentTurn =
   | { readonly kind: 'unreachable'; readonly bot: string; readonly reason: string }
   | { readonly kind: 'caller'; readonly text: string }
   | { readonly kind: 'bot'; readonly text: string }
+  /** How long the caller waited: from their stopping talking to the bot's first audio of its answer. */
+  | { readonly kind: 'latency'; readonly ms: number }
   | { readonly kind: 'interrupted' }
   | { readonly kind: 'key'; readonly digit: string }
   | { readonly kind: 'tool'; readonly id: string; readonly name: string; readonly args?: unknown }

@@ -48,15 +48,22 @@ states:
 `;
 
 /**
- * Records what reaches the page's Web Audio graph: each oscillator started (its type and
- * frequency), in window.__started (run in the page before its script).
+ * Records what reaches the page's Web Audio graph, run in the page before its script: each
+ * oscillator started (its type and frequency) in window.__started, each buffer of sound started
+ * (its length in ms) in window.__buffers.
  */
 const RECORD_OSCILLATORS = `
   window.__started = [];
+  window.__buffers = [];
   const start = OscillatorNode.prototype.start;
   OscillatorNode.prototype.start = function (...args) {
     window.__started.push({ type: this.type, frequency: this.frequency.value });
     return start.apply(this, args);
+  };
+  const play = AudioBufferSourceNode.prototype.start;
+  AudioBufferSourceNode.prototype.start = function (...args) {
+    window.__buffers.push(Math.round((this.buffer?.duration ?? 0) * 1000));
+    return play.apply(this, args);
   };
 `;
 
@@ -106,6 +113,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
   it('plays the prompts of the selected call from the sounds folder', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     page.setDefaultTimeout(10_000);
+    await page.addInitScript(RECORD_OSCILLATORS);
     await page.goto(dev.url);
     const hello = page.waitForResponse((r) => r.url().includes('api/sound?name=hello-world'));
     await page.getByRole('button', { name: 'Call', exact: true }).click();
@@ -119,6 +127,8 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
     await page
       .locator('#now-playing li[data-file="vm-goodbye"][data-format="ulaw"][data-state="playing"]')
       .waitFor();
+    // Both files reached the audio graph as buffers of their length (1.5 s of WAV, 0.8 s of µ-law).
+    expect(await page.evaluate('window.__buffers')).toEqual([1500, 800]);
     // The first prompt was stopped by the server (the key cut it): it is no longer played.
     await expect.poll(() => page.locator('#now-playing li[data-file="hello-world"]').count()).toBe(0);
     // Sound off: nothing plays.
@@ -162,6 +172,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
     await page
       .locator('#now-playing li[data-file="hello-world"][data-format="wav"][data-state="playing"]')
       .waitFor();
+    expect(await page.evaluate('window.__buffers')).toEqual([1500]);
     await music('default').waitFor();
     await page.getByRole('button', { name: 'Hang up', exact: true }).click();
     await expect.poll(() => page.locator('#now-playing li').count()).toBe(0);

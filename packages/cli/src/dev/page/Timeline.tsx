@@ -17,6 +17,7 @@ const TURN_SIDES: Readonly<Record<AgentTurn['kind'], string>> = {
   unreachable: 'session',
   caller: 'caller',
   bot: 'bot',
+  latency: 'session',
   interrupted: 'caller',
   key: 'caller',
   tool: 'bot',
