@@ -93,7 +93,9 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page'
     // The conversation alone (the agent and state lines), as docs/agents.md shows it.
     for (const kind of ['events', 'requests', 'variables'])
       await page.getByLabel(kind, { exact: true }).uncheck();
-    await page.locator('#timeline li[data-turn="bot"]').last().scrollIntoViewIfNeeded();
+    // At 1920x1080 the whole conversation shows, from the bot's connection on.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.locator('#timeline li[data-turn="connected"]').scrollIntoViewIfNeeded();
     await page.screenshot({
       path: join(process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : tmpdir(), 'console-agent.png'),
     });

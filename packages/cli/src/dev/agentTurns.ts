@@ -66,7 +66,7 @@ export function textOfTurn(turn: AgentTurn): string {
     case 'bot':
       return `bot said "${turn.text}"`;
     case 'latency':
-      return `turn latency ${(turn.ms / 1000).toFixed(2)} s (the caller stopped → the bot's first audio)`;
+      return `turn latency ${turn.ms < 1000 ? `${Math.round(turn.ms)} ms` : `${(turn.ms / 1000).toFixed(2)} s`} (the caller stopped → the bot's first audio)`;
     case 'interrupted':
       return 'interrupted: the caller talked over the bot (its words were dropped)';
     case 'key':

@@ -14,6 +14,10 @@ describe('readRequest', () => {
       talking: false,
     });
     expect(readRequest('scenarios/run', { file: 'a.test.yaml' })).toEqual({ file: 'a.test.yaml' });
+    expect(readRequest('say', { call: 'call-1', text: ' where is my order ' })).toEqual({
+      call: 'call-1',
+      text: 'where is my order',
+    });
   });
 
   it('refuses a missing or mistyped field, saying which', () => {
@@ -24,6 +28,13 @@ describe('readRequest', () => {
     );
     expect(() => readRequest('save', { call: 7 })).toThrow('call: expected a string, got 7');
     expect(() => readRequest('save', [])).toThrow('expected a JSON object');
+    expect(() => readRequest('say', { call: 'c' })).toThrow('missing field "text"');
+    expect(() => readRequest('say', { call: 'c', text: '   ' })).toThrow(
+      'text: give the words the caller says',
+    );
+    expect(() => readRequest('say', { call: 'c', text: 'a'.repeat(501) })).toThrow(
+      'text: at most 500 characters, got 501',
+    );
   });
 
   it('knows the console paths only', () => {
