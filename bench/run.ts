@@ -126,6 +126,8 @@ interface Sample {
   callsPerSecond: number;
   /** Application CPU (user + system) per completed call, in milliseconds (= seconds per 1,000 calls). */
   cpuMsPerCall: number;
+  /** The kernel's part of it (system time: socket reads and writes), in milliseconds per call. */
+  sysMsPerCall: number;
   /** Share of one core the application used during the window. */
   appCpuLoad: number;
   /** Share of one core the simulator (with the load generator) used during the window. */
@@ -241,6 +243,7 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
       run,
       callsPerSecond: completed / simSeconds,
       cpuMsPerCall: appCpu / completed,
+      sysMsPerCall: (appEnd.cpu.system - appStart.cpu.system) / 1000 / completed,
       appCpuLoad: appCpu / 1000 / appSeconds,
       simCpuLoad: cpuMs(simStart.cpu, simEnd.cpu) / 1000 / simSeconds,
       simCpuMsPerCall: cpuMs(simStart.cpu, simEnd.cpu) / completed,
@@ -279,7 +282,7 @@ for (const calls of LEVELS) {
       samples.push(s);
       process.stderr.write(
         `  N=${calls} run ${run} ${impl.key.padEnd(10)} ${fmt(s.callsPerSecond).padStart(6)} calls/s, ` +
-          `cpu ${fmt(s.cpuMsPerCall, 2)} ms/call, sim cpu ${fmt(s.simCpuMsPerCall, 2)} ms/call (app ${fmt(s.appCpuLoad * 100)}%, sim ${fmt(s.simCpuLoad * 100)}% of a core), ` +
+          `cpu ${fmt(s.cpuMsPerCall, 2)} ms/call (sys ${fmt(s.sysMsPerCall, 2)}), sim cpu ${fmt(s.simCpuMsPerCall, 2)} ms/call (app ${fmt(s.appCpuLoad * 100)}%, sim ${fmt(s.simCpuLoad * 100)}% of a core), ` +
           `call ${fmt(s.callMs, 1)} ms, latency p50 ${fmt(s.latencyP50, 2)} p99 ${fmt(s.latencyP99, 2)} ms, ${fmt(s.bytesPerCall / 1024, 1)} KiB/call, ` +
           `heap after ${fmt(s.heapGrowth / 1024)} KiB, rss ${fmt(s.rssStart / 1048576, 1)}->${fmt(s.rssAfter / 1048576, 1)} MiB, ${s.totalCalls} calls, ${s.errors} errors ${JSON.stringify(s.leftovers)}` +
           `${s.errorSamples.length ? `\n    e.g. ${s.errorSamples.join('\n         ')}` : ''}\n`,
