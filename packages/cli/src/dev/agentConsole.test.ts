@@ -1,4 +1,6 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -120,6 +122,39 @@ describe('ringflow dev: agent steps', () => {
     expect(saved.replay.passed, JSON.stringify(saved.replay.failure, null, 1)).toBe(true);
     expect(saved.file.startsWith(dir)).toBe(true);
     await post(dev.url, 'hangup', { call: id });
+  }, 60_000);
+
+  it('tells a bot that cannot be reached, and the flow goes on without it', async () => {
+    // A port nobody listens on (taken, then given back).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const flow = (await readFile(ORDER_STATUS, 'utf8'))
+      .replaceAll(BOT_URL, `ws://127.0.0.1:${port}/order-status`)
+      .replace('name: order-status', 'name: order-status-away');
+    await writeFile(join(dir, 'order-status-away.yaml'), flow);
+    const away = await startDevConsole({
+      files: [join(dir, 'order-status-away.yaml')],
+      port: 0,
+      sounds: null,
+    });
+    try {
+      const { id } = await post(away.url, 'call', { flow: 'order-status-away' });
+      if (!id) throw new Error('no call placed');
+      const messages = await readFeed(away.url, (m) =>
+        m.some((x) => x.type === 'state' && x.call === id && x.state === 'sorry'),
+      );
+      expect(turnsOf(messages, id)).toEqual([
+        { kind: 'unreachable', bot: `ws://127.0.0.1:${port}/order-status`, reason: expect.any(String) },
+      ]);
+      expect(await post(away.url, 'say', { call: id, text: 'hello' })).toEqual({
+        error: `no agent step is listening on ${id}`,
+      });
+      await post(away.url, 'hangup', { call: id });
+    } finally {
+      await away.stop();
+    }
   }, 60_000);
 
   it('refuses words for a call with no agent step listening, saying so', async () => {
