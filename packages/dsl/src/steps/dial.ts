@@ -182,9 +182,13 @@ export const dialStep = defineStep({
       kind: 'success',
       description: 'They talked; the called party hung up.',
       data: {
-        channelId: ['string', 'the called channel'],
+        channelId: ['string', 'the called channel (after a transfer by its phone, the one in its place)'],
         endpoint: ['string', 'the endpoint that answered (of a ring group)'],
         bridgeId: ['string', 'the bridge used'],
+        transferred: [
+          'bool',
+          "true when the called party's phone transferred the caller (blind or attended)",
+        ],
       },
     },
     {
@@ -248,6 +252,8 @@ export function compileDial(p: DialParams, build: StepBuild, hooks: DialHooks = 
   const attemptMs = sequential ? (parseDuration(p.ringTimeout ?? '15s') ?? 15_000) : timeoutMs;
   const ringback = p.ringback ?? 'ring';
   const isPeer = ({ context, event }: ActionArgs) => channelOf(event).id === context.step.peer;
+  const replacesPeer = ({ context, event }: ActionArgs) =>
+    isEventType(event, 'StasisStart') && event.replace_channel?.id === context.step.peer;
   const ringingNow = ({ context }: ActionArgs) => (context.step.ringing ?? []) as string[];
   const isRinging = (args: ActionArgs) => ringingNow(args).includes(channelOf(args.event).id ?? '');
   const lastRinging = (args: ActionArgs) => isRinging(args) && ringingNow(args).length === 1;
@@ -257,6 +263,7 @@ export function compileDial(p: DialParams, build: StepBuild, hooks: DialHooks = 
     channelId: context.step.peer,
     endpoint: context.step.endpoint,
     ...(context.step.bridge ? { bridgeId: context.step.bridge } : {}),
+    ...(context.step.transferred === true ? { transferred: true } : {}),
   });
   // The outcome of a group that ended unanswered, from the causes of its calls' ends.
   const endedWith =
@@ -547,6 +554,18 @@ export function compileDial(p: DialParams, build: StepBuild, hooks: DialHooks = 
       },
       connected: {
         on: {
+          // The called party's phone transferred the caller (blind or attended): the channel in
+          // its place (StasisStart with replace_channel) is the called party from now on; the
+          // replaced one's end is the transfer going through, not the called party leaving.
+          StasisStart: {
+            guard: replacesPeer,
+            actions: [
+              setStep(({ event }) => ({
+                peer: isEventType(event, 'StasisStart') ? event.channel.id : undefined,
+                transferred: true,
+              })),
+            ],
+          },
           ChannelDestroyed: { guard: isPeer, ...peerLeft },
           // The called party left the application (hung up, or was transferred): not ours to hang up.
           StasisEnd: { guard: isPeer, ...peerLeft },

@@ -290,6 +290,55 @@ describe('transfers made by phones, followed by the flow', () => {
     call.expectAction({ operation: 'channels.hangup', params: { channelId: replacement } });
   });
 
+  it("the called party's phone transfers the caller: the dial follows the channel in its place, the call goes on", async () => {
+    const flow = defineFlow({
+      name: 'desk',
+      start: 'd',
+      states: {
+        d: {
+          steps: [
+            'answer',
+            { dial: { endpoint: 'PJSIP/agent', as: 'leg' } },
+            {
+              userEvent: {
+                name: 'Talked',
+                variables: {
+                  transferred: { expr: "has(vars.leg.transferred) ? string(vars.leg.transferred) : 'no'" },
+                  channel: { expr: 'vars.leg.channelId' },
+                },
+              },
+            },
+            'hangup',
+          ],
+        },
+      },
+    });
+    call = await testFlow(flow, {
+      farEnds: { 'PJSIP/agent': 'answer' },
+      dialplan: '[default]\nexten => 300,1,Wait(60)\n same => n,Hangup()\n',
+    });
+    await call.wait('3s'); // the agent answered; the two are bridged
+    const agent = target(call);
+    const [added] = call.expectAction({
+      operation: 'bridges.addChannel',
+      params: { channel: `c1,${agent}` },
+    });
+    const bridgeId = String(added?.params.bridgeId);
+    // The agent's phone sends the caller to 300: a Local pair's ;1 half takes the agent's place.
+    const replacement = call.simulator.driver.blindTransfer(agent, '300', 'default');
+    await call.wait('10s');
+    // The caller is still in the call's bridge, now with the half; the flow did not go on.
+    expect(call.end()).toBeUndefined();
+    call.expectNoAction('events.userEvent');
+    call.expectNoAction({ operation: 'bridges.destroy' });
+    const bridge = await call.simulator.handle({ method: 'GET', path: `/bridges/${bridgeId}`, query: {} });
+    expect((bridge.body as { channels: string[] }).channels.sort()).toEqual(['c1', replacement].sort());
+    // 300 hangs up after its minute: the half leaves, the dial is over, the flow goes on.
+    await call.wait('1m');
+    call.expectUserEvent('Talked', { transferred: 'true', channel: replacement });
+    await call.expectEnd({ status: 'completed', by: 'flow', within: '2m' });
+  });
+
   it("a phone's attended transfer joining two calls: each flow goes on on the link's half in its place", async () => {
     // An agent's phone has two calls, each run by the flow: the first with a customer, the second
     // with an expert. It joins them: a Local pair links the two bridges in the agent's places.

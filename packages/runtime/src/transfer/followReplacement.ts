@@ -9,7 +9,10 @@ import type { SessionState } from '../session/SessionState.ts';
  * ends, a hang-up at the end is for it), and the replaced one is only a channel that leaves. The
  * event then goes on to the machine as usual (a flow updates its call's channel on it).
  *
- * @returns true when the session took the new channel as its own.
+ * A transfer of another channel the call owns (its `dial`'s called party) makes the channel in
+ * its place the call's too (see {@link followOtherLeg}).
+ *
+ * @returns true when the session took the new channel as its own (its main channel).
  * @example
  * if (followReplacement(state, event)) state.log('info', ...); // before the event is delivered
  */
@@ -17,7 +20,12 @@ export function followReplacement(state: SessionState, event: StreamEvent): bool
   if (!isEventType(event, 'StasisStart')) return false;
   const from = state.session.channelId;
   const to = event.channel.id;
-  if (event.replace_channel?.id !== from || to === from || state.phase.name !== 'running') return false;
+  const replaced = event.replace_channel?.id;
+  if (replaced === undefined || to === replaced || state.phase.name !== 'running') return false;
+  if (replaced !== from) {
+    followOtherLeg(state, replaced, to, event.channel.name);
+    return false;
+  }
   state.session.own('channel', to, false);
   state.session.channelId = to;
   state.report().noteTransfer();
@@ -29,4 +37,20 @@ export function followReplacement(state: SessionState, event: StreamEvent): bool
   });
   state.recorder?.changed();
   return true;
+}
+
+/**
+ * A phone transferred another channel of the call (the called party of its `dial`, an agent):
+ * the channel that took its place is the call's as the replaced one was (its events reach the
+ * call, it is hung up at the end if still up), so the step that placed it can follow it.
+ */
+function followOtherLeg(state: SessionState, replaced: string, to: string, name: string): void {
+  const owned = state.owned.get('channel', replaced);
+  if (!owned) return;
+  state.session.own('channel', to, owned.cleanup);
+  state.log('info', "a phone transferred the call's other party: the call follows the channel in its place", {
+    replaced,
+    channel: to,
+    channelName: name,
+  });
 }
