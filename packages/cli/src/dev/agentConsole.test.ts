@@ -1,9 +1,10 @@
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { type ServedBot, serveTextBot } from '@ringflow/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderStatusBot } from '../../../../examples/order-status-bot/orderStatusBot.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
@@ -28,26 +29,25 @@ const turnsOf = (messages: Record<string, unknown>[], call: string): Turn[] =>
   });
 
 /**
- * An agent step in `ringflow dev` (flows/order-status.yaml and its demo bot, run in process for
- * the bot's address): its turns on the call's timeline, and words typed for the caller spoken to
+ * An agent step in `ringflow dev` (flows/order-status.yaml and its demo bot served on a WebSocket,
+ * as `examples/order-status-bot/serve.ts` serves it, at a port of its own): its turns on the call's timeline, and words typed for the caller spoken to
  * it as a scenario's `say:` speaks them. Real time (the console's clock follows the wall clock).
  */
 describe('ringflow dev: agent steps', () => {
   let dev: DevConsole;
   let dir: string;
+  let bot: ServedBot;
   beforeAll(async () => {
-    // A copy: a saved call is written beside its flow.
+    bot = await serveTextBot(orderStatusBot(), { port: 0, path: '/order-status' });
+    // A copy that names the served bot (a saved call is written beside its flow).
     dir = await mkdtemp(join(tmpdir(), 'ringflow-agent-'));
-    await copyFile(ORDER_STATUS, join(dir, 'order-status.yaml'));
-    dev = await startDevConsole({
-      files: [join(dir, 'order-status.yaml')],
-      port: 0,
-      sounds: null,
-      bots: { [BOT_URL]: orderStatusBot() },
-    });
+    const flow = (await readFile(ORDER_STATUS, 'utf8')).replaceAll(BOT_URL, bot.url);
+    await writeFile(join(dir, 'order-status.yaml'), flow);
+    dev = await startDevConsole({ files: [join(dir, 'order-status.yaml')], port: 0, sounds: null });
   });
   afterAll(async () => {
     await dev?.stop();
+    await bot?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -61,7 +61,7 @@ describe('ringflow dev: agent steps', () => {
       turnsOf(m, id).some((t) => t.kind === 'bot' && /order 1234/.test(t.text ?? '')),
     );
     const turns = turnsOf(messages, id);
-    expect(turns[0]).toEqual({ kind: 'connected', bot: BOT_URL });
+    expect(turns[0]).toEqual({ kind: 'connected', bot: bot.url });
     expect(turns).toContainEqual({ kind: 'caller', text: 'where is my order' });
     expect(turns).toContainEqual(expect.objectContaining({ kind: 'tool', name: 'callerNumber' }));
     expect(turns).toContainEqual(expect.objectContaining({ kind: 'toolResult', result: '5551234' }));
