@@ -10,6 +10,8 @@ import type { Application, ServerOptions } from '@ringflow/runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { AssigningRestTransport } from './AssigningRestTransport.ts';
+import { adoptRestoredCalls } from './classic/adoptRestoredCalls.ts';
+import { moveAssignment } from './classic/moveAssignment.ts';
 import { classicSettings, type ClassicSettings } from './classic/classicSettings.ts';
 import { followNatsStatus } from './classic/followNatsStatus.ts';
 import { offerRefusedCalls } from './classic/offerRefusedCalls.ts';
@@ -151,8 +153,18 @@ export class ClassicCluster {
       clock: this.clock,
     });
     // Channels this worker makes (dial legs) or takes over are its own: their events come here.
-    const assign = async (channelIds: readonly string[]) => {
-      for (const id of channelIds) await buckets.assignments.put(assignmentKey(this.serverToken, id), me);
+    const assign = async (channelIds: readonly string[], callId?: string) => {
+      for (const id of channelIds) {
+        const key = assignmentKey(this.serverToken, id);
+        if (callId === undefined) await buckets.assignments.put(key, me);
+        else
+          await moveAssignment(
+            buckets.assignments,
+            key,
+            me,
+            async () => (await options.store.ownerOf(callId)) === me,
+          );
+      }
     };
     this.takeover = new OrphanTakeover({
       store: options.store,
@@ -276,7 +288,18 @@ export class ClassicCluster {
     // Each role turns on its own: a slow holder (connecting, publishing a gap marker) or a slow
     // takeover must never hold this worker's lease renewal back and let it lapse.
     this.holder.start();
-    this.takeover.run(app);
+    void adoptRestoredCalls(app, {
+      store: this.options.store,
+      feed: this.feed,
+      assignments: this.buckets.assignments,
+      serverToken: this.serverToken,
+      fromSeq: this.feed.startSeq,
+      logger: this.logger,
+    })
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'could not move here the calls restored at start'),
+      )
+      .finally(() => this.takeover.run(app));
     void followNatsStatus(
       this.options.connection,
       () => {

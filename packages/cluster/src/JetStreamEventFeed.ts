@@ -38,6 +38,8 @@ const MAX_BUFFERED = 10_000;
 const REPLAY_WAIT_MS = 5_000;
 /** How long a taken-over channel's replay waits for the holder to publish its events here. */
 const SWITCH_WAIT_MS = 5_000;
+/** The most messages a taken-over channel's replay reads (it stops there, logged). */
+const MAX_REPLAYED = 1_000;
 /** How often the stream's state is compared with what the consumer delivered. */
 const CHECK_MS = 1_000;
 /** After NATS comes back, the stream is checked this often for a while (a stalled consumer is the rule then). */
@@ -109,6 +111,8 @@ export class JetStreamEventFeed implements EventTransport {
   private readonly held = new Map<string, object[]>();
   /** Gap markers seen (a replay under way stops at the next one). */
   private gaps = 0;
+  /** The stream's last sequence when this feed started (calls restored at start replay from it). */
+  startSeq = 0;
   private readonly clock: Clock;
 
   private constructor(
@@ -146,7 +150,9 @@ export class JetStreamEventFeed implements EventTransport {
       options.replicas ?? 1,
       options.clock ?? systemClock,
     );
-    feed.streamCreated = (await feed.jsm.streams.info(EVENTS_STREAM)).created;
+    const info = await feed.jsm.streams.info(EVENTS_STREAM);
+    feed.streamCreated = info.created;
+    feed.startSeq = info.state.last_seq;
     await feed.open({ kind: 'new' });
     feed.scheduleCheck();
     return feed;
@@ -347,15 +353,15 @@ export class JetStreamEventFeed implements EventTransport {
     sinceMs: number,
     fromSeq: number,
     move: () => Promise<void>,
-  ): Promise<number> {
+  ): Promise<{ readonly digits: number; readonly events: number }> {
     const token = natsToken(channelId);
-    if (this.held.has(token)) return 0;
+    if (this.held.has(token)) return { digits: 0, events: 0 };
     this.held.set(token, []);
     const gaps = this.gaps;
     let replayed: object[] = [];
     try {
       await move();
-      replayed = await readTakenOverEvents({
+      const read = await readTakenOverEvents({
         js: this.js,
         serverToken: this.serverToken,
         me: this.me,
@@ -364,13 +370,21 @@ export class JetStreamEventFeed implements EventTransport {
         fromSeq,
         cancelled: () => this.stopped || this.gaps !== gaps,
         timeoutMs: SWITCH_WAIT_MS,
+        maxReads: MAX_REPLAYED,
       });
+      replayed = read.events;
+      if (!read.switched && !this.stopped && this.gaps === gaps)
+        this.logger.warn(
+          { call: channelId, replayed: replayed.length },
+          'a channel taken over: the holder did not publish its events here in time (events after the replay may be lost until the next gap)',
+        );
     } finally {
       const held = this.held.get(token) ?? [];
       this.held.delete(token);
       for (const event of [...replayed, ...held]) this.deliver(event);
     }
-    return replayed.length;
+    const digits = replayed.filter((e) => (e as { type?: unknown }).type === 'ChannelDtmfReceived').length;
+    return { digits, events: replayed.length - digits };
   }
 
   /** The stream's last sequence now (a takeover replays every event of its calls after it). */
@@ -427,6 +441,9 @@ export class JetStreamEventFeed implements EventTransport {
     this.reopening = true;
     try {
       let info: Awaited<ReturnType<JetStreamManager['streams']['info']>>;
+      // What was delivered before the stream was asked: a message delivered while the answer is
+      // on its way is no sign that the stream went back.
+      const delivered = this.lastSeq;
       try {
         info = await this.jsm.streams.info(EVENTS_STREAM);
       } catch (error) {
@@ -442,12 +459,12 @@ export class JetStreamEventFeed implements EventTransport {
       this.arrivedSinceCheck = false;
       const remade = this.streamCreated !== undefined && info.created !== this.streamCreated;
       this.streamCreated = info.created;
-      if (remade || info.state.last_seq < this.lastSeq) {
+      if (remade || info.state.last_seq < delivered) {
         await this.reset(
           this.lastNanos > 0n ? { kind: 'after', nanos: this.lastNanos } : { kind: 'all' },
           remade
             ? 'the events stream was made again'
-            : `the events stream came back shorter (last sequence ${info.state.last_seq}, ${this.lastSeq} delivered): NATS lost messages`,
+            : `the events stream came back shorter (last sequence ${info.state.last_seq}, ${delivered} delivered): NATS lost messages`,
         );
         return;
       }

@@ -2,6 +2,7 @@ import { type Clock, type RestClient, systemClock } from '@ringflow/client';
 import type { Application, CallRecord } from '@ringflow/runtime';
 import type { Logger } from 'pino';
 import { type Actor, createActor } from 'xstate';
+import { channelsOf } from './classic/adoptRestoredCalls.ts';
 import { takeoverMachine } from './classic/takeoverMachine.ts';
 import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import type { JetStreamEventFeed } from './JetStreamEventFeed.ts';
@@ -18,8 +19,11 @@ export interface OrphanTakeoverOptions {
   readonly app: string;
   /** Whether a worker is gone (see `WorkerAbsences`). */
   readonly isGone: (worker: string) => boolean;
-  /** Assigns channels to this worker (the holder then publishes their events here). */
-  readonly assign: (channelIds: readonly string[]) => Promise<void>;
+  /**
+   * Assigns channels to this worker (the holder then publishes their events here); with `callId`,
+   * only while this worker owns that call (see `classic/moveAssignment.ts`).
+   */
+  readonly assign: (channelIds: readonly string[], callId?: string) => Promise<void>;
   readonly logger: Logger;
   readonly clock?: Clock;
 }
@@ -163,36 +167,40 @@ export class OrphanTakeover {
     // The keys pressed since the record was written reached no one: handed to the calls again.
     // A gone worker's call moves here: its channels' events since the claim too (see
     // `takenOverReplay.ts`); this worker's own call got its events all along.
-    const replay = ({ owner, record }: { owner: string; record: CallRecord }): Promise<number>[] =>
+    const replay = ({ owner, record }: { owner: string; record: CallRecord }): Promise<Replayed>[] =>
       owner === me
-        ? [this.options.feed.replayDigits(record.channelId, record.writtenAt)]
+        ? [
+            this.options.feed
+              .replayDigits(record.channelId, record.writtenAt)
+              .then((digits) => ({ digits, events: 0 })),
+          ]
         : channelsOf(record).map((channel) =>
             this.options.feed.replayTakenOver(channel, record.writtenAt, fromSeq, () =>
-              this.options.assign([channel]),
+              this.options.assign([channel], record.callId),
             ),
           );
+    const restored = [...orphaned.values()].filter(({ record }) => app.call(record.channelId) !== undefined);
     const counts = await Promise.all(
-      [...orphaned.values()]
-        .filter(({ record }) => app.call(record.channelId) !== undefined)
-        .flatMap((orphan) =>
-          replay(orphan).map((replaying) =>
-            withTimeout(replaying, REPLAY_TIMEOUT_MS, this.clock).catch((error: unknown) => {
-              logger.warn(
-                { err: error, call: orphan.record.callId },
-                'could not replay the events of a call taken over',
-              );
-              return 0;
-            }),
-          ),
+      restored.flatMap((orphan) =>
+        replay(orphan).map((replaying) =>
+          withTimeout(replaying, REPLAY_TIMEOUT_MS, this.clock).catch((error: unknown): Replayed => {
+            logger.warn(
+              { err: error, call: orphan.record.callId },
+              'could not replay the events of a call taken over',
+            );
+            return { digits: 0, events: 0 };
+          }),
         ),
+      ),
     );
     logger.info(
       {
-        calls: counts.length,
-        replayedEvents: counts.reduce((a, b) => a + b, 0),
+        calls: restored.length,
+        replayedDigits: counts.reduce((n, c) => n + c.digits, 0),
+        replayedEvents: counts.reduce((n, c) => n + c.events, 0),
         ms: this.clock.now() - startedAt,
       },
-      'replayed the events of the calls taken over (keys pressed, and what came since the claim)',
+      'replayed the keys pressed on the calls taken over',
     );
   }
 
@@ -242,9 +250,10 @@ export class OrphanTakeover {
   }
 }
 
-/** A call's own channel and the channels it owns (dial legs): each one's events follow the call. */
-function channelsOf(record: CallRecord): string[] {
-  return [record.channelId, ...record.owned.filter((o) => o.kind === 'channel').map((o) => o.id)];
+/** What a replay handed a call: keys pressed, and other events. */
+interface Replayed {
+  readonly digits: number;
+  readonly events: number;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, clock: Clock): Promise<T> {

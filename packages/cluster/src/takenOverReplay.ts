@@ -20,6 +20,8 @@ export interface TakenOverChannel {
   readonly cancelled: () => boolean;
   /** How long to wait for the switch after the last message read (counted in reads that found none). */
   readonly timeoutMs: number;
+  /** How many reads at most (the holder may never learn the move: its watch broken). */
+  readonly maxReads: number;
 }
 
 /** How long one read waits for the next message before the loop looks at the deadline again. */
@@ -34,9 +36,12 @@ const READ_WAIT_MS = 1_000;
  * twice. Before `fromSeq` only keys pressed are kept (the server does not keep them; the rest
  * the restored call asked the server about); from `fromSeq` on, every event. Reading stops at
  * the switch, when `cancelled` (a gap marker: every call reconciles anyway) or when nothing came
- * for `timeoutMs` (the holder did not learn the move in time: what was read is given).
+ * for `timeoutMs` or after `maxReads` messages (the holder did not learn the move in time: what
+ * was read is given, and the caller logs it).
  */
-export async function readTakenOverEvents(channel: TakenOverChannel): Promise<object[]> {
+export async function readTakenOverEvents(
+  channel: TakenOverChannel,
+): Promise<{ readonly events: object[]; readonly switched: boolean }> {
   const { js, me, sinceMs, fromSeq } = channel;
   const mine = natsToken(me);
   const consumer = await js.consumers.get(EVENTS_STREAM, {
@@ -46,8 +51,10 @@ export async function readTakenOverEvents(channel: TakenOverChannel): Promise<ob
   });
   const events: object[] = [];
   let idle = 0;
+  let reads = 0;
+  let switched = false;
   try {
-    while (!channel.cancelled() && idle * READ_WAIT_MS < channel.timeoutMs) {
+    while (!channel.cancelled() && idle * READ_WAIT_MS < channel.timeoutMs && reads++ < channel.maxReads) {
       const msg = await consumer.next({ expires: READ_WAIT_MS });
       if (!msg) {
         idle++;
@@ -56,7 +63,10 @@ export async function readTakenOverEvents(channel: TakenOverChannel): Promise<ob
       idle = 0;
       const { worker } = subjectParts(msg.subject);
       if (worker === mine) {
-        if (msg.seq > fromSeq) break; // the switch
+        if (msg.seq > fromSeq) {
+          switched = true;
+          break;
+        }
         continue;
       }
       if (msg.headers?.has(HANDOVER_HEADER)) continue;
@@ -67,5 +77,5 @@ export async function readTakenOverEvents(channel: TakenOverChannel): Promise<ob
     // An ordered consumer: the server drops it by itself after a while if this delete fails.
     await consumer.delete().catch(() => {});
   }
-  return events;
+  return { events, switched };
 }
