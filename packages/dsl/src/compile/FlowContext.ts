@@ -38,7 +38,7 @@ export interface FlowContext {
   /** The flow state the call is in (or was last in, once the flow ended). */
   readonly state: string;
   /** How the run is ending, set on the way to the end. */
-  readonly status: 'running' | 'completed' | 'hungUp' | 'continued' | 'failed';
+  readonly status: 'running' | 'completed' | 'hungUp' | 'continued' | 'transferred' | 'failed';
 }
 
 /** Any event the machine receives: ARI events by their `type`, and XState's own. */

@@ -179,11 +179,12 @@ export interface FlowMachineInput {
  * - recovered: a step failed, the flow's error handler took over and the flow ended by itself;
  * - failed: a step failed and nothing handled it (the call was hung up);
  * - hungUp: the caller hung up (or the call left the application) first;
- * - continued: the flow sent the call on in the dialplan.
+ * - continued: the flow sent the call on in the dialplan;
+ * - transferred: the flow handed the caller over (an attended transfer that stepped out).
  * `error` is the failure behind `recovered` and `failed` (message, status, operation, step, state).
  */
 export interface FlowOutput {
-  readonly status: 'completed' | 'recovered' | 'hungUp' | 'continued' | 'failed';
+  readonly status: 'completed' | 'recovered' | 'hungUp' | 'continued' | 'transferred' | 'failed';
   /** The flow state the run ended in (the last one entered). */
   readonly state: string;
   readonly output?: Readonly<Record<string, unknown>>;

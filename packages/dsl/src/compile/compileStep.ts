@@ -175,7 +175,16 @@ function fallbackRoutes(kind: OutcomeKind, step: StepToCompile, failures: Failur
         {
           target: FINISH,
           actions: [
-            setContext(() => ({ status: kind === 'ended' ? 'completed' : 'continued', hungUp: true })),
+            // A step that handed the caller over says so itself (status transferred).
+            setContext(({ context }) => ({
+              status:
+                kind === 'ended'
+                  ? 'completed'
+                  : context.status === 'transferred'
+                    ? 'transferred'
+                    : 'continued',
+              hungUp: true,
+            })),
           ],
         },
       ];

@@ -57,6 +57,7 @@ const LOGIC_RESULTS: ReadonlySet<string> = new Set([
   'failed',
   'hungUp',
   'continued',
+  'transferred',
 ]);
 
 /**
@@ -84,6 +85,9 @@ export function callEndOf(
       return { status: logic ?? 'hungUp', by: endedBy ?? 'server' };
     case 'completed': {
       const by = endedBy ?? 'server';
+      // Its logic handed the caller over (an attended transfer that stepped out): whoever hangs
+      // up afterwards ends the conversation, not the call's logic.
+      if (logic === 'transferred') return { status: 'transferred', by: 'flow' };
       // A caller who left first makes it `hungUp`, whatever the hangup handler did afterwards.
       if (by === 'caller') return { status: 'hungUp', by };
       // Transferred away by its logic: whatever the flow then reports of its own end.
