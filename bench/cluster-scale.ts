@@ -101,6 +101,11 @@ function cpuMsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
 }
 
+/** The machine's load averages (1, 5 and 15 min), as `uptime` prints them: the machine is shared. */
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
 function selfCpuMs(): number {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
@@ -354,12 +359,13 @@ for (let run = 0; run < RUNS; run++) {
     for (let k = 0; k < modes.length; k++) {
       const mode = modes[(k + run) % modes.length]!;
       if (overloaded.has(mode.name)) continue;
+      const loadBefore = loadAverage();
       const r = await runOnce(mode, rate);
       results.get(keyOf(mode, rate))!.push(r);
       unloaded = Math.min(unloaded, r.medianCallMs);
       if (!carried(r, unloaded)) overloaded.add(mode.name);
       process.stdout.write(
-        `run ${run + 1} ${keyOf(mode, rate).padEnd(28)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms${CPU_QUOTA === undefined ? '' : `, throttled ${fmt(r.throttledMsPerSecond, 0)} ms/s`}\n${[...r.warnings].map(([msg, n]) => `    logged ${n}x: ${msg}\n`).join('')}`,
+        `run ${run + 1} ${keyOf(mode, rate).padEnd(28)} completed ${r.completed}/${r.placed}, ${fmt(r.callsPerSecond, 1)} calls/s, call ${fmt(r.medianCallMs)} ms, CPU per call: ringflow ${fmt(r.ringflowCpuMsPerCall, 2)} ms (idle ${fmt(r.idleMsPerSecond, 1)} ms/s, above idle ${fmt(r.aboveIdleMsPerCall, 2)} ms), NATS ${fmt(r.natsCpuMsPerCall, 2)} ms, simulator ${fmt(r.simulatorCpuMsPerCall, 2)} ms${CPU_QUOTA === undefined ? '' : `, throttled ${fmt(r.throttledMsPerSecond, 0)} ms/s`}, machine load ${loadBefore} before, ${loadAverage()} after\n${[...r.warnings].map(([msg, n]) => `    logged ${n}x: ${msg}\n`).join('')}`,
       );
     }
 }
