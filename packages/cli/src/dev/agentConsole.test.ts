@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { type ServedBot, serveTextBot } from '@ringflow/runtime';
+import { type ServedBot, serveAudioBot, serveTextBot } from '@ringflow/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderStatusBot } from '../../../../examples/order-status-bot/orderStatusBot.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
@@ -154,6 +154,49 @@ describe('ringflow dev: agent steps', () => {
       await post(away.url, 'hangup', { call: id });
     } finally {
       await away.stop();
+    }
+  }, 60_000);
+
+  it("tells an audio bot's tools and end (its words are its own audio)", async () => {
+    const audioBot = await serveAudioBot(
+      (c) =>
+        c.onMessage((m) => {
+          if (m.type === 'setup') c.send({ type: 'tool', id: 'n1', name: 'callerNumber' });
+          if (m.type === 'toolResult') c.send({ type: 'end', result: 'done', data: { number: m.result } });
+        }),
+      { port: 0, path: '/echo' },
+    );
+    await writeFile(
+      join(dir, 'audio-desk.yaml'),
+      `name: audio-desk
+start: talk
+states:
+  talk:
+    steps:
+      - answer
+      - agent:
+          bot: ${audioBot.url}
+          protocol: audio
+          tools: { callerNumber: { expr: "call.caller.number" } }
+          on: { done: bye, failed: bye }
+  bye:
+    final: true
+`,
+    );
+    const audio = await startDevConsole({ files: [join(dir, 'audio-desk.yaml')], port: 0, sounds: null });
+    try {
+      const { id } = await post(audio.url, 'call', { flow: 'audio-desk', from: '5552000' });
+      if (!id) throw new Error('no call placed');
+      const messages = await readFeed(audio.url, (m) => turnsOf(m, id).some((t) => t.kind === 'end'));
+      expect(turnsOf(messages, id)).toEqual([
+        { kind: 'connected', bot: audioBot.url },
+        { kind: 'tool', id: 'n1', name: 'callerNumber' },
+        { kind: 'toolResult', id: 'n1', result: '5552000' },
+        { kind: 'end', outcome: 'done', by: 'bot', data: { number: '5552000' } },
+      ]);
+    } finally {
+      await audio.stop();
+      await audioBot.close();
     }
   }, 60_000);
 

@@ -1,19 +1,20 @@
-import type { BotMessage, RelayMessage } from '@ringflow/runtime';
+import type { AudioBotMessage, AudioRelayMessage, BotMessage, RelayMessage } from '@ringflow/runtime';
 import type { AgentTurn } from './feedMessages.ts';
 
 const json = (value: unknown) => (value === undefined ? '' : ` ${JSON.stringify(value)}`);
 
 /**
- * The turn a message between ringflow and a bot tells (the text relay, docs/agents.md), or
- * undefined for one not worth a line (`setup` is told as `connected` by whoever connected; a
- * caller's partial words).
+ * The turn a message between ringflow and a bot tells (the text relay or the audio protocol,
+ * docs/agents.md), or undefined for one not worth a line (`setup` is told as `connected` by
+ * whoever connected; a caller's partial words; an audio bot's marks). An audio bot's `clear` (it
+ * dropped its own audio: the caller talked over it) is an interruption.
  *
  * @example turnOfMessage('bot', { type: 'say', text: 'Hello' }) // { kind: 'bot', text: 'Hello' }
  */
 export function turnOfMessage(
   ...[from, message]:
-    | [from: 'ringflow', message: RelayMessage]
-    | [from: 'bot', message: BotMessage | { readonly error: string }]
+    | [from: 'ringflow', message: RelayMessage | AudioRelayMessage]
+    | [from: 'bot', message: BotMessage | AudioBotMessage | { readonly error: string }]
 ): AgentTurn | undefined {
   if (from === 'bot') {
     if ('error' in message) return { kind: 'broken', error: message.error };
@@ -50,6 +51,7 @@ export function turnOfMessage(
     case 'hangup':
       return { kind: 'end', outcome: m.reason, by: 'ringflow' };
     case 'setup':
+    case 'mark':
       return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '@ringflow/client';
 import {
   type AgentServices,
+  type AudioBotLink,
   type BotLink,
   createAgentServices,
   linkInProcessBot,
@@ -60,23 +61,39 @@ export class DevAgents {
         ended: () => {},
       },
     });
+    const seen = (...exchange: Parameters<typeof turnOfMessage>) => {
+      const turn = turnOfMessage(...exchange);
+      if (turn) told(call, turn);
+    };
+    // The connection told: made, or refused (then the step ends unreachable).
+    const connecting = async <L>(bot: string, connect: () => Promise<L>): Promise<L> => {
+      try {
+        const link = await connect();
+        told(call, { kind: 'connected', bot });
+        return link;
+      } catch (error) {
+        told(call, { kind: 'unreachable', bot, reason: (error as Error).message });
+        throw error;
+      }
+    };
+    const connectAudioBot = base.connectAudioBot;
     return {
       ...base,
       connectBot: async (bot, options) => {
         const inProcess = bots[bot];
-        let link: BotLink;
-        try {
-          link = inProcess ? linkInProcessBot(inProcess) : await base.connectBot(bot, options);
-        } catch (error) {
-          told(call, { kind: 'unreachable', bot, reason: (error as Error).message });
-          throw error;
-        }
-        told(call, { kind: 'connected', bot });
-        return observed(link, (...exchange) => {
-          const turn = turnOfMessage(...exchange);
-          if (turn) told(call, turn);
-        });
+        const link = await connecting(bot, async () =>
+          inProcess ? linkInProcessBot(inProcess) : base.connectBot(bot, options),
+        );
+        return observed(link, seen);
       },
+      // An audio bot's words are its own audio: its control messages are told (tools, its end,
+      // interruptions, keys).
+      ...(connectAudioBot
+        ? {
+            connectAudioBot: async (bot, options) =>
+              observedAudio(await connecting(bot, () => connectAudioBot(bot, options)), seen),
+          }
+        : {}),
     };
   }
 
@@ -101,6 +118,28 @@ export class DevAgents {
   forget(call: string): void {
     this.recognisers.delete(call);
   }
+}
+
+/** The audio bot's link, whose every control message both ways is told to `seen` first. */
+function observedAudio(
+  link: AudioBotLink,
+  seen: (...exchange: Parameters<typeof turnOfMessage>) => void,
+): AudioBotLink {
+  return {
+    send: (message) => {
+      seen('ringflow', message);
+      link.send(message);
+    },
+    sendAudio: (data) => link.sendAudio(data),
+    onMessage: (handler) =>
+      link.onMessage((message) => {
+        seen('bot', message);
+        handler(message);
+      }),
+    onAudio: (handler) => link.onAudio(handler),
+    onClose: (handler) => link.onClose(handler),
+    close: () => link.close(),
+  };
 }
 
 /** The link, whose every message both ways is told to `seen` first. */
