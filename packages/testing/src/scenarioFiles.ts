@@ -13,3 +13,4 @@ export type {
   ScenarioSuiteResult,
 } from './loadScenarioFile.ts';
 export { findScenarioFiles } from './findScenarioFiles.ts';
+export { CALLER_WORD_MS } from './agents/callerWords.ts';

@@ -1,5 +1,6 @@
 import { basename, dirname, join, relative } from 'node:path';
-import { type BotScript, type BotTurn, CALLER_WORD_MS } from '@ringflow/testing';
+import type { BotScript, BotTurn } from '@ringflow/testing';
+import { CALLER_WORD_MS } from '@ringflow/testing/scenario-files';
 import { Document } from 'yaml';
 import type { CallerAction, FlowRequest, RecordedCall } from './RecordedCall.ts';
 

@@ -14,6 +14,7 @@ import {
 import { createMediaPipePair, type Simulator } from '@ringflow/simulator';
 import { type BotScript, type ScriptSurprise, scriptedBot } from './BotScript.ts';
 import { type BotExchange, describeExchange } from './BotExchange.ts';
+import { CALLER_WORD_MS } from './callerWords.ts';
 
 /**
  * The bot of a scenario's agent steps: a script (`{ greet, turns }`), a bot of your own running in
@@ -23,8 +24,7 @@ import { type BotExchange, describeExchange } from './BotExchange.ts';
  */
 export type ScenarioBot = BotScript | TextBot | 'unreachable' | { readonly url: string };
 
-/** How long the simulated caller takes per word it says. */
-export const CALLER_WORD_MS = 300;
+export { CALLER_WORD_MS };
 
 /** What the caller heard of the bot: one entry per stretch of its audio, read back as words. */
 export interface HeardFromBot {
