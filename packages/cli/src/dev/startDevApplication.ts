@@ -38,6 +38,8 @@ export async function startDevApplication(options: {
   readonly feed: ConsoleFeed;
   readonly recorder: CallRecorder;
   readonly clock: Clock;
+  /** Told each call the console no longer keeps (besides the recorder). */
+  readonly forgotten?: (id: string) => void;
 }): Promise<{ readonly app: Application; readonly watched: Map<string, WatchedCall> }> {
   const { flows, feed, recorder, clock } = options;
   const entries = new Map<string, CallEntry>();
@@ -56,7 +58,10 @@ export async function startDevApplication(options: {
   await app.start();
   const watched = watchCalls(app.calls$, feed, (session) => entries.get(session.channelId)?.version, {
     now: () => clock.now(),
-    onForgotten: (id) => recorder.forget(id),
+    onForgotten: (id) => {
+      recorder.forget(id);
+      options.forgotten?.(id);
+    },
     endOf: (call) => recorder.record(call.id, call)?.end,
     onCall: (call) => {
       const entry = entries.get(call.id);

@@ -97,6 +97,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     feed,
     recorder,
     clock: time.clock,
+    forgotten: (id) => agents?.forget(id),
   });
   watched = running.watched;
   flows.watch(() => feed.send({ type: 'flows', flows: flows.describe() }));
