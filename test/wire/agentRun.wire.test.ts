@@ -150,9 +150,15 @@ describe('ringflow run with an agent step on ringflow simulator', () => {
       'echo',
       '--format',
       'text',
+      '--http',
+      '127.0.0.1:0',
     ]);
     try {
       await app.until('is running as application "echo"');
+      const live = await until(
+        'the live view address (stderr)',
+        () => /live view of the calls on (\S+)\n/.exec(app.output().stderr)?.[1],
+      );
       expect(app.output().stderr).toContain('agent steps: audio; bots ws://127.0.0.1:9200/echo');
       const call = ringflow([
         'call',
@@ -185,6 +191,10 @@ describe('ringflow run with an agent step on ringflow simulator', () => {
       expect(told).toContainEqual({ type: 'mark', name: 'echo-1', played: true });
       expect(told).toContainEqual({ type: 'mark', name: 'echo-2', played: true });
       expect(frames).toBeGreaterThanOrEqual(90); // two seconds of the caller's talk, 20 ms a frame
+      // --http's live view shows the session on the call's timeline: the bot reached, its end.
+      const turns = await agentTurnsOnFeed(`${live}api/feed`, (kinds) => kinds.includes('end'));
+      expect(turns).toContain('connected');
+      expect(turns.at(-1)).toBe('end');
       expect(await call.exit).toBe(0);
     } finally {
       app.child.kill('SIGTERM');
@@ -194,3 +204,40 @@ describe('ringflow run with an agent step on ringflow simulator', () => {
     }
   }, 60_000);
 });
+
+/**
+ * The kinds of the agent turns a live view's feed (server-sent events) has told, read until
+ * `done` holds; fails after 10 s saying what came.
+ */
+async function agentTurnsOnFeed(url: string, done: (kinds: string[]) => boolean): Promise<string[]> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  const kinds: string[] = [];
+  try {
+    const response = await fetch(url, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!done(kinds)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += new TextDecoder().decode(value);
+      const parts = text.split('\n\n');
+      text = parts.pop() ?? '';
+      for (const part of parts) {
+        const data = part.split('\n').find((line) => line.startsWith('data: '));
+        const message = data
+          ? (JSON.parse(data.slice('data: '.length)) as { entry?: { turn?: { kind: string } } })
+          : {};
+        if (message.entry?.turn) kinds.push(message.entry.turn.kind);
+      }
+    }
+  } catch (error) {
+    throw new Error(`the live view's feed told no end of the session in 10 s; it told: ${kinds.join(', ')}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return kinds;
+}

@@ -1,18 +1,15 @@
 import type { Clock } from '@ringflow/client';
 import {
   type AgentServices,
-  type AudioBotLink,
-  type BotLink,
   createAgentServices,
-  linkInProcessBot,
   SimulatedSpeechToText,
   SimulatedTextToSpeech,
   type TextBot,
 } from '@ringflow/runtime';
 import type { Simulator } from '@ringflow/simulator';
-import { CALLER_WORD_MS } from '@ringflow/testing';
-import { turnOfMessage } from './agentTurns.ts';
+import { CALLER_WORD_MS } from '@ringflow/testing/scenario-files';
 import type { AgentTurn } from './feedMessages.ts';
+import { observeAgentServices } from './observedAgents.ts';
 
 /**
  * The agent steps of `ringflow dev`: each call's services (the bot its step names, connected to
@@ -48,53 +45,12 @@ export class DevAgents {
   servicesFor(call: string): AgentServices {
     const speechToText = new SimulatedSpeechToText();
     this.recognisers.set(call, speechToText);
-    const { told, bots = {} } = this.options;
     const base = createAgentServices({
       ariUrl: this.options.ariUrl,
       speechToText,
       textToSpeech: new SimulatedTextToSpeech(),
-      bots,
-      // The call's own: its turn latencies are lines of its timeline.
-      metrics: {
-        turnLatency: (ms) => told(call, { kind: 'latency', ms }),
-        interrupted: () => {},
-        ended: () => {},
-      },
     });
-    const seen = (...exchange: Parameters<typeof turnOfMessage>) => {
-      const turn = turnOfMessage(...exchange);
-      if (turn) told(call, turn);
-    };
-    // The connection told: made, or refused (then the step ends unreachable).
-    const connecting = async <L>(bot: string, connect: () => Promise<L>): Promise<L> => {
-      try {
-        const link = await connect();
-        told(call, { kind: 'connected', bot });
-        return link;
-      } catch (error) {
-        told(call, { kind: 'unreachable', bot, reason: (error as Error).message });
-        throw error;
-      }
-    };
-    const connectAudioBot = base.connectAudioBot;
-    return {
-      ...base,
-      connectBot: async (bot, options) => {
-        const inProcess = bots[bot];
-        const link = await connecting(bot, async () =>
-          inProcess ? linkInProcessBot(inProcess) : base.connectBot(bot, options),
-        );
-        return observed(link, seen);
-      },
-      // An audio bot's words are its own audio: its control messages are told (tools, its end,
-      // interruptions, keys).
-      ...(connectAudioBot
-        ? {
-            connectAudioBot: async (bot, options) =>
-              observedAudio(await connecting(bot, () => connectAudioBot(bot, options)), seen),
-          }
-        : {}),
-    };
+    return observeAgentServices(base, call, this.options.told, this.options.bots);
   }
 
   /**
@@ -118,43 +74,4 @@ export class DevAgents {
   forget(call: string): void {
     this.recognisers.delete(call);
   }
-}
-
-/** The audio bot's link, whose every control message both ways is told to `seen` first. */
-function observedAudio(
-  link: AudioBotLink,
-  seen: (...exchange: Parameters<typeof turnOfMessage>) => void,
-): AudioBotLink {
-  return {
-    send: (message) => {
-      seen('ringflow', message);
-      link.send(message);
-    },
-    sendAudio: (data) => link.sendAudio(data),
-    onMessage: (handler) =>
-      link.onMessage((message) => {
-        seen('bot', message);
-        handler(message);
-      }),
-    onAudio: (handler) => link.onAudio(handler),
-    onClose: (handler) => link.onClose(handler),
-    close: () => link.close(),
-  };
-}
-
-/** The link, whose every message both ways is told to `seen` first. */
-function observed(link: BotLink, seen: (...exchange: Parameters<typeof turnOfMessage>) => void): BotLink {
-  return {
-    send: (message) => {
-      seen('ringflow', message);
-      link.send(message);
-    },
-    onMessage: (handler) =>
-      link.onMessage((message) => {
-        seen('bot', message);
-        handler(message);
-      }),
-    onClose: (handler) => link.onClose(handler),
-    close: () => link.close(),
-  };
 }

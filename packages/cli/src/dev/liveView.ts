@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Flow } from '@ringflow/dsl';
-import type { CallSession, OpsRequestHandler } from '@ringflow/runtime';
+import type { AgentServices, CallSession, OpsRequestHandler } from '@ringflow/runtime';
 import type { AnyStateMachine } from 'xstate';
 import { CallRecorder } from './CallRecorder.ts';
 import { callToScenario, scenarioFileFor } from './callToScenario.ts';
@@ -11,7 +11,9 @@ import { ConsoleFeed } from './ConsoleFeed.ts';
 import { consoleMachine } from './consoleMachine.ts';
 import { consolePage } from './consolePage.ts';
 import { describeFlows } from './describeFlows.ts';
+import type { AgentTurn } from './feedMessages.ts';
 import type { FlowScenarioResult } from './flowScenarios.ts';
+import { observeAgentServices } from './observedAgents.ts';
 import { watchCalls } from './watchCalls.ts';
 
 /** Where the live view is mounted on the operations server. */
@@ -38,7 +40,11 @@ export interface LiveView {
   /** Mount it on the operations server (`addHandler`): it answers under {@link LIVE_VIEW_PATH}. */
   readonly handler: OpsRequestHandler;
   /** The flow's call machine, whose calls tell the view their user events, failures and requests. */
-  machineOf(flow: Flow, inputs: Readonly<Record<string, unknown>>): AnyStateMachine;
+  /**
+   * The machine of `flow`'s calls, each shown on the page; `agents` gives its agent steps their
+   * services, every exchange with a bot a turn on the call's timeline.
+   */
+  machineOf(flow: Flow, inputs: Readonly<Record<string, unknown>>, agents?: AgentServices): AnyStateMachine;
   /** Follows the application's calls (its `calls$`). */
   follow(calls$: { subscribe(next: (session: CallSession) => void): unknown }): void;
   /** A call seen by the view as a scenario file (undefined for a call it did not see start). */
@@ -153,18 +159,28 @@ export function createLiveView(flows: readonly LiveFlow[]): LiveView {
   };
   return {
     handler,
-    machineOf: (flow, inputs) => {
+    machineOf: (flow, inputs, agents) => {
       const file = byName.get(flow.document.name)?.file ?? `${flow.document.name}.yaml`;
-      return consoleMachine(flow, inputs, feed, recorder, (call) =>
-        recorder.placed(call.channelId, {
-          flow: flow.document.name,
-          flowFile: file,
-          caller: call.caller?.number ?? '',
-          ...(call.extension !== undefined ? { extension: call.extension } : {}),
-          ...(call.language !== undefined ? { language: call.language } : {}),
-          args: call.args,
-          inputs,
-        }),
+      const told = (call: string, turn: AgentTurn) => {
+        feed.turn(call, turn);
+        recorder.agentTurn(call, turn);
+      };
+      return consoleMachine(
+        flow,
+        inputs,
+        feed,
+        recorder,
+        (call) =>
+          recorder.placed(call.channelId, {
+            flow: flow.document.name,
+            flowFile: file,
+            caller: call.caller?.number ?? '',
+            ...(call.extension !== undefined ? { extension: call.extension } : {}),
+            ...(call.language !== undefined ? { language: call.language } : {}),
+            args: call.args,
+            inputs,
+          }),
+        agents ? (call) => observeAgentServices(agents, call, told) : undefined,
       );
     },
     follow(calls$) {

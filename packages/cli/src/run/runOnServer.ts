@@ -157,10 +157,6 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         { flow: options.flow, file: options.flowFile ?? `${options.flow.document.name}.yaml` },
       ])
     : undefined;
-  if (view && agents)
-    say(
-      'ringflow run: --http: the live view does not give agent steps their services yet; they end with failed (run without --http for the agent steps)',
-    );
   const app = createApplication({
     servers: options.server ? [classic ? classic.serverOptions : options.server] : [],
     ...(store ? { store } : {}),
@@ -171,7 +167,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       : {}),
     apps: [options.app],
     call: view
-      ? view.machineOf(options.flow, options.inputs)
+      ? view.machineOf(options.flow, options.inputs, agents)
       : createFlowCallMachine(options.flow, { inputs: { ...options.inputs }, ...(agents ? { agents } : {}) }),
     clock,
     logger,
