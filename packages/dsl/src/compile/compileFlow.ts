@@ -11,7 +11,6 @@ import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import { compileState } from './compileState.ts';
 import { effect, setContext } from './effects.ts';
 import { FailureRouting } from './failureRouting.ts';
-import { mergeAssignments, mergeInState } from './mergeAssignments.ts';
 import type { ActionArgs, FlowContext } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
 import { combine, compileTransitions, END, eventBinding, ROOT, serverEvent } from './flowTransitions.ts';
@@ -113,9 +112,8 @@ function compileBody(
     context: ({ input }: { input: unknown }): FlowContext =>
       initialContext(body, name, adaptInput ? adaptInput(input) : (input as FlowMachineInput)),
     initial: body.start,
-    // Consecutive assignments made into one: XState builds a snapshot per assignment.
-    states: mergeAssignments(lowered.states),
-    on: mergeInState({ on: rootOn }).on,
+    states: lowered.states,
+    on: rootOn,
     output: ({ context }: { context: FlowContext }): FlowOutput => ({
       status: finalStatus(context),
       state: context.state,

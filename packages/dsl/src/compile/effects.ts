@@ -51,41 +51,25 @@ export function failureData({ event }: ActionArgs): Record<string, unknown> {
 
 // The three assigners below are XState's `assign`, whose type carries a machine's full type
 // parameters; the engine's `Action` is the plain function type states are written with, so each
-// is cast once here (XState runs the object as is). Each one's patch is kept beside it, so the
-// compiler can merge assignments that follow each other into one (see `mergeAssignments`).
-
-/** A change to a flow's context: the fields to set, worked out from the action's arguments. */
-export type ContextPatch = (args: ActionArgs) => Partial<FlowContext>;
-
-const patches = new WeakMap<object, ContextPatch>();
-
-/** The patch of an assignment made by {@link setStep}, {@link setVars} or {@link setContext}. */
-export function patchOf(action: unknown): ContextPatch | undefined {
-  return typeof action === 'function' || (typeof action === 'object' && action !== null)
-    ? patches.get(action)
-    : undefined;
-}
-
-/** XState's `assign` of a patch, the patch kept beside it. */
-export function assignPatch(patch: ContextPatch): Action {
-  const action = assign(patch as never) as unknown as Action;
-  patches.set(action, patch);
-  return action;
-}
+// is cast once here (XState runs the object as is).
 
 /** Merges into the running step's scratch space. */
 export function setStep(patch: (args: ActionArgs) => Record<string, unknown>): Action {
-  return assignPatch((args) => ({ step: { ...args.context.step, ...patch(args) } }));
+  return assign((args: ActionArgs) => ({
+    step: { ...args.context.step, ...patch(args) },
+  })) as unknown as Action;
 }
 
 /** Assigns flow variables. */
 export function setVars(patch: (args: ActionArgs) => Record<string, unknown>): Action {
-  return assignPatch((args) => ({ vars: { ...args.context.vars, ...patch(args) } }));
+  return assign((args: ActionArgs) => ({
+    vars: { ...args.context.vars, ...patch(args) },
+  })) as unknown as Action;
 }
 
 /** Assigns any context fields. */
 export function setContext(patch: (args: ActionArgs) => Partial<FlowContext>): Action {
-  return assignPatch((args) => patch(args));
+  return assign((args: ActionArgs) => patch(args)) as unknown as Action;
 }
 
 /** Starts an effect without waiting for it (stopping a playback on barge-in); failures are only logged. */
