@@ -15,6 +15,13 @@ export interface EchoAudioBotOptions {
   readonly echoes?: number;
 }
 
+/**
+ * The echo bot as a bot module: a scenario file names this file (`bot: ./echoAudioBot.ts`) and
+ * gets this export, called with the scenario's virtual clock (the rule of bot modules: `audioBot`
+ * is an audio bot, a function given `{ clock }` that returns an `AudioBot`).
+ */
+export const audioBot = ({ clock }: { readonly clock: Clock }): AudioBot => echoAudioBot({ clock });
+
 /** `ms` of a sine tone, slin16 bytes. */
 export function beep(hz: number, ms: number, amplitude = 6000): Uint8Array {
   const n = Math.round((RATE * ms) / 1000);

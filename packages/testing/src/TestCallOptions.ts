@@ -100,7 +100,10 @@ export interface ScenarioWorldOptions {
    * plays is what exists, and a sound it lacks fails the play step as on a real server.
    */
   readonly sounds?: readonly TestSound[];
-  /** The bot of the flows' agent steps: a script (`{ greet, turns }`), a `TextBot`, or `unreachable`. */
+  /**
+   * The bot of the flows' agent steps: a script (`{ greet, turns }`), a `TextBot`, `{ audioBot }`
+   * (an audio bot, for `protocol: audio` steps), `{ url }`, or `unreachable`.
+   */
   readonly bot?: ScenarioBot;
 }
 

@@ -52,3 +52,4 @@ export {
 } from './agents/ScenarioAgents.ts';
 export type { BotScript, BotTurn, ScriptSurprise } from './agents/BotScript.ts';
 export type { BotExchange } from './agents/BotExchange.ts';
+export type { AudioBotFactory, AudioScenarioBot, BotEnvironment } from './agents/AudioScenarioBot.ts';

@@ -20,8 +20,9 @@ import {
   type Infer,
 } from '@ringflow/dsl';
 import { type ActionMatcher, compileActionMatcher } from './ActionMatcher.ts';
+import { type AgentStepProtocol, agentStepProtocols } from './agents/agentStepProtocols.ts';
+import type { BotModule } from './agents/loadBotModule.ts';
 import { readBot, readBotExpectation, scenarioBotModules } from './agents/scenarioBots.ts';
-import type { TextBot } from '@ringflow/runtime';
 import type { BotExpectation } from './agents/botExpectation.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';
@@ -189,6 +190,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioSuiteResul
     reader.flowStates.set(name, Object.keys(other.document.states));
   reader.declaredInputs = flow.document.inputs ?? {};
   reader.botModules = await scenarioBotModules(doc, file);
+  reader.agentSteps = agentStepProtocols([flow, ...Object.values(flows)]);
   const shared = reader.shared(doc, []);
   const scenarios: Scenario[] = [];
   const list = doc.scenarios;
@@ -277,7 +279,9 @@ class ScenarioReader {
   flowStates = new Map<string, readonly string[]>();
   declaredInputs: Readonly<Record<string, InputDeclaration>> = {};
   /** The bot modules the file names, loaded (or why they could not be), by what the file wrote. */
-  botModules: ReadonlyMap<string, TextBot | Error> = new Map();
+  botModules: ReadonlyMap<string, BotModule | Error> = new Map();
+  /** The agent steps of the flows, with their protocols: a bot must speak them. */
+  agentSteps: readonly AgentStepProtocol[] = [];
 
   constructor(
     private readonly file: string,
@@ -343,7 +347,7 @@ class ScenarioReader {
     const bot =
       doc.bot === undefined || !this.fits([...path, 'bot'])
         ? base?.bot
-        : readBot(doc.bot, this.botModules, (message) =>
+        : readBot(doc.bot, this.botModules, this.agentSteps, (message) =>
             this.problem('invalid-value', [...path, 'bot'], message),
           );
     // A scenario's own `calls` is its cast: it replaces the file's, rather than adding to it.

@@ -1,9 +1,13 @@
-import type { BotMessage, RelayMessage } from '@ringflow/runtime';
+import type { AudioBotMessage, AudioRelayMessage, BotMessage, RelayMessage } from '@ringflow/runtime';
 
-/** One message between ringflow and a bot in a scenario. */
+/**
+ * One message between ringflow and a bot in a scenario: the text relay's, or the control
+ * messages of the audio protocol (its audio is not an exchange: the caller's frames and the bot's
+ * audio are counted, and told on the timeline a stretch at a time).
+ */
 export type BotExchange = { readonly at: number; readonly call: string } & (
-  | { readonly from: 'ringflow'; readonly message: RelayMessage }
-  | { readonly from: 'bot'; readonly message: BotMessage | { readonly error: string } }
+  | { readonly from: 'ringflow'; readonly message: RelayMessage | AudioRelayMessage }
+  | { readonly from: 'bot'; readonly message: BotMessage | AudioBotMessage | { readonly error: string } }
 );
 
 function json(value: unknown): string {
@@ -22,6 +26,10 @@ export function describeExchange(exchange: BotExchange): string | undefined {
         return `bot asks for tool ${m.name}${json(m.args)}`;
       case 'end':
         return `bot ends: ${m.result}${json(m.data)}`;
+      case 'mark':
+        return `bot asks for mark ${m.name}`;
+      case 'clear':
+        return 'bot clears its audio not yet heard';
     }
   }
   const m = exchange.message;
@@ -40,5 +48,9 @@ export function describeExchange(exchange: BotExchange): string | undefined {
         : `flow answered tool ${m.id}:${json(m.result)}`;
     case 'hangup':
       return `bot told the session ended (${m.reason})`;
+    case 'mark':
+      return m.played
+        ? `mark ${m.name} played: the caller heard the bot's audio to it`
+        : `mark ${m.name} dropped`;
   }
 }

@@ -2,9 +2,13 @@ import type { VirtualClock } from '@ringflow/client';
 import {
   type AgentMetrics,
   type AgentServices,
+  type AudioBot,
+  type AudioBotLink,
   type BotLink,
+  connectWebSocketAudioBot,
   connectWebSocketBot,
   heldMediaLink,
+  linkInProcessAudioBot,
   linkInProcessBot,
   SimulatedSpeechToText,
   SimulatedTextToSpeech,
@@ -12,17 +16,21 @@ import {
   wordsInSlin,
 } from '@ringflow/runtime';
 import { createMediaPipePair, type Simulator } from '@ringflow/simulator';
+import { type AudioScenarioBot, audioBotOf, isAudioScenarioBot } from './AudioScenarioBot.ts';
 import { type BotScript, type ScriptSurprise, scriptedBot } from './BotScript.ts';
 import { type BotExchange, describeExchange } from './BotExchange.ts';
 import { CALLER_WORD_MS } from './callerWords.ts';
+import { recordAudioBotLink } from './recordAudioBotLink.ts';
 
 /**
- * The bot of a scenario's agent steps: a script (`{ greet, turns }`), a bot of your own running in
- * process (a `TextBot`, such as the demo bot), `{ url }` (a bot served on a real WebSocket, such
- * as `serveTextBot` gives: over the wire, wait for its answers in real time with `until`), or
- * `unreachable` (connecting fails, as when nobody listens at the bot's address).
+ * The bot of a scenario's agent steps: a script (`{ greet, turns }`, text relay), a bot of your
+ * own running in process (a `TextBot`, such as the demo bot; `{ audioBot }` for `protocol: audio`
+ * steps, such as a bot module's exports), `{ url }` (a bot served on a real WebSocket, such as
+ * `serveTextBot` or `serveAudioBot` gives, reached with the step's protocol: over the wire, wait
+ * for its answers in real time with `until`), or `unreachable` (connecting fails, as when nobody
+ * listens at the bot's address).
  */
-export type ScenarioBot = BotScript | TextBot | 'unreachable' | { readonly url: string };
+export type ScenarioBot = BotScript | TextBot | AudioScenarioBot | 'unreachable' | { readonly url: string };
 
 export { CALLER_WORD_MS };
 
@@ -31,6 +39,8 @@ export interface HeardFromBot {
   /** Scenario time (ms) the stretch started. */
   readonly at: number;
   readonly text: string;
+  /** How long it played (20 ms frames). */
+  readonly ms: number;
   /** The caller talked over it and the rest was dropped (barge-in). */
   readonly flushed: boolean;
 }
@@ -55,6 +65,9 @@ export class ScenarioAgents {
   readonly #metrics: AgentMetrics;
   readonly #recognisers = new Map<string, SimulatedSpeechToText>();
   readonly #exchanges: BotExchange[] = [];
+  /** The calls whose agent step speaks with an audio bot now. */
+  readonly #audioCalls = new Set<string>();
+  #audioBot: AudioBot | undefined;
   /** What scripted bots noticed that their script did not expect. */
   readonly surprises: ScriptSurprise[] = [];
 
@@ -76,6 +89,7 @@ export class ScenarioAgents {
     const sim = this.#world.simulator;
     return {
       connectBot: async (address, options) => this.#connect(call, address, options.signal),
+      connectAudioBot: async (address, options) => this.#connectAudio(call, address, options.signal),
       connectMedia: async (connectionId) => {
         const accept = sim.media.acceptIncoming(connectionId);
         if (typeof accept !== 'function')
@@ -91,7 +105,14 @@ export class ScenarioAgents {
     };
   }
 
-  async #connect(call: string, address: string, signal: AbortSignal): Promise<BotLink> {
+  #record(exchange: BotExchange): void {
+    this.#exchanges.push(exchange);
+    const text = describeExchange(exchange);
+    if (text !== undefined) this.#world.note(text, exchange.call);
+  }
+
+  /** The scenario's bot, or why this step cannot be connected to it (thrown: the step's outcome is unreachable). */
+  #botFor(call: string, address: string, protocol: 'text' | 'audio'): Exclude<ScenarioBot, 'unreachable'> {
     const bot = this.#bot;
     if (bot === undefined || bot === 'unreachable')
       throw new Error(
@@ -99,16 +120,30 @@ export class ScenarioAgents {
           ? `the scenario has no bot (give bot: { turns: [...] } or a bot module) for ${address}`
           : 'connection refused',
       );
+    const audio = isAudioScenarioBot(bot);
+    if ('url' in bot || (protocol === 'audio') === audio || (audio && protocol === 'text' && bot.textBot))
+      return bot;
+    const why =
+      protocol === 'audio'
+        ? "the scenario's bot speaks the text relay, and this agent step protocol: audio (give an audio bot: { audioBot })"
+        : "the scenario's bot is an audio bot (audioBot), and this agent step speaks the text relay (give a TextBot)";
+    this.#world.note(why, call);
+    throw new Error(why);
+  }
+
+  async #connect(call: string, address: string, signal: AbortSignal): Promise<BotLink> {
+    const bot = this.#botFor(call, address, 'text');
     const link =
       'url' in bot
         ? await connectWebSocketBot(bot.url, { signal })
-        : linkInProcessBot(typeof bot === 'function' ? bot : scriptedBot(bot, this.surprises));
-    const record = (exchange: BotExchange) => {
-      const entry = exchange;
-      this.#exchanges.push(entry);
-      const text = describeExchange(entry);
-      if (text !== undefined) this.#world.note(text, call);
-    };
+        : linkInProcessBot(
+            typeof bot === 'function'
+              ? bot
+              : isAudioScenarioBot(bot)
+                ? bot.textBot!
+                : scriptedBot(bot, this.surprises),
+          );
+    const record = (exchange: BotExchange) => this.#record(exchange);
     return {
       send: (message) => {
         record({ from: 'ringflow', message, at: this.#world.elapsed(), call });
@@ -124,21 +159,49 @@ export class ScenarioAgents {
     };
   }
 
+  async #connectAudio(call: string, address: string, signal: AbortSignal): Promise<AudioBotLink> {
+    const bot = this.#botFor(call, address, 'audio');
+    let link: AudioBotLink;
+    if ('url' in bot) link = await connectWebSocketAudioBot(bot.url, { signal });
+    else {
+      // One audio bot per scenario, made on first use with the scenario's clock.
+      try {
+        this.#audioBot ??= audioBotOf((bot as AudioScenarioBot).audioBot, { clock: this.#world.clock });
+      } catch (error) {
+        this.#world.note((error as Error).message, call);
+        throw error;
+      }
+      link = linkInProcessAudioBot(this.#audioBot);
+    }
+    this.#audioCalls.add(call);
+    link.onClose(() => this.#audioCalls.delete(call));
+    return recordAudioBotLink(link, {
+      exchange: (exchange) => this.#record({ ...exchange, at: this.#world.elapsed(), call } as BotExchange),
+      botAudio: (ms) => this.#world.note(`bot sends ${Math.round(ms)} ms of audio`, call),
+    });
+  }
+
   /**
    * The caller says `text`: they talk for a time proportional to its words (the bot hears them
-   * talking: barge-in is real), then the recogniser hears the words.
+   * talking: barge-in is real), then the recogniser hears the words. With an audio bot there is
+   * no recogniser: the bot hears the caller's audio (the simulator's voice, a tone) that long.
    * @example await scenario.agents.say(scenario.call('caller'), 'where is my order');
    */
   async say(call: { readonly name: string; readonly channelId: string }, text: string): Promise<void> {
     const words = text.split(/\s+/).filter((w) => w !== '').length;
     const { simulator, clock } = this.#world;
-    this.#world.note(`caller says "${text}"`, call.name);
+    const ms = Math.max(1, words) * CALLER_WORD_MS;
+    const audio = this.#audioCalls.has(call.name);
+    this.#world.note(
+      audio ? `caller says "${text}" (${ms} ms of audio to the audio bot)` : `caller says "${text}"`,
+      call.name,
+    );
     simulator.driver.startTalking(call.channelId);
-    await clock.advance(Math.max(1, words) * CALLER_WORD_MS);
+    await clock.advance(ms);
     simulator.driver.stopTalking(call.channelId);
     const recogniser = this.#recognisers.get(call.name);
     if (recogniser?.listening) recogniser.hear(text);
-    else this.#world.note('(no agent step was listening)', call.name);
+    else if (!audio) this.#world.note('(no agent step was listening)', call.name);
     await clock.advance(0);
   }
 
@@ -148,7 +211,12 @@ export class ScenarioAgents {
     return this.#world.simulator.driver
       .heard(channelId)
       .filter((h) => h.format === 'slin16')
-      .map((h) => ({ at: h.startedAt - t0, text: wordsInSlin(h.audio, 640), flushed: h.flushed }));
+      .map((h) => ({
+        at: h.startedAt - t0,
+        text: wordsInSlin(h.audio, 640),
+        ms: h.frames * 20,
+        flushed: h.flushed,
+      }));
   }
 
   /** The messages between ringflow and the bots, oldest first (of one call, when named). */

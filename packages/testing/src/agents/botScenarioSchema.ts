@@ -23,11 +23,14 @@ const turnSchema = s.object({
   end: s.optional(endSchema),
 });
 
-/** `bot: unreachable`, `bot: ./my-bot.mjs` (a module whose default export is a TextBot), or a script. */
+/**
+ * `bot: unreachable`, `bot: ./my-bot.mjs` (a module: its default export a TextBot, its export
+ * `audioBot` an audio bot), or a script (text relay).
+ */
 export const botSchema = s.union([
   s.string({
     description:
-      'unreachable (connecting fails), or a JavaScript module (relative to this file) exporting a TextBot as default',
+      'unreachable (connecting fails), or a module (relative to this file) exporting a TextBot as default (text relay) and/or audioBot, a function given { clock } that returns an AudioBot (protocol: audio)',
   }),
   s.object(
     {
@@ -41,7 +44,7 @@ export const botSchema = s.union([
 /** `say: where is my order`: the caller's words. */
 export const saySchema = s.string({ description: 'What the caller says to the bot.' });
 
-/** `expect: { bot: { said, interrupted, tools, ended } }`. */
+/** `expect: { bot: { said, interrupted, tools, ended, heard, marks } }`. */
 export const botExpectationSchema = s.object({
   said: s.optional(
     s.union([s.string(), s.array(s.string())], {
@@ -49,8 +52,36 @@ export const botExpectationSchema = s.object({
     }),
   ),
   interrupted: s.optional(
-    s.integer({ min: 0, description: 'How many times the caller talked over the bot.' }),
+    s.integer({
+      min: 0,
+      description:
+        "How many times the bot's audio was cut short: the caller talked over it (barge-in), or an audio bot cleared it.",
+    }),
   ),
   tools: s.optional(s.array(s.string(), { description: 'The tools the bot asked for, in order.' })),
   ended: s.optional(s.enum(BOT_RESULTS, { description: 'How the bot ended the session.' })),
+  heard: s.optional(
+    s.object(
+      {
+        atLeast: s.optional(s.duration({ description: "At least this much of the bot's audio was heard." })),
+        atMost: s.optional(s.duration({ description: "At most this much of the bot's audio was heard." })),
+      },
+      { description: "How much of the bot's audio the caller heard (20 ms frames played, all sessions)." },
+    ),
+  ),
+  marks: s.optional(
+    s.object(
+      {
+        played: s.optional(
+          s.array(s.string(), { description: "An audio bot's marks reached as played, in order." }),
+        ),
+        dropped: s.optional(
+          s.array(s.string(), {
+            description: "An audio bot's marks dropped (a clear, a barge-in, the end), in order.",
+          }),
+        ),
+      },
+      { description: "An audio bot's marks: its audio heard to that point, or dropped." },
+    ),
+  ),
 });
