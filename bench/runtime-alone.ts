@@ -1,0 +1,240 @@
+/**
+ * What ringflow's runtime costs per call on the real server's event mix, without sockets or a
+ * second process: `createApplication` running the bench flow (`bench/flows/bench-ivr.yaml`),
+ * fed the 22 events of the recorded real call (`test/simulator/fixtures/bench-ivr-call.jsonl`,
+ * in its order, as JSON text) by a scripted server that answers the flow's 4 requests on the
+ * next turn of the event loop. The figure covers the client's event stream and REST path above
+ * the transport, the runtime (routing, session, requests, timers) and the flow's XState actor;
+ * `bench/flow-machine.ts` measures the actor alone, so the difference is what the runtime adds.
+ * Low noise (one process, no sockets): the tool for A/B runs of runtime changes.
+ *
+ *   npx tsx bench/runtime-alone.ts [--calls 20000] [--concurrency 100] [--runs 5]
+ *
+ * Reported: CPU per call (user + system) of each run, and the median; the run checks that every
+ * call completed (its flow's outcome `completed`).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type {
+  EventTransport,
+  EventTransportHandlers,
+  RestTransport,
+  TransportExchange,
+  TransportRequest,
+} from '@ringflow/client';
+import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
+import { createApplication } from '@ringflow/runtime';
+import { fmt, spread } from './apps/stats.ts';
+import { IVR_APP } from './ivr/ivrWorkload.ts';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '100' },
+    runs: { type: 'string', default: '5' },
+  },
+});
+const CALLS = Number(values.calls);
+const CONCURRENCY = Number(values.concurrency);
+const RUNS = Number(values.runs);
+
+const TRACE = fileURLToPath(new URL('../test/simulator/fixtures/bench-ivr-call.jsonl', import.meta.url));
+const ASTERISK_ID = '02:fc:00:00:00:01';
+
+/** The recorded call's events as JSON text, its ids made placeholders (@A@, @B@, @P1@, @P2@). */
+function traceEvents(): string[] {
+  const events: string[] = [];
+  for (const line of readFileSync(TRACE, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line) as { event?: unknown };
+    if (!entry.event) continue;
+    events.push(
+      JSON.stringify(entry.event)
+        .replaceAll('pb1-trace-1795868466612-a', '@P1@')
+        .replaceAll('pb2-trace-1795868466612-a', '@P2@')
+        .replaceAll('trace-1795868466612-a', '@A@')
+        .replaceAll('trace-1795868466612-b', '@B@')
+        .replaceAll('"ivr-trace"', JSON.stringify(IVR_APP)),
+    );
+  }
+  if (events.length !== 22) throw new Error(`${TRACE}: expected 22 events, found ${events.length}`);
+  return events;
+}
+
+/** One call's ids and where it is in the recorded exchange. */
+interface Call {
+  readonly a: string;
+  readonly b: string;
+  p1?: string;
+  p2?: string;
+  plays: number;
+}
+
+/**
+ * The scripted server: events of the recording go out in the recorded order, the ones that
+ * follow a request once the application made it (answer: its reply; first play: reply, then
+ * the prompt's start and end and the caller's key; second play: its start, the reply, its end;
+ * hangup: reply, then the 8 events of the hang-up).
+ */
+class ScriptedServer {
+  private handlers: EventTransportHandlers | undefined;
+  private readonly calls = new Map<string, Call>();
+  private readonly events = traceEvents();
+  private next = 0;
+  completed = 0;
+
+  readonly eventTransport: EventTransport = {
+    connect: (_request, handlers) => {
+      this.handlers = handlers;
+      setImmediate(() => handlers.open());
+      const closed = () => setImmediate(() => handlers.closed(1000, ''));
+      return { ping: () => setImmediate(() => handlers.pong()), close: closed, terminate: closed };
+    },
+  };
+
+  readonly restTransport: RestTransport = {
+    send: (request) =>
+      new Promise((resolve, reject) =>
+        this.dispatch(request, { dispatched: () => {}, replied: resolve, failed: reject }),
+      ),
+    dispatch: (request, exchange) => {
+      this.dispatch(request, exchange);
+      return { cancel: () => {} };
+    },
+  };
+
+  /** Places a call: the events up to its StasisStart. */
+  place(): void {
+    const n = this.next++;
+    const call: Call = { a: `call-${n}-a`, b: `call-${n}-b`, plays: 0 };
+    this.calls.set(call.a, call);
+    this.send(call, 0, 9);
+  }
+
+  private send(call: Call, from: number, to: number): void {
+    const handlers = this.handlers!;
+    for (let i = from; i < to; i++) {
+      let text = this.events[i]!.replaceAll('@A@', call.a).replaceAll('@B@', call.b);
+      if (call.p1) text = text.replaceAll('@P1@', call.p1);
+      if (call.p2) text = text.replaceAll('@P2@', call.p2);
+      handlers.message(text);
+    }
+  }
+
+  private dispatch(request: TransportRequest, exchange: TransportExchange): void {
+    exchange.dispatched();
+    const reply = (status: number, body?: unknown, then?: () => void) =>
+      setImmediate(() => {
+        exchange.replied(
+          body === undefined
+            ? { status, headers: {} }
+            : { status, headers: { 'content-type': 'application/json' }, body },
+        );
+        then?.();
+      });
+    const channel = /\/channels\/([^/?]+)(\/[a-z]+)?$/.exec(request.path);
+    const call = channel ? this.calls.get(decodeURIComponent(channel[1]!)) : undefined;
+    if (!call) {
+      reply(200, this.startupReply(request));
+      return;
+    }
+    const action = channel![2];
+    if (action === '/answer' && request.method === 'POST') reply(204);
+    else if (action === '/play' && request.method === 'POST') {
+      const id = request.query.find(([k]) => k === 'playbackId')?.[1] ?? '';
+      const playback = {
+        id,
+        media_uri: request.query.find(([k]) => k === 'media')?.[1],
+        target_uri: `channel:${call.a}`,
+        state: 'queued',
+        language: 'en',
+      };
+      if (call.plays++ === 0) {
+        call.p1 = id;
+        reply(201, playback, () => setImmediate(() => this.send(call, 9, 12)));
+      } else {
+        call.p2 = id;
+        setImmediate(() => {
+          this.send(call, 12, 13);
+          reply(201, playback, () => setImmediate(() => this.send(call, 13, 14)));
+        });
+      }
+    } else if (!action && request.method === 'DELETE') {
+      reply(204, undefined, () =>
+        setImmediate(() => {
+          this.send(call, 14, 22);
+          this.calls.delete(call.a);
+        }),
+      );
+    } else reply(404, { message: `unexpected ${request.method} ${request.path}` });
+  }
+
+  private startupReply(request: TransportRequest): unknown {
+    if (request.path.endsWith('/asterisk/info'))
+      return { system: { entity_id: ASTERISK_ID, version: '22.0.0' }, config: {}, status: {}, build: {} };
+    if (request.path.includes('/applications'))
+      return {
+        name: IVR_APP,
+        channel_ids: [],
+        bridge_ids: [],
+        endpoint_ids: [],
+        device_names: [],
+        events_allowed: [],
+        events_disallowed: [],
+      };
+    return [];
+  }
+}
+
+async function run(calls: number): Promise<number> {
+  const server = new ScriptedServer();
+  const machine = createFlowCallMachine(
+    await loadFlowFile(fileURLToPath(new URL('./flows/bench-ivr.yaml', import.meta.url))),
+  );
+  const app = createApplication({
+    servers: [
+      {
+        url: 'http://127.0.0.1:9/ari',
+        username: 'bench',
+        password: 'bench',
+        restTransport: server.restTransport,
+        eventTransport: server.eventTransport,
+      },
+    ],
+    apps: [IVR_APP],
+    call: machine,
+    logger: { level: 'error' },
+  });
+  let ended = 0;
+  let failed = 0;
+  let resolveAll: () => void = () => {};
+  const all = new Promise<void>((resolve) => {
+    resolveAll = resolve;
+  });
+  app.calls$.subscribe((session) => {
+    void session.done.then((outcome) => {
+      if (outcome !== 'completed') failed++;
+      ended++;
+      if (ended === calls) resolveAll();
+      else if (ended + CONCURRENCY <= calls) server.place();
+    });
+  });
+  await app.start();
+  const start = process.cpuUsage();
+  for (let i = 0; i < Math.min(CONCURRENCY, calls); i++) server.place();
+  await all;
+  const used = process.cpuUsage(start);
+  await app.stop();
+  if (failed > 0) throw new Error(`${failed} of ${calls} calls did not complete`);
+  return (used.user + used.system) / 1000 / calls;
+}
+
+await run(Math.min(2000, CALLS)); // warm-up
+const results: number[] = [];
+for (let r = 1; r <= RUNS; r++) {
+  const ms = await run(CALLS);
+  results.push(ms);
+  console.log(`  run ${r} runtime + flow  cpu ${fmt(ms, 4)} ms/call`);
+}
+console.log(`median (min–max): ${spread(results, 4)} ms/call, ${CALLS} calls, ${CONCURRENCY} at once`);
