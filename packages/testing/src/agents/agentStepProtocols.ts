@@ -20,7 +20,7 @@ export function agentStepProtocols(flows: readonly Flow[]): AgentStepProtocol[] 
           const agent = step !== null && typeof step === 'object' ? step.agent : undefined;
           if (agent !== null && typeof agent === 'object' && !Array.isArray(agent)) {
             const protocol = (agent as { protocol?: unknown }).protocol === 'audio' ? 'audio' : 'text';
-            const at = [...path, i, 'agent'];
+            const at = [...path, i];
             found.push({ protocol, place: flow.where?.(at) ?? `${flow.source} ${formatPath(at)}` });
           } else visit(item, [...path, i]);
         });
