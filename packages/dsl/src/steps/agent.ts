@@ -1,4 +1,5 @@
 import {
+  AGENT_TOOL,
   AGENT_TOOL_RESULT,
   type AgentInput,
   type AgentOutcome,
@@ -7,11 +8,12 @@ import {
   agentMachine,
   DEFAULT_AGENT_LIMITS,
 } from '@ringflow/runtime/agent-session';
-import { sendTo } from 'xstate';
+import { enqueueActions, sendTo } from 'xstate';
 import { type ActionArgs, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
 import { parseDuration } from '../schema/s.ts';
 import { type AgentParams, agentParams } from './agentParams.ts';
+import { checkAgentTools, toolDesk, toolWork } from './agentTools.ts';
 import { defineStep, type OutcomeSpec, type StepBuild } from './StepDefinition.ts';
 
 /** What every outcome's result holds (`event.<field>`, and `vars.<as>`). */
@@ -107,23 +109,6 @@ function inputOf(p: AgentParams, args: ActionArgs): AgentInput {
   };
 }
 
-/** Answers a bot's tool request from the step's `tools:`; a tool it lacks or that fails is an error the bot is told. */
-function toolAnswer(p: AgentParams, args: ActionArgs): Record<string, unknown> {
-  const { id, name } = args.event as { id?: unknown; name?: unknown };
-  const base = { type: AGENT_TOOL_RESULT, id: String(id) };
-  const tools = p.tools ?? {};
-  if (typeof name !== 'string' || !Object.hasOwn(tools, name))
-    return {
-      ...base,
-      error: `no tool named ${String(name)}; this flow has: ${Object.keys(tools).join(', ') || 'none'}`,
-    };
-  try {
-    return { ...base, result: resolveValue(tools[name], scopeOf(args.context, args.event)) };
-  } catch (e) {
-    return { ...base, error: `the tool ${name} failed: ${(e as Error).message}` };
-  }
-}
-
 /**
  * agent: the caller talks with a bot (a voice agent) while the flow stays in charge. ringflow
  * bridges the caller with an external media channel, turns their speech into text for the bot and
@@ -141,14 +126,23 @@ export const agentStep = defineStep({
   outcomes: OUTCOMES,
   possibleOutcomes: (p) => OUTCOMES.map((o) => o.name).filter((o) => o !== 'key' || (p.endKeys ?? '') !== ''),
   label: (p) => `agent ${typeof p.bot === 'string' ? p.bot : 'bot'}`,
+  check: (p, path, { queues }) => checkAgentTools(p.tools, [...path, 'tools'], queues),
   compile: (p, build) => compileAgent(p, build),
 });
 
 function compileAgent(p: AgentParams, build: StepBuild): StateSpec {
   const id = `agent-${build.key}`;
+  const desk = `${id}-tools`;
+  const tools = p.tools ?? {};
   // XState's `sendTo` is typed against a machine's type parameters; as an engine `Action` it runs as is.
   const forward: Action = sendTo(id, ({ event }: ActionArgs) => event) as unknown as Action;
-  const answer: Action = sendTo(id, (args: ActionArgs) => toolAnswer(p, args)) as unknown as Action;
+  // A tool answered at once goes straight to the session; a webhook is asked by the tool desk
+  // (invoked beside the session, stopped with it), whose answer comes back here and is forwarded.
+  const answer: Action = enqueueActions(({ enqueue, ...args }) => {
+    const work = toolWork(tools, build.flow, args as unknown as ActionArgs);
+    if (work.kind === 'answer') enqueue.sendTo(id, work.message);
+    else enqueue.sendTo(desk, { ...work, type: 'ask' });
+  }) as unknown as Action;
   const result = ({ event }: ActionArgs) => {
     const output = event.output as AgentSessionResult;
     const { outcome: _outcome, ...fields } = output;
@@ -178,19 +172,30 @@ function compileAgent(p: AgentParams, build: StepBuild): StateSpec {
         ],
       },
       talking: {
-        invoke: {
-          id,
-          src: agentMachine,
-          input: (args: ActionArgs) => inputOf(p, args),
-          onDone: routes,
-          onError: build.exit('failed', ({ event }) => ({
-            message: String((event.error as Error | undefined)?.message ?? event.error),
-          })),
-        },
+        invoke: [
+          {
+            id,
+            src: agentMachine,
+            input: (args: ActionArgs) => inputOf(p, args),
+            onDone: routes,
+            onError: build.exit('failed', ({ event }) => ({
+              message: String((event.error as Error | undefined)?.message ?? event.error),
+            })),
+          },
+          {
+            id: desk,
+            src: toolDesk,
+            input: ({ context }: ActionArgs) => ({
+              clock: context.host.clock,
+              ...(context.host.fetch ? { fetch: context.host.fetch } : {}),
+            }),
+          },
+        ],
         on: {
           StasisStart: { actions: [forward] },
           ChannelDtmfReceived: { actions: [forward] },
-          'ringflow.agent.tool': { actions: [answer] },
+          [AGENT_TOOL]: { actions: [answer] },
+          [AGENT_TOOL_RESULT]: { actions: [forward] },
         },
       },
     },

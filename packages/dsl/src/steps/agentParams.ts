@@ -1,5 +1,6 @@
 import { FLOW_NAME, flowNameHint } from '../model/flowName.ts';
 import { type Infer, s } from '../schema/s.ts';
+import { agentToolSchema } from './agentTools.ts';
 import { stepParams } from './StepDefinition.ts';
 
 /** A bot: a WebSocket URL, or a name the application maps to a bot (`order-status-bot`). */
@@ -71,9 +72,9 @@ export const agentParams = stepParams(
       s.duration({ description: 'The whole session at most (outcome timeout).', default: '10m' }),
     ),
     tools: s.optional(
-      s.record(s.value(s.any()), {
+      s.record(agentToolSchema, {
         description:
-          "Tools the bot may ask for (name -> literal or { expr }); in the expression `event.args` holds the bot's arguments. The answer goes back to the bot.",
+          "Tools the bot may ask for: name -> { http: { url, method, headers, body, timeout } } (a webhook), { queue: <name> } (a queue's state), or a literal or { expr }; `event.args` holds the bot's arguments. The answer goes back to the bot.",
         keyPattern: FLOW_NAME,
         keyHint: flowNameHint('a tool'),
       }),

@@ -7,6 +7,7 @@ import type { Action } from '../compile/StateSpec.ts';
 import { FLOW_NAME, flowNameHint } from '../model/flowName.ts';
 import { parseDuration, s } from '../schema/s.ts';
 import { HttpStepError } from './HttpStepError.ts';
+import { httpRequestFields, resolveHttpRequest, sendHttpRequest } from './httpRequest.ts';
 import { FAILED } from './restStep.ts';
 import { checkSubflowCall } from './checkSubflowCall.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -62,20 +63,7 @@ export const waitStep = defineStep({
 
 const httpParams = stepParams(
   {
-    url: s.value(
-      s.string({
-        description: 'The URL (http or https).',
-        pattern: /^https?:\/\/\S+$/,
-        patternHint: 'an http:// or https:// URL',
-      }),
-    ),
-    method: s.optional(
-      s.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], {
-        description: 'HTTP method (default GET, or POST with a body).',
-      }),
-    ),
-    headers: s.optional(s.record(s.value(s.string()), { description: 'Request headers.' })),
-    body: s.optional(s.value(s.any({ description: 'JSON body (sent as application/json).' }))),
+    ...httpRequestFields,
     timeout: s.optional(
       s.duration({
         default: '10s',
@@ -118,48 +106,9 @@ export const httpStep = defineStep({
   compile: (p, build) => ({
     effect: effect(
       async (args) => {
-        const { context } = args;
-        const scope = scopeOf(context, args.event);
-        const url = resolveValue(p.url, scope);
-        const body = p.body === undefined ? undefined : resolveValue(p.body, scope);
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(p.headers ?? {})) headers[k] = resolveValue(v, scope);
-        if (body !== undefined) headers['content-type'] ??= 'application/json';
-        const doFetch = context.host.fetch ?? globalThis.fetch;
-        const controller = new AbortController();
-        const timeoutMs = parseDuration(p.timeout ?? '10s') ?? 10_000;
-        const timer = context.host.clock.setTimeout(() => controller.abort(), timeoutMs);
-        let response: Response;
-        try {
-          response = await doFetch(url, {
-            method: p.method ?? (body === undefined ? 'GET' : 'POST'),
-            headers,
-            signal: controller.signal,
-            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          });
-        } catch (e) {
-          const timedOut = controller.signal.aborted;
-          throw new HttpStepError(
-            timedOut
-              ? `no answer from ${url} within ${timeoutMs} ms`
-              : `could not reach ${url}: ${(e as Error).message}`,
-            timedOut ? 'timeout' : 'network',
-          );
-        } finally {
-          context.host.clock.clearTimeout(timer);
-        }
-        const text = await response.text();
-        let parsed: unknown = text;
-        if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') {
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = text;
-          }
-        }
-        if (!response.ok)
-          throw new HttpStepError(`${url} answered ${response.status}`, 'status', response.status, parsed);
-        return { status: response.status, body: parsed };
+        const { host } = args.context;
+        const request = resolveHttpRequest(p, scopeOf(args.context, args.event));
+        return sendHttpRequest(request, { clock: host.clock, ...(host.fetch ? { fetch: host.fetch } : {}) });
       },
       {
         onDone: build.exit('ok', ({ event }) => event.output as Record<string, unknown>),
