@@ -159,6 +159,14 @@ scenarios:
       - talk: 1s
       - wait: 2s
       - expect: { bot: { interrupted: 1 } }
+  - name: silent
+    steps:
+      - wait: 6s
+      - expect: { bot: { ended: handoff } }
+  - name: silent as expected
+    steps:
+      - wait: 6s
+      - expect: { bot: { ended: callerSilent }, userEvent: { name: Ended, variables: { how: callerSilent } } }
 `,
     });
     expect((await run(suite, 'too much')).failure?.message).toContain(
@@ -167,6 +175,10 @@ scenarios:
     expect((await run(suite, 'marks')).failure?.message).toContain(
       "expected the bot's marks back dropped\nbut dropped: none; back played",
     );
+    expect((await run(suite, 'silent')).failure?.message).toContain(
+      'expected the session to end with handoff\nbut ringflow ended it: callerSilent',
+    );
+    expect((await run(suite, 'silent as expected')).failure?.message).toBeUndefined();
     expect((await run(suite, 'cleared')).failure?.message).toContain(
       "expected the bot's audio to be cut short 1 time(s) (caller talking over it, or the bot's clear)\nbut 0 time(s); caller heard 1 s of sound",
     );
@@ -285,12 +297,16 @@ describe('testCalls with an audio bot', () => {
       const caller = s.call('caller');
       await s.wait('100ms');
       await until('the bot connected', () =>
-        s.agents.exchanges('caller').some((e) => e.message.type === 'setup') ? true : undefined,
+        s.agents.exchanges('caller').some((e) => 'type' in e.message && e.message.type === 'setup')
+          ? true
+          : undefined,
       );
       await caller.talk('500ms');
       // Virtual time stands still while the frames cross the socket in real time.
       await until("the bot's end", () =>
-        s.agents.exchanges('caller').some((e) => e.message.type === 'end') ? true : undefined,
+        s.agents.exchanges('caller').some((e) => 'type' in e.message && e.message.type === 'end')
+          ? true
+          : undefined,
       );
       await s.wait('1s');
       caller.expectUserEvent('Ended', { how: 'handoff', frames: '25' });

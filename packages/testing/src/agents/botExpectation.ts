@@ -1,4 +1,8 @@
 import type { BotResult } from '@ringflow/runtime';
+
+/** The endings ringflow tells a bot in `hangup` (the session's outcome when the bot did not end it). */
+export const RINGFLOW_ENDINGS = ['botSilent', 'callerSilent', 'timeout', 'key', 'hungUp'] as const;
+export type SessionEnding = BotResult | (typeof RINGFLOW_ENDINGS)[number];
 import type { ScenarioAgents } from './ScenarioAgents.ts';
 
 /** What a scenario expects of one call's conversation with its bot. */
@@ -12,8 +16,11 @@ export interface BotExpectation {
   readonly interrupted?: number;
   /** The tools the bot asked for, in order. */
   readonly tools?: readonly string[];
-  /** How the bot ended the session. */
-  readonly ended?: BotResult;
+  /**
+   * How the session ended: the bot's `end` (handoff, done, failed), or, when ringflow ended it,
+   * the reason it told the bot (`hangup`: botSilent, callerSilent, timeout, key, hungUp).
+   */
+  readonly ended?: SessionEnding;
   /** How much of the bot's audio the caller heard (ms, 20 ms frames played), over all its sessions. */
   readonly heard?: { readonly atLeastMs?: number; readonly atMostMs?: number };
   /** An audio bot's marks, as ringflow answered them: played (heard to there) or dropped, in order. */
@@ -111,11 +118,17 @@ export function checkBotExpectation(
   }
   if (expected.ended !== undefined) {
     const end = messages.findLast((m) => 'type' in m && m.type === 'end');
-    const result = end && 'result' in end ? end.result : undefined;
-    if (result !== expected.ended)
+    const hangup = messages.findLast((m) => 'type' in m && m.type === 'hangup');
+    const happened =
+      end && 'result' in end
+        ? { result: end.result, text: `the bot ended it with ${end.result}` }
+        : hangup && 'reason' in hangup
+          ? { result: hangup.reason, text: `ringflow ended it: ${hangup.reason}` }
+          : undefined;
+    if (happened?.result !== expected.ended)
       fail(
-        `the bot to end the session with ${expected.ended}`,
-        result ? `it ended with ${result}` : 'it did not end it',
+        `the session to end with ${expected.ended}`,
+        happened?.text ?? 'it did not end (the bot sent no end, ringflow no hangup)',
       );
   }
 }

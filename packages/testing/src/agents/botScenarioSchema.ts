@@ -1,5 +1,6 @@
 import { BOT_RESULTS } from '@ringflow/runtime/agent-session';
 import { s } from '@ringflow/dsl';
+import { RINGFLOW_ENDINGS } from './botExpectation.ts';
 
 /**
  * The parts of a scenario file about agent steps, in the schema language of the file: the bot
@@ -59,7 +60,12 @@ export const botExpectationSchema = s.object({
     }),
   ),
   tools: s.optional(s.array(s.string(), { description: 'The tools the bot asked for, in order.' })),
-  ended: s.optional(s.enum(BOT_RESULTS, { description: 'How the bot ended the session.' })),
+  ended: s.optional(
+    s.enum([...BOT_RESULTS, ...RINGFLOW_ENDINGS], {
+      description:
+        "How the session ended: the bot's end (handoff, done, failed), or the reason ringflow told it (botSilent, callerSilent, timeout, key, hungUp).",
+    }),
+  ),
   heard: s.optional(
     s.object(
       {
