@@ -212,7 +212,7 @@ export class CallSession implements HandleSession {
     if (this.#state.owned.disown(kind, id)) this.#state.recorder?.changed();
   }
 
-  // ── Events ─────────────────────────────────────────────────────────────────────────────────
+  // -- Events --
 
   /** Receives one event the router found to be about this call (see {@link deliverEvent}). */
   deliver(event: StreamEvent): void {
@@ -228,7 +228,7 @@ export class CallSession implements HandleSession {
     if (!this.ended) this.#state.machine?.tell(event);
   }
 
-  // ── Starting: from a StasisStart, a channel listing, or a record ───────────────────────────
+  // -- Starting: from a StasisStart, a channel listing, or a record --
 
   /**
    * Starts a call whose channel is in the application but whose StasisStart never arrived (lost in
@@ -308,7 +308,7 @@ export class CallSession implements HandleSession {
     return recordOfCall(this.#state);
   }
 
-  // ── What the handle offers the machine ─────────────────────────────────────────────────────
+  // -- What the handle offers the machine --
 
   /** The REST client of the call's server (untracked). */
   get client(): RestClient {
@@ -379,7 +379,7 @@ export class CallSession implements HandleSession {
     );
   }
 
-  // ── Ending ─────────────────────────────────────────────────────────────────────────────────
+  // -- Ending --
 
   /**
    * Ends the session: stops the machine, cancels requests, clears timers, completes the event
