@@ -276,3 +276,40 @@ describe('agent tools: validation at their place', () => {
     ]);
   });
 });
+
+describe("flows/order-status.yaml's webhook tool (orders)", () => {
+  const FLOW = new URL('../../../../flows/order-status.yaml', import.meta.url).pathname;
+  const farEnds = { 'PJSIP/201': 'noAnswer', 'PJSIP/202': 'noAnswer', 'PJSIP/203': 'noAnswer' } as const;
+
+  it("asks the order system for the caller's orders; the bot says them, then hands off", async () => {
+    const hook = webhook(async () => Response.json([{ order: '1234', status: 'shipped' }]));
+    scenario = await testCalls(FLOW, {
+      calls: { caller: {} },
+      farEnds,
+      fetch: hook.fetch,
+      bot: {
+        greet: 'Hello.',
+        turns: [
+          { hears: 'order', tool: { name: 'orders' }, say: 'Your orders: {tool}' },
+          { hears: 'person', say: 'One moment.', end: { result: 'handoff', data: { reason: 'asked' } } },
+        ],
+      },
+    });
+    const s = scenario;
+    const caller = s.call('caller');
+    await s.wait('2s');
+    await s.agents.say(caller, 'where is my order');
+    await s.wait('5s');
+    await s.agents.say(caller, 'a person please');
+    await s.wait('4s');
+    expect(hook.asked.map((a) => [a.url, a.method, a.headers.accept])).toEqual([
+      ['http://127.0.0.1:9101/orders?caller=5551234', 'GET', 'application/json'],
+    ]);
+    expect(s.agents.heard(caller.channelId).map((h) => h.text)).toEqual([
+      'Hello.',
+      'Your orders: [{"order":"1234","status":"shipped"}]',
+      'One moment.',
+    ]);
+    caller.expectUserEvent('AgentHandoff', { reason: 'asked' });
+  });
+});
