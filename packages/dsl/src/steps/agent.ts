@@ -185,10 +185,8 @@ function compileAgent(p: AgentParams, build: StepBuild): StateSpec {
           {
             id: desk,
             src: toolDesk,
-            input: ({ context }: ActionArgs) => ({
-              clock: context.host.clock,
-              ...(context.host.fetch ? { fetch: context.host.fetch } : {}),
-            }),
+            // The host, not its clock and fetch: in a call's snapshot the host is a marker.
+            input: ({ context }: ActionArgs) => ({ host: context.host }),
           },
         ],
         on: {

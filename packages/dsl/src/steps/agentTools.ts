@@ -1,8 +1,7 @@
 import { AGENT_TOOL_RESULT } from '@ringflow/runtime/agent-session';
-import type { Clock } from '@ringflow/client';
 import { fromCallback } from 'xstate';
 import { type ActionArgs, resolveValue, scopeOf } from '../compile/FlowContext.ts';
-import type { FlowQueue } from '../compile/FlowHost.ts';
+import type { FlowHost, FlowQueue } from '../compile/FlowHost.ts';
 import { checkValue } from '../schema/checkValue.ts';
 import { type Infer, s } from '../schema/s.ts';
 import { type Diagnostic, diagnostic, type Path } from '../validate/Diagnostic.ts';
@@ -165,16 +164,17 @@ export type ToolDeskEvent = { readonly type: 'ask' } & Extract<ToolWork, { kind:
  * several may be under way. Stopped with its state (the session ended), it aborts those still
  * waiting: their answers are dropped.
  */
-export const toolDesk = fromCallback<ToolDeskEvent, { readonly clock: Clock; readonly fetch?: typeof fetch }>(
+export const toolDesk = fromCallback<ToolDeskEvent, { readonly host: Pick<FlowHost, 'clock' | 'fetch'> }>(
   ({ input, receive, sendBack }) => {
     const stopped = new AbortController();
     receive((event) => {
       if (event.type !== 'ask') return;
       const { id, name, request } = event;
+      const { host } = input;
       sendHttpRequest(request, {
-        clock: input.clock,
+        clock: host.clock,
         signal: stopped.signal,
-        ...(input.fetch ? { fetch: input.fetch } : {}),
+        ...(host.fetch ? { fetch: host.fetch } : {}),
       }).then(
         (answer) => {
           if (!stopped.signal.aborted) sendBack({ type: AGENT_TOOL_RESULT, id, result: answer.body });
