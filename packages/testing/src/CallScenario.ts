@@ -55,6 +55,8 @@ import type {
 const DEFAULT_START = Date.UTC(2026, 0, 5, 10, 0); // a Monday, 11:00 in Paris
 const DEFAULT_FAR_END_ANSWER_MS = 2000;
 const DEFAULT_APP = 'flow-test';
+/** With `realTime`, virtual time follows the wall in steps this long (one media frame). */
+const REAL_TIME_STEP_MS = 20;
 
 /** A Local channel endpoint: `Local/<extension>@<context>`. */
 const LOCAL = /^Local\/([^@/]+)@([^/]+)$/;
@@ -237,6 +239,8 @@ export class CallScenario {
   private readonly entries: TimelineEntry[] = [];
   private readonly deliverers: ((event: Record<string, unknown>) => void)[] = [];
   private readonly whoseRequest = new AsyncLocalStorage<string>();
+  /** Time passes as on the wall (`realTime`: a bot on a real socket). */
+  private readonly realTime: boolean;
   /** The call whose flow first named each resource id (a dialled channel, a playback...). */
   private readonly resourceCalls = new Map<string, string>();
   private readonly farEnds: Readonly<Record<string, FarEndBehaviour>>;
@@ -346,6 +350,7 @@ export class CallScenario {
       logger: pino({ level: 'silent' }),
     });
     this.agents = new ScenarioAgents(this, options.bot, this.app.metrics.agents);
+    this.realTime = options.realTime === true;
     for (const plan of this.plans)
       this.calls.set(
         plan.name,
@@ -551,7 +556,25 @@ export class CallScenario {
    * @example await scenario.wait('6s');
    */
   async wait(duration: TestDuration): Promise<void> {
-    await this.clock.advance(toMs(duration, 'wait'));
+    await this.passTime(toMs(duration, 'wait'));
+  }
+
+  /**
+   * @internal Lets `ms` of scenario time pass: at once in virtual time, or, with `realTime`, in
+   * 20 ms steps each taken once as much wall time has passed (a bot on a real socket answers).
+   */
+  async passTime(ms: number): Promise<void> {
+    if (!this.realTime) return this.clock.advance(ms);
+    const wallStart = Date.now();
+    const from = this.clock.now();
+    const until = from + ms;
+    while (this.clock.now() < until) {
+      const next = Math.min(until, this.clock.now() + REAL_TIME_STEP_MS);
+      const wait = wallStart + (next - from) - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await this.clock.advanceTo(next);
+    }
+    await this.clock.advance(0);
   }
 
   /** @internal A note in the timeline (what a caller did). */
@@ -621,6 +644,12 @@ export class CallScenario {
    * handlers due at that instant run.
    */
   async runUntil(done: () => boolean, limit: number): Promise<void> {
+    if (this.realTime) {
+      while (!done() && this.elapsed() < limit)
+        await this.passTime(Math.min(REAL_TIME_STEP_MS, limit - this.elapsed()));
+      await this.clock.advance(0);
+      return;
+    }
     while (!done()) {
       const due = this.clock.nextDue();
       if (due === undefined || due > this.t0 + limit) {

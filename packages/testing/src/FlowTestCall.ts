@@ -315,7 +315,7 @@ export class FlowTestCall {
     this.mustHaveArrived('presses keys');
     this.note(`caller presses ${digits}`);
     this.simulator.driver.pressDigits(this.channelId, digits, { durationMs: DIGIT_MS, gapMs: DIGIT_GAP_MS });
-    await this.clock.advance(digits.length * (DIGIT_MS + DIGIT_GAP_MS));
+    await this.scenario.passTime(digits.length * (DIGIT_MS + DIGIT_GAP_MS));
   }
 
   /** The caller hangs up (normal clearing). */
@@ -335,7 +335,7 @@ export class FlowTestCall {
     this.mustHaveArrived('talks');
     this.note(`caller talks for ${ms} ms`);
     this.simulator.driver.startTalking(this.channelId);
-    await this.clock.advance(ms);
+    await this.scenario.passTime(ms);
     this.simulator.driver.stopTalking(this.channelId);
     await this.clock.advance(0);
   }

@@ -105,6 +105,13 @@ export interface ScenarioWorldOptions {
    * (an audio bot, for `protocol: audio` steps), `{ url }`, or `unreachable`.
    */
   readonly bot?: ScenarioBot;
+  /**
+   * Time passes as on the wall: each `wait`, `talk`, `say` and `press` takes that long, virtual
+   * time following in 20 ms steps, so that a bot served on a real WebSocket (`bot: { url }`),
+   * which answers on its own clock, is given the time it takes. Scenario files set it with
+   * `bot: { url }`. Default false: virtual time runs as fast as it can.
+   */
+  readonly realTime?: boolean;
 }
 
 /** A sound of the simulated server: its name as played, how long it lasts, in which languages. */

@@ -525,6 +525,8 @@ class ScenarioReader {
       ...(mine.dialplan ? { dialplan: mine.dialplan } : {}),
       ...(mine.transport ? { transport: mine.transport } : {}),
       ...(mine.bot ? { bot: mine.bot } : {}),
+      // A bot on a real WebSocket answers in real time: the scenario's time passes as it does.
+      ...(mine.bot && typeof mine.bot === 'object' && 'url' in mine.bot ? { realTime: true } : {}),
       ...(Object.keys(flows).length > 0 ? { flows } : {}),
     };
     return { name, place: this.place(path), options, steps };

@@ -51,6 +51,8 @@ interface ScenarioWorld {
   readonly clock: VirtualClock;
   elapsed(): number;
   note(text: string, call?: string): void;
+  /** Lets scenario time pass (virtual, or following the wall with `realTime`). */
+  passTime(ms: number): Promise<void>;
 }
 
 /**
@@ -197,7 +199,7 @@ export class ScenarioAgents {
       call.name,
     );
     simulator.driver.startTalking(call.channelId);
-    await clock.advance(ms);
+    await this.#world.passTime(ms);
     simulator.driver.stopTalking(call.channelId);
     const recogniser = this.#recognisers.get(call.name);
     if (recogniser?.listening) recogniser.hear(text);

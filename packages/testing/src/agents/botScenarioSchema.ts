@@ -35,10 +35,18 @@ export const botSchema = s.union([
   }),
   s.object(
     {
+      url: s.optional(
+        s.string({
+          pattern: /^wss?:\/\/\S+$/,
+          patternHint: 'a WebSocket URL: ws://host:port/path',
+          description:
+            "A bot served on a real WebSocket (reached with the step's protocol); the scenario's time then passes as on the wall. Not with greet or turns.",
+        }),
+      ),
       greet: s.optional(s.string({ description: 'What the bot says once the call is set up.' })),
       turns: s.optional(s.array(turnSchema, { description: 'One turn per caller utterance, in order.' })),
     },
-    { description: 'A scripted bot.' },
+    { description: 'A scripted bot (text relay), or { url } for a bot served on a real WebSocket.' },
   ),
 ]);
 

@@ -5,8 +5,8 @@ import type { BotScript } from './BotScript.ts';
 import { type BotModule, loadBotModule } from './loadBotModule.ts';
 import type { ScenarioBot } from './ScenarioAgents.ts';
 
-/** A scenario file's `bot:` as written: a script, `unreachable`, or a module path. */
-type BotDocument = string | BotScript;
+/** A scenario file's `bot:` as written: a script, `{ url }`, `unreachable`, or a module path. */
+type BotDocument = string | (BotScript & { readonly url?: string });
 
 /** The bot modules a scenario file names (the file's and its scenarios'), loaded, by the text written. */
 export async function scenarioBotModules(
@@ -55,6 +55,11 @@ export function readBot(
   problem: (message: string) => void,
 ): ScenarioBot | undefined {
   if (doc === 'unreachable') return 'unreachable';
+  if (typeof doc !== 'string' && doc.url !== undefined) {
+    if (doc.greet === undefined && doc.turns === undefined) return { url: doc.url };
+    problem('bot: url is a bot served on a WebSocket, greet and turns a scripted bot: give one or the other');
+    return undefined;
+  }
   const module = typeof doc === 'string' ? modules.get(doc) : undefined;
   if (typeof doc === 'string' && (module === undefined || module instanceof Error)) {
     problem(module?.message ?? `cannot load the bot module ${doc}`);
