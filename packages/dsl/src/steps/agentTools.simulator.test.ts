@@ -270,6 +270,15 @@ describe('agent tools: validation at their place', () => {
     ]);
   });
 
+  it('a field beside http or queue is reported, not taken for a literal answer', () => {
+    expect(
+      problems('            orderStatus: { http: { url: "https://crm.example/o" }, timeout: 3s }\n'),
+    ).toEqual([expect.stringMatching(/^11:68 RF100 Unknown field "timeout"\. Allowed fields: http\./)]);
+    expect(problems('            wait: { queue: support, every: 5s }\n')).toEqual([
+      expect.stringMatching(/^11:37 RF100 Unknown field "every"\. Allowed fields: queue\./),
+    ]);
+  });
+
   it('a queue the flow does not have: at the queue name, with did you mean', () => {
     expect(problems('            wait: { queue: suport }\n')).toEqual([
       expect.stringMatching(/^11:28 RF\d+ No queue named "suport"\. Did you mean "support"\?/),

@@ -52,14 +52,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A tool written `{ http: ... }` (an object whose only field is `http`). */
+/**
+ * A tool written `{ http: ... }`: an object with an `http` field (any other field is reported, so
+ * that a misplaced `timeout` is not taken for a literal answer).
+ */
 function isHttpTool(tool: unknown): tool is HttpTool {
-  return isPlainObject(tool) && Object.hasOwn(tool, 'http') && Object.keys(tool).length === 1;
+  return isPlainObject(tool) && Object.hasOwn(tool, 'http');
 }
 
-/** A tool written `{ queue: ... }`. */
+/** A tool written `{ queue: ... }` (an object with a `queue` field and no `http`). */
 function isQueueTool(tool: unknown): tool is QueueTool {
-  return isPlainObject(tool) && Object.hasOwn(tool, 'queue') && Object.keys(tool).length === 1;
+  return isPlainObject(tool) && Object.hasOwn(tool, 'queue') && !Object.hasOwn(tool, 'http');
 }
 
 /**
