@@ -63,7 +63,9 @@ export const audioBot = ({ clock }) => (c) => {
     frames++;
     clock.clearTimeout(quiet);
     quiet = clock.setTimeout(() => {
-      c.sendAudio(tone(frames));
+      const audio = tone(frames);
+      c.sendAudio(audio.subarray(0, 640));
+      c.sendAudio(audio.subarray(640));
       c.send({ type: 'mark', name: 'back' });
     }, 400);
   });
@@ -116,8 +118,18 @@ scenarios:
           userEvent: { name: Ended, variables: { how: handoff } }
 `,
     });
-    const result = await run(suite, 'talk');
+    const result = await runScenario(suite, suite.scenarios[0]!, { timeline: true });
     expect(result.failure?.message).toBeUndefined();
+    // The bot's messages on the timeline: its audio sent together is one line, before its mark.
+    const notes = result.timeline!.flatMap((e) => (e.kind === 'caller' ? [`${e.at} ${e.text}`] : []));
+    expect(notes).toEqual([
+      '0 bot connected (setup sent)',
+      '1000 caller talks for 1000 ms',
+      '2400 bot sends 1000 ms of audio',
+      '2400 bot asks for mark back',
+      "3420 mark back played: the caller heard the bot's audio to it",
+      '3420 bot ends: handoff {"frames":50}',
+    ]);
   });
 
   it('say: is the caller talking 300 ms a word: the bot hears that many frames', async () => {
