@@ -127,7 +127,7 @@ export class ScenarioAgents {
       return bot;
     const why =
       protocol === 'audio'
-        ? "the scenario's bot speaks the text relay, and this agent step protocol: audio (give an audio bot: { audioBot })"
+        ? "the scenario's bot speaks the text relay, and this agent step speaks protocol: audio (give an audio bot: { audioBot })"
         : "the scenario's bot is an audio bot (audioBot), and this agent step speaks the text relay (give a TextBot)";
     this.#world.note(why, call);
     throw new Error(why);
