@@ -9,7 +9,7 @@ import type { Path } from '../validate/Diagnostic.ts';
 import { type Flow, flowPlace } from '../validate/validateFlow.ts';
 import { flowInputsOrThrow } from '../inputs/FlowInputError.ts';
 import { compileState } from './compileState.ts';
-import { effect, setContext } from './effects.ts';
+import { channelIdOf, effect, setContext } from './effects.ts';
 import { FailureRouting } from './failureRouting.ts';
 import type { ActionArgs, FlowContext } from './FlowContext.ts';
 import type { FlowMachineInput, FlowOutput } from './FlowHost.ts';
@@ -156,7 +156,8 @@ function rootHandlers(
   const own = ({ context, event }: ActionArgs) =>
     !context.hungUp &&
     context.status === 'running' &&
-    ((event.channel as { id?: string } | undefined)?.id ?? (event.channelId as string | undefined)) ===
+    // call.gone (the runtime's) names the channel as channelId.
+    (channelIdOf(event) ?? (typeof event.channelId === 'string' ? event.channelId : undefined)) ===
       context.call.channelId;
   for (const type of [...flowEvents.hangup.ari, 'call.gone'])
     rootOn[type] = failures

@@ -1,6 +1,13 @@
 import type { ResumeRule } from '@ringflow/runtime/engine';
 import { assign } from 'xstate';
-import { type ActionArgs, describeFailure, type FlowContext, scopeOf } from './FlowContext.ts';
+import { isEventType } from '@ringflow/client/interface';
+import {
+  type ActionArgs,
+  type AnyFlowEvent,
+  describeFailure,
+  type FlowContext,
+  scopeOf,
+} from './FlowContext.ts';
 import type { Action, EffectSpec, Transitions } from './StateSpec.ts';
 
 /**
@@ -37,7 +44,7 @@ export function effect(
  */
 export function failureData({ event }: ActionArgs): Record<string, unknown> {
   if ('error' in event) return { ...describeFailure(event.error) };
-  const playback = event.playback as { media_uri?: unknown; language?: unknown; state?: unknown } | undefined;
+  const playback = isEventType(event, 'PlaybackFinished') ? event.playback : undefined;
   if (playback?.state === 'failed') {
     const language =
       typeof playback.language === 'string' && playback.language ? ` (language ${playback.language})` : '';
@@ -88,8 +95,15 @@ export function stepScope({ context, event }: ActionArgs) {
   return scopeOf(context, event);
 }
 
+/** The id of the channel an event is about (`event.channel.id`), read by narrowing. */
+export function channelIdOf(event: AnyFlowEvent): string | undefined {
+  const { channel } = event;
+  return typeof channel === 'object' && channel !== null && 'id' in channel && typeof channel.id === 'string'
+    ? channel.id
+    : undefined;
+}
+
 /** Guard: the event concerns this call's channel. */
 export function isOwnChannel({ context, event }: ActionArgs): boolean {
-  const channel = (event as { channel?: { id?: unknown } }).channel;
-  return channel?.id === context.call.channelId;
+  return channelIdOf(event) === context.call.channelId;
 }

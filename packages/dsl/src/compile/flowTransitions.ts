@@ -1,6 +1,6 @@
 import { flowEvents, USER_EVENT_PREFIX } from '../model/flowEvents.ts';
 import { type FlowTransitions, transitionList } from '../model/transition.ts';
-import { setVars } from './effects.ts';
+import { isOwnChannel, setVars } from './effects.ts';
 import { type ActionArgs, resolveValue, safeCondition, scopeOf } from './FlowContext.ts';
 import type { Action, TransitionSpec } from './StateSpec.ts';
 
@@ -82,7 +82,6 @@ export function eventBinding(name: string): { types: string[]; guard?: (a: Actio
   }
   const alias = (flowEvents as Record<string, { ari: readonly string[]; own: boolean }>)[name];
   if (!alias) return { types: [name] };
-  const own = ({ context, event }: ActionArgs) =>
-    (event.channel as { id?: string } | undefined)?.id === context.call.channelId;
+  const own = isOwnChannel;
   return alias.own ? { types: [...alias.ari], guard: own } : { types: [...alias.ari] };
 }

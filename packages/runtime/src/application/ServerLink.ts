@@ -205,7 +205,7 @@ export class ServerLink implements SessionHost {
 
   /** The first event that says which server it comes from names the link's server (if not known yet). */
   private identify(event: StreamEvent): void {
-    const application = (event as { application?: unknown }).application;
+    const application = 'application' in event ? event.application : undefined;
     if (this.application === undefined && typeof application === 'string' && application !== '')
       this.application = application;
     if (this.identified || typeof event.asterisk_id !== 'string' || event.asterisk_id === '') return;

@@ -5,13 +5,14 @@ import type { CallEnded, SessionOutcome } from './CallEnded.ts';
 
 /** The `status` a machine's output reports (compiled flows do: completed, recovered, failed...). */
 function resultOf(output: unknown): string | undefined {
-  const status = (output as { status?: unknown } | null | undefined)?.status;
+  const status =
+    typeof output === 'object' && output !== null && 'status' in output ? output.status : undefined;
   return typeof status === 'string' ? status : undefined;
 }
 
 /** The state a machine's output says it ended in (compiled flows: their last flow state). */
 function finalState(output: unknown): string | undefined {
-  const state = (output as { state?: unknown } | null | undefined)?.state;
+  const state = typeof output === 'object' && output !== null && 'state' in output ? output.state : undefined;
   return typeof state === 'string' ? state : undefined;
 }
 

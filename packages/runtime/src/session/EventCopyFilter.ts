@@ -5,8 +5,8 @@ const DEFAULT_WINDOW = 32;
 
 /** The application a copy of an event is addressed to. */
 export function addressedTo(event: StreamEvent): string | undefined {
-  const application = (event as { application?: unknown }).application;
-  return typeof application === 'string' ? application : undefined;
+  // Every event has it but MissingParams (a reply, not an event).
+  return 'application' in event && typeof event.application === 'string' ? event.application : undefined;
 }
 
 /** The event without its `application` field: what every copy of one published event shares. */

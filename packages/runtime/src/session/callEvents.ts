@@ -17,8 +17,11 @@ import { startOnStasisStart } from './sessionStart.ts';
 
 /** The id of the channel an event is about, if it names one. */
 function eventChannelId(event: StreamEvent): string | undefined {
-  const channel = (event as { channel?: { id?: unknown } }).channel;
-  return typeof channel?.id === 'string' ? channel.id : undefined;
+  if (!('channel' in event)) return undefined;
+  const { channel } = event;
+  return typeof channel === 'object' && channel !== null && 'id' in channel && typeof channel.id === 'string'
+    ? channel.id
+    : undefined;
 }
 
 /** Takes one event the router found to be about the call where it goes. */
