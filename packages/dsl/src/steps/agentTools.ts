@@ -112,7 +112,9 @@ export function toolWork(
   flow: Pick<FlowCompileInfo, 'queue'>,
   args: ActionArgs,
 ): ToolWork {
-  const { id: rawId, name } = args.event as { id?: unknown; name?: unknown };
+  const { event } = args;
+  const rawId = 'id' in event ? event.id : undefined;
+  const name = 'name' in event ? event.name : undefined;
   const id = String(rawId);
   const answer = (fields: { result: unknown } | { error: string }): ToolWork => ({
     kind: 'answer',

@@ -1,7 +1,7 @@
 import type { UnansweredReason } from '../behaviours/dialling.ts';
 import { withScope } from '../call/withScope.ts';
 import { callActor, type WithCall } from './callActor.ts';
-import { awaitLeg, type DialOutput, dialLeg } from './dial.ts';
+import { awaitLeg, type DialOutput, dialLeg, type LegNote } from './dial.ts';
 
 /** Input of {@link bridgeWith}: whom to connect the call to. */
 export interface BridgeWithInput extends WithCall {
@@ -40,7 +40,7 @@ export type BridgeWithOutput =
  *   },
  * }
  */
-export const bridgeWith = callActor(
+export const bridgeWith = callActor<BridgeWithInput, BridgeWithOutput, LegNote>(
   (input: BridgeWithInput, signal, step): Promise<BridgeWithOutput> =>
     withScope(signal, async (scope) => {
       const { call } = input;
@@ -71,7 +71,7 @@ export const bridgeWith = callActor(
     // place a second call, then bridge as usual.
     resume: (input, note, signal) =>
       withScope(signal, async (scope) => {
-        const leg = await awaitLeg(input.call, (note as { channelId: string }).channelId, scope);
+        const leg = await awaitLeg(input.call, note.channelId, scope);
         return leg.outcome === 'unanswered' ? unanswered(leg) : bridge(input, leg.channelId, scope);
       }),
   },

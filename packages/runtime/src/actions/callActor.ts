@@ -41,8 +41,8 @@ function parkUntilAborted(signal: AbortSignal, callSignal: AbortSignal): Promise
   });
 }
 
-/** What a call actor's step can tell its session while it runs. */
-export interface CallStep {
+/** What a call actor's step can tell its session while it runs; `N` is its resume note. */
+export interface CallStep<N = unknown> {
   /**
    * The step started something on the server that reports back (a playback, a recording, a
    * dialled channel): `note` (plain data, e.g. its id) goes into the call's record, so that if
@@ -50,18 +50,18 @@ export interface CallStep {
    * it in `resume` instead of running again. Call it before sending the request, with the id
    * picked for it. The note is dropped when the actor settles or is stopped.
    */
-  started(note: unknown): void;
+  started(note: N): void;
 }
 
-/** How a call actor behaves in a call restored in a new process. */
-export interface CallActorOptions<I extends WithCall, O> {
+/** How a call actor behaves in a call restored in a new process; `N` is its resume note. */
+export interface CallActorOptions<I extends WithCall, O, N = unknown> {
   /**
    * Run instead of the step when the actor is restarted by a restore after the step had noted
    * something `started`: await what it started (its events, or the restored session's check of
    * it) instead of starting it again. Without it (or without a note) the step runs again, which
    * is right for requests that change nothing when repeated (answer, set a variable).
    */
-  readonly resume?: (input: I, note: unknown, signal: AbortSignal, step: CallStep) => Promise<O>;
+  readonly resume?: (input: I, note: N, signal: AbortSignal, step: CallStep<N>) => Promise<O>;
 }
 
 /**
@@ -86,9 +86,9 @@ export interface CallActorOptions<I extends WithCall, O> {
  *   await call.channel.setChannelVar({ variable: 'CHANNEL(language)', value: language });
  * });
  */
-export function callActor<I extends WithCall, O>(
-  run: (input: I, signal: AbortSignal, step: CallStep) => Promise<O>,
-  options: CallActorOptions<I, O> = {},
+export function callActor<I extends WithCall, O, N = unknown>(
+  run: (input: I, signal: AbortSignal, step: CallStep<N>) => Promise<O>,
+  options: CallActorOptions<I, O, N> = {},
 ): PromiseActorLogic<O, InvokeInput<I>> {
   return fromPromise<O, InvokeInput<I>>(async ({ input: given, signal, system, self }) => {
     const call = given?.call ?? callOfSystem(system);
@@ -102,9 +102,11 @@ export function callActor<I extends WithCall, O>(
     // Stopping the call's machine (which the session does when the call ends) aborts this signal.
     markCallScoped(signal, call);
     // Taken at once (before any await): a note here means a restore restarted this actor.
-    const note = options.resume ? call.resumeNotes.take(self.id) : undefined;
+    // The note is what this actor's own run gave `started` (as N), kept in the call's record: a
+    // record is plain JSON, so its type is this actor's word, not checked again here.
+    const note = options.resume ? (call.resumeNotes.take(self.id) as N | undefined) : undefined;
     let noted = false;
-    const step: CallStep = {
+    const step: CallStep<N> = {
       started: (what) => {
         noted = true;
         call.resumeNotes.note(self.id, what);

@@ -38,12 +38,20 @@ export type DialOutput =
  * @example
  * invoke: { src: 'dial', input: ({ context }) => ({ call: context.call, endpoint: 'PJSIP/agent' }), onDone: ... }
  */
-export const dial = callActor((input: DialInput, signal, step) => dialLeg(input, signal, step), {
-  // Restored while the leg rang: follow that leg (its events, or the restored session's check of
-  // it) rather than place a second call.
-  resume: (input, note, signal) =>
-    withScope(signal, (scope) => awaitLeg(input.call, (note as { channelId: string }).channelId, scope)),
-});
+/** What a dial notes once its leg is placed: the leg a restored call follows. */
+export interface LegNote {
+  readonly channelId: string;
+}
+
+export const dial = callActor<DialInput, DialOutput, LegNote>(
+  (input, signal, step) => dialLeg(input, signal, step),
+  {
+    // Restored while the leg rang: follow that leg (its events, or the restored session's check of
+    // it) rather than place a second call.
+    resume: (input, note, signal) =>
+      withScope(signal, (scope) => awaitLeg(input.call, note.channelId, scope)),
+  },
+);
 
 /** How a leg the call already placed ends (for an actor restored while it rang). */
 export async function awaitLeg(
@@ -55,7 +63,11 @@ export async function awaitLeg(
 }
 
 /** The steps of {@link dial}, for helpers built on it. */
-export function dialLeg(input: DialInput, signal: AbortSignal, step?: CallStep): Promise<DialOutput> {
+export function dialLeg(
+  input: DialInput,
+  signal: AbortSignal,
+  step?: CallStep<LegNote>,
+): Promise<DialOutput> {
   return withScope(signal, async (scope) => {
     const call: CallHandle = input.call;
     const channelId = call.pickId('channel');

@@ -42,7 +42,7 @@ export interface PlayOutput {
  *   },
  * }
  */
-export const play = callActor(
+export const play = callActor<PlayInput, PlayOutput, { readonly playbackId: string }>(
   async (input: PlayInput, signal, step): Promise<PlayOutput> => {
     const { call } = input;
     const playbackId = call.pickId('playback');
@@ -54,7 +54,7 @@ export const play = callActor(
     // Restored while the prompt played: follow that playback (its PlaybackFinished, or the
     // restored session's check of it) rather than play the prompt again.
     resume: (input, note, signal) => {
-      const { playbackId } = note as { playbackId: string };
+      const { playbackId } = note;
       return untilPlayed(input, playbackId, signal, async (scope) =>
         watchPlayback(input.call, playbackId, scope),
       );

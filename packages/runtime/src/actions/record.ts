@@ -42,7 +42,7 @@ export interface RecordOutput {
  *   },
  * }
  */
-export const record = callActor(
+export const record = callActor<RecordInput, RecordOutput, { readonly name: string }>(
   (input: RecordInput, signal, step): Promise<RecordOutput> =>
     withScope(signal, async (scope) => {
       const { call, name: given, format, ...options } = input;
@@ -63,7 +63,7 @@ export const record = callActor(
     // check of it) rather than start another.
     resume: (input, note, signal) =>
       withScope(signal, async (scope) => {
-        const { name } = note as { name: string };
+        const { name } = note;
         return outputOf(name, await recordingEnded(input.call, name, scope));
       }),
   },

@@ -76,6 +76,8 @@ export function lowerEffects<A extends EngineArgs>(
       },
       self,
     );
+    // `self` is typed as any actor (EngineArgs), whose snapshot type says nothing of a machine's
+    // children and tags; every machine this engine lowers has both (read optionally all the same).
     const snapshot = self.getSnapshot() as {
       children?: Record<string, EngineArgs['self'] | undefined>;
       hasTag?: (tag: string) => boolean;

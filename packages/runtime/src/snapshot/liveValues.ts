@@ -46,7 +46,7 @@ export function reviveLiveValues(
 ): unknown {
   if (Array.isArray(data)) return data.map((item) => reviveLiveValues(item, revivers));
   if (typeof data !== 'object' || data === null) return data;
-  const marker = (data as { $ringflow?: unknown }).$ringflow;
+  const marker = '$ringflow' in data ? data.$ringflow : undefined;
   if (typeof marker === 'string') {
     const revive = revivers[marker];
     if (revive) return revive(data as PersistedValue);
