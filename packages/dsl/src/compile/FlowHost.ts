@@ -93,6 +93,10 @@ export interface FlowQueue {
   position(): number;
   /** What callers waited lately before an answer; undefined before the first. */
   expectedWaitMs(): number | undefined;
+  /** How many callers wait; a host without the count leaves it out. */
+  waiting?(): number;
+  /** How many agents could answer now; a host without the count leaves it out. */
+  agentsFree?(): number;
 }
 
 /**

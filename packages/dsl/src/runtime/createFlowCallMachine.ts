@@ -61,7 +61,7 @@ class CallFlowHost implements FlowHost {
     this.#call.reportFailure(failure);
   }
 
-  queue(name: string, settings: QueueSettings): FlowQueue {
+  queue(name: string, settings: QueueSettings): Required<FlowQueue> {
     const call = this.#call;
     const queue = call.queue(name, settings);
     return {
@@ -74,6 +74,8 @@ class CallFlowHost implements FlowHost {
       agent: (endpoint, action) => queue.agent(endpoint, action),
       position: () => queue.positionOf(call.id),
       expectedWaitMs: () => queue.expectedWaitMs(),
+      waiting: () => queue.waiting(),
+      agentsFree: () => queue.agentsFree(),
     };
   }
 

@@ -92,12 +92,6 @@ export function checkAgentTools(tools: unknown, path: Path, queues: readonly str
   return out;
 }
 
-/** Counts a host's queue may give beyond `FlowQueue` (the callers waiting, the agents free now). */
-export interface QueueCounts {
-  waiting?(): number;
-  agentsFree?(): number;
-}
-
 /** What the step does with a tool request: answer at once, or ask a webhook first. */
 export type ToolWork =
   | { readonly kind: 'answer'; readonly message: Record<string, unknown> }
@@ -149,7 +143,7 @@ function queueFacts(
   const settings = flow.queue(name);
   if (!settings) throw new Error(`queue "${name}" is not defined under queues:`);
   if (!context.host.queue) throw new Error('this flow runs without call queues (its host has no queue())');
-  const queue: FlowQueue & QueueCounts = context.host.queue(name, settings);
+  const queue: FlowQueue = context.host.queue(name, settings);
   const waitMs = queue.expectedWaitMs();
   return {
     queue: name,

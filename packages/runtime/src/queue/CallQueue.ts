@@ -2,6 +2,7 @@ import { AGENT_DEVICE_STATE, type AgentAction, type AgentStatus, agentDevice } f
 import type { Clock, TimerHandle } from '@ringflow/client';
 import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { LocalQueueStore } from './LocalQueueStore.ts';
+import { isAvailable } from './QueueOffers.ts';
 import {
   initialQueueState,
   nextWake,
@@ -169,6 +170,17 @@ export class CallQueue {
   /** The caller's place (1 = next), 0 when it is not waiting. */
   positionOf(callId: string): number {
     return positionOf(this.state, callId);
+  }
+
+  /** How many callers wait (every process's, with a shared queue). */
+  waiting(): number {
+    return this.state.callers.length;
+  }
+
+  /** How many agents could answer now: logged in, not paused, idle and rested (as offers judge). */
+  agentsFree(): number {
+    const now = this.#clock.now();
+    return this.state.agents.filter((agent) => isAvailable(agent, now)).length;
   }
 
   /** What callers have waited lately before an agent answered, or undefined before the first answer. */
