@@ -6,6 +6,7 @@ import { type FlowTransitions, transitionsSchema } from '../model/transition.ts'
 import { type Infer, type InferProps, type Optional, type Schema, s } from '../schema/s.ts';
 import type { InputDeclaration } from '../inputs/convertFlowInputs.ts';
 import type { Diagnostic, Path } from '../validate/Diagnostic.ts';
+import type { TypeShape } from '../expr/TypeShape.ts';
 
 /**
  * What an outcome means for the flow when the step's `on` does not route it:
@@ -102,6 +103,11 @@ export interface StepDefinition<P = Record<string, unknown>> {
   compile(params: P, build: StepBuild): StateSpec;
   /** Routes chosen by the parameters (e.g. menu choices to states). */
   routes?(params: P, path: Path): StepRoute[];
+  /**
+   * What `event` is in the expressions under some of its parameters, when it is not one of its
+   * own results (the agent step's tools: the bot's request). Each path is absolute, as `path`.
+   */
+  eventShapes?(params: P, path: Path): readonly { readonly path: Path; readonly shape: TypeShape }[];
   /** The outcomes this use of the step can have, when the parameters rule some out (dial's bridge). */
   possibleOutcomes?(params: P): readonly string[];
   /** Short text for diagrams. */

@@ -12,6 +12,7 @@ import { enqueueActions, sendTo } from 'xstate';
 import { type ActionArgs, resolveValue, scopeOf } from '../compile/FlowContext.ts';
 import type { Action, StateSpec, TransitionSpec } from '../compile/StateSpec.ts';
 import { parseDuration } from '../schema/s.ts';
+import { recordShape } from '../expr/TypeShape.ts';
 import { type AgentParams, agentParams } from './agentParams.ts';
 import { checkAgentTools, toolDesk, toolWork } from './agentTools.ts';
 import { defineStep, type OutcomeSpec, type StepBuild } from './StepDefinition.ts';
@@ -118,6 +119,13 @@ function inputOf(p: AgentParams, args: ActionArgs): AgentInput {
  * @example
  *   - agent: { bot: ws://127.0.0.1:9100/bot, endKeys: "0", as: chat, on: { handoff: agents, done: bye, failed: menu } }
  */
+/** `event` in a tool's expressions: the bot's `tool` request. */
+const TOOL_REQUEST_SHAPE = recordShape("the bot's tool request", {
+  id: 'string',
+  name: 'string',
+  args: 'map<string, dyn>',
+});
+
 export const agentStep = defineStep({
   name: 'agent',
   description: 'Connects the caller with a bot (voice agent) and routes on how the conversation ended.',
@@ -127,6 +135,9 @@ export const agentStep = defineStep({
   possibleOutcomes: (p) => OUTCOMES.map((o) => o.name).filter((o) => o !== 'key' || (p.endKeys ?? '') !== ''),
   label: (p) => `agent ${typeof p.bot === 'string' ? p.bot : 'bot'}`,
   check: (p, path, { queues }) => checkAgentTools(p.tools, [...path, 'tools'], queues),
+  // In a tool's expressions `event` is the bot's request.
+  eventShapes: (p, path) =>
+    Object.keys(p.tools ?? {}).map((name) => ({ path: [...path, 'tools', name], shape: TOOL_REQUEST_SHAPE })),
   compile: (p, build) => compileAgent(p, build),
 });
 

@@ -279,6 +279,22 @@ describe('agent tools: validation at their place', () => {
     ]);
   });
 
+  it("event in a tool's expressions is the bot's request: its fields are checked, no unknowable-event warning", () => {
+    expect(
+      problems(
+        [
+          '            echo: { expr: "event.name + string(event.args.order)" }',
+          '            bad: { expr: "event.nme" }',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^12:27 RF304 .*the bot's tool request has no field "nme"\. Did you mean "name"\?/,
+      ),
+    ]);
+  });
+
   it('a queue the flow does not have: at the queue name, with did you mean', () => {
     expect(problems('            wait: { queue: suport }\n')).toEqual([
       expect.stringMatching(/^11:28 RF\d+ No queue named "suport"\. Did you mean "support"\?/),

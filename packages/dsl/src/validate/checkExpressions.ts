@@ -149,6 +149,8 @@ function eventAt(body: FlowBody, base: Path, rest: Path): TypeShape | undefined 
     return resultShape(name, definition, rest[6]);
   const full = [...base, ...rest];
   const stepPath = [...base, ...rest.slice(0, 5)];
+  for (const { path, shape } of definition.eventShapes?.(params, stepPath) ?? [])
+    if (startsWith(full, path)) return shape;
   for (const route of definition.routes?.(params, stepPath) ?? [])
     if (startsWith(full, route.path)) return resultShape(name, definition, route.outcome);
   return undefined;
