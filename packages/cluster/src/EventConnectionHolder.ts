@@ -142,10 +142,12 @@ export class EventConnectionHolder {
     const { server, app } = this.options;
     this.heldSince = this.clock.now();
     this.logger.info({ app }, 'connecting to the server for the event connection');
+    // Before any route is read: a move written after a channel's route was read is then seen.
     try {
       await this.routes.watch();
     } catch (error) {
-      // Channels are then read from the bucket one by one, and moves are not told.
+      // Channels are then read from the bucket one by one, and moves are not told (a takeover's
+      // replay times out and logs it).
       this.logger.warn({ err: error }, 'could not watch the assignment bucket');
     }
     const stream = createEventStream({
