@@ -8,10 +8,16 @@
  * `bench/flow-machine.ts` measures the actor alone, so the difference is what the runtime adds.
  * Low noise (one process, no sockets): the tool for A/B runs of runtime changes.
  *
- *   npx tsx bench/runtime-alone.ts [--calls 20000] [--concurrency 100] [--runs 5]
+ *   npx tsx bench/runtime-alone.ts [--calls 20000] [--concurrency 100] [--runs 5] [--copies N]
  *
  * Reported: CPU per call (user + system) of each run, and the median; the run checks that every
  * call completed (its flow's outcome `completed`).
+ *
+ * `--copies N` sends each of the 18 events of a call that no state of the bench flow handles
+ * (every one but StasisStart, the two PlaybackFinished, ChannelDtmfReceived and StasisEnd) N more
+ * times, right after itself, as new text: the extra CPU per call divided by 18 N is what one such
+ * event costs from its JSON text to its drop. The bench also reports what `JSON.parse` alone of
+ * the same texts costs (the bare loop's parse-and-drop), for comparison.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -33,11 +39,16 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '20000' },
     concurrency: { type: 'string', default: '100' },
     runs: { type: 'string', default: '5' },
+    copies: { type: 'string', default: '0' },
   },
 });
 const CALLS = Number(values.calls);
 const CONCURRENCY = Number(values.concurrency);
 const RUNS = Number(values.runs);
+const COPIES = Number(values.copies);
+if (!Number.isInteger(COPIES) || COPIES < 0) throw new Error(`--copies ${values.copies}: expected 0 or more`);
+/** The event types of the recorded call that some state of the bench flow handles. */
+const HANDLED = new Set(['StasisStart', 'PlaybackFinished', 'ChannelDtmfReceived', 'StasisEnd']);
 
 const TRACE = fileURLToPath(new URL('../test/simulator/fixtures/bench-ivr-call.jsonl', import.meta.url));
 const ASTERISK_ID = '02:fc:00:00:00:01';
@@ -81,6 +92,7 @@ class ScriptedServer {
   private handlers: EventTransportHandlers | undefined;
   private readonly calls = new Map<string, Call>();
   private readonly events = traceEvents();
+  private readonly types = this.events.map((text) => (JSON.parse(text) as { type: string }).type);
   private next = 0;
   completed = 0;
 
@@ -119,6 +131,7 @@ class ScriptedServer {
       if (call.p1) text = text.replaceAll('@P1@', call.p1);
       if (call.p2) text = text.replaceAll('@P2@', call.p2);
       handlers.message(text);
+      if (COPIES > 0 && !HANDLED.has(this.types[i]!)) for (let c = 0; c < COPIES; c++) handlers.message(text);
     }
   }
 
@@ -237,4 +250,26 @@ for (let r = 1; r <= RUNS; r++) {
   results.push(ms);
   console.log(`  run ${r} runtime + flow  cpu ${fmt(ms, 4)} ms/call`);
 }
-console.log(`median (min–max): ${spread(results, 4)} ms/call, ${CALLS} calls, ${CONCURRENCY} at once`);
+console.log(
+  `median (min–max): ${spread(results, 4)} ms/call, ${CALLS} calls, ${CONCURRENCY} at once` +
+    (COPIES > 0 ? `, ${COPIES} more cop${COPIES === 1 ? 'y' : 'ies'} of each unhandled event` : ''),
+);
+console.log(`JSON.parse alone of a call's 18 unhandled events: ${fmt(parseAlone(), 4)} ms/call`);
+
+/** CPU per call of parsing the texts of one call's unhandled events, as the bare loop does. */
+function parseAlone(): number {
+  const texts = traceEvents()
+    .filter((text) => !HANDLED.has((JSON.parse(text) as { type: string }).type))
+    .map((text) => text.replaceAll('@A@', 'call-1-a').replaceAll('@B@', 'call-1-b'));
+  let types = 0;
+  const round = (n: number) => {
+    for (let i = 0; i < n; i++)
+      for (const text of texts) if ((JSON.parse(text) as { type: string }).type) types++;
+  };
+  round(2000);
+  const start = process.cpuUsage();
+  round(CALLS);
+  const used = process.cpuUsage(start);
+  if (types === 0) throw new Error('nothing parsed');
+  return (used.user + used.system) / 1000 / CALLS;
+}

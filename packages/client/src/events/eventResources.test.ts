@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventTypeNames } from '../description/index.ts';
-import { eventResources, parseTargetUri, refersTo } from './eventResources.ts';
+import { eventResources, parseTargetUri, refersTo, visitEventResources } from './eventResources.ts';
 import type { StreamEvent } from './StreamEvent.ts';
 import { craftedEvent, recordedEvent, recordedEvents } from './test-support/fixtures.ts';
 
@@ -111,6 +111,33 @@ describe('eventResources on crafted events', () => {
 
   it('has a plan for every event type of the description', () => {
     for (const type of eventTypeNames) expect(() => eventResources({ type })).not.toThrow();
+  });
+});
+
+describe('visitEventResources', () => {
+  const visited = (event: StreamEvent) => {
+    const seen: string[] = [];
+    visitEventResources(event, seen, (list, kind, id, via) => list.push(`${kind}:${id}@${via}`));
+    return seen;
+  };
+
+  it('visits what eventResources lists, in the same order, on every recorded event', () => {
+    for (const { event } of recordedEvents()) {
+      expect([...new Set(visited(event))].map((ref) => ref.split('@')[0])).toEqual([
+        ...new Set(refs(event).map((ref) => ref.split('@')[0])),
+      ]);
+    }
+  });
+
+  it('visits a resource named twice twice, and skips malformed ones', () => {
+    const twice = {
+      type: 'Dial',
+      caller: { id: 'same' },
+      peer: { id: 'same' },
+      forwarded: { id: '' },
+    } as unknown as StreamEvent;
+    expect(visited(twice)).toEqual(['channel:same@caller', 'channel:same@peer']);
+    expect(refs(twice)).toEqual(['channel:same@caller']);
   });
 });
 

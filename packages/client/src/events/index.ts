@@ -24,7 +24,7 @@ export { parseEventFrame } from './parseEventFrame.ts';
 export type { FrameParseResult } from './parseEventFrame.ts';
 export type { EventOfType, KnownMessageType, StreamEvent, UnknownEvent } from './StreamEvent.ts';
 export { isEventType, isKnownEvent } from './isKnownEvent.ts';
-export { eventResources, parseTargetUri, refersTo } from './eventResources.ts';
+export { eventResources, parseTargetUri, refersTo, visitEventResources } from './eventResources.ts';
 export type { ResourceKind, ResourceRef } from './eventResources.ts';
 export { ofType } from './ofType.ts';
 export {

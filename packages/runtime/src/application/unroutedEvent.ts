@@ -20,12 +20,24 @@ export interface UnroutedEventHost {
   inbound(link: ServerLink, start: StasisStart): void;
 }
 
+/** The event types {@link handleUnroutedEvent} may act on: every other one is dropped at once. */
+const APPLICATION_EVENTS: ReadonlySet<string> = new Set([
+  'DeviceStateChanged',
+  'CallBroadcast',
+  'ApplicationReplaced',
+  'ApplicationRegistered',
+  'StasisStart',
+]);
+
 /**
  * An event no session owns, for the application itself: an agent's device state (call queues),
  * a call offered by broadcast, an application taken over by another connection, a per-call
  * connection re-dialled, a channel entering the application. False when nothing wanted it.
  */
 export function handleUnroutedEvent(host: UnroutedEventHost, link: ServerLink, event: StreamEvent): boolean {
+  // Most events no session owns are about channels nobody here follows (the dialplan's and the
+  // other half's of a Local pair, a call's channel after its end): one look-up drops them.
+  if (!APPLICATION_EVENTS.has(event.type)) return false;
   if (isEventType(event, 'DeviceStateChanged')) {
     host.queues.deviceChanged(link.name, event.device_state);
   } else if (isEventType(event, 'CallBroadcast') && host.claims && host.appOf(event.application)) {

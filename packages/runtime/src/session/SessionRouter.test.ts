@@ -52,4 +52,30 @@ describe('SessionRouter', () => {
     expect(router.ownersOf(PBX, 'bridge', 'b1')).toEqual([]);
     expect(router.size).toBe(0);
   });
+
+  it('reaches every owner of an event in field order, even when one routes another event on delivery', () => {
+    const router = new SessionRouter();
+    const seen: string[] = [];
+    const room: EventOwner = {
+      deliver: (event) => {
+        seen.push(`room ${event.type}`);
+        // A bridge session that reacts at once with an event of its own (an in-process server).
+        if (event.type === 'ChannelEnteredBridge') router.route(PBX, dtmf('c2'));
+      },
+    };
+    const call = { deliver: (event: StreamEvent) => seen.push(`call ${event.type}`) };
+    const other = { deliver: (event: StreamEvent) => seen.push(`other ${event.type}`) };
+    router.add(PBX, 'bridge', 'b1', room);
+    router.add(PBX, 'channel', 'c1', call);
+    router.add(PBX, 'channel', 'c2', other);
+    expect(router.route(PBX, enteredBridge('b1', 'c1'))).toBe(2);
+    expect(seen).toEqual([
+      'room ChannelEnteredBridge',
+      'other ChannelDtmfReceived',
+      'call ChannelEnteredBridge',
+    ]);
+    expect(router.resolve(PBX, enteredBridge('b1', 'c1'))).toEqual([room, call]);
+    expect(router.resolve(PBX, dtmf('nobody'))).toEqual([]);
+    expect(router.route(PBX, dtmf('nobody'))).toBe(0);
+  });
 });

@@ -1,4 +1,4 @@
-import { eventResources, type ResourceKind, type StreamEvent } from '@ringflow/client';
+import { type ResourceKind, type StreamEvent, visitEventResources } from '@ringflow/client';
 
 /** Something events can be routed to: a call session or a bridge session. */
 export interface EventOwner {
@@ -86,31 +86,73 @@ export class SessionRouter {
 
   /** The owners of any resource the event refers to, each once, in the order of the event's fields. */
   resolve(asteriskId: string, event: StreamEvent): EventOwner[] {
-    const found: EventOwner[] = [];
-    const kinds = this.owners.get(asteriskId);
-    if (!kinds) return found;
-    for (const ref of eventResources(event)) {
-      const held = kinds.get(ref.kind)?.get(ref.id);
-      if (held === undefined) continue;
-      if (held instanceof Set) {
-        for (const owner of held) if (!found.includes(owner)) found.push(owner);
-      } else if (!found.includes(held)) found.push(held);
-    }
+    const scan = this.scan(asteriskId, event);
+    if (scan.first === undefined) return [];
+    const found = [scan.first];
+    if (scan.more) found.push(...scan.more);
+    scan.first = scan.more = undefined;
     return found;
   }
 
   /**
-   * Delivers the event to every owner of a resource it refers to.
+   * Delivers the event to every owner of a resource it refers to. On every event's path, and most
+   * events are about nobody here: the event's resources are looked up where they sit in it, and
+   * nothing is built for an event with no owner or one.
    * @returns how many owners it reached (0: nobody in this application cares).
    */
   route(asteriskId: string, event: StreamEvent): number {
-    const owners = this.resolve(asteriskId, event);
-    for (const owner of owners) owner.deliver(event);
-    return owners.length;
+    const scan = this.scan(asteriskId, event);
+    const { first, more } = scan;
+    if (first === undefined) return 0;
+    // Reset before delivering: an owner may route another event from its deliver().
+    scan.first = scan.more = undefined;
+    first.deliver(event);
+    if (!more) return 1;
+    for (const owner of more) owner.deliver(event);
+    return 1 + more.length;
   }
+
+  /** The owners of the event's resources, in {@link OwnerScan} (reused: read it, then reset it). */
+  private scan(asteriskId: string, event: StreamEvent): OwnerScan {
+    const scan = this.#scan;
+    scan.first = scan.more = undefined;
+    const kinds = this.owners.get(asteriskId);
+    if (!kinds) return scan;
+    scan.kinds = kinds;
+    visitEventResources(event, scan, noteOwners);
+    scan.kinds = undefined;
+    return scan;
+  }
+
+  readonly #scan: OwnerScan = { kinds: undefined, first: undefined, more: undefined };
 
   /** Number of resource keys with at least one owner (leak checks count them). */
   get size(): number {
     return this.count;
   }
+}
+
+/** The owners found so far while the router reads one event (see {@link SessionRouter.route}). */
+interface OwnerScan {
+  /** The owners on the event's server, by kind and id. */
+  kinds: Map<ResourceKind, Map<string, EventOwner | Set<EventOwner>>> | undefined;
+  /** The first owner found: almost every event that has one has only it. */
+  first: EventOwner | undefined;
+  /** The other owners, each once, in the order found. */
+  more: EventOwner[] | undefined;
+}
+
+/** Notes the owners of one resource of the event (a function made once: no closure per event). */
+function noteOwners(scan: OwnerScan, kind: ResourceKind, id: string): void {
+  const held = scan.kinds!.get(kind)?.get(id);
+  if (held === undefined) return;
+  if (held instanceof Set) for (const owner of held) noteOwner(scan, owner);
+  else noteOwner(scan, held);
+}
+
+function noteOwner(scan: OwnerScan, owner: EventOwner): void {
+  if (scan.first === undefined) scan.first = owner;
+  else if (scan.first === owner) return;
+  else if (!scan.more) scan.more = [owner];
+  else if (!scan.more.includes(owner)) scan.more.push(owner);
 }
