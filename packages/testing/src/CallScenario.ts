@@ -40,6 +40,7 @@ import {
 import { FlowExpectationError } from './FlowExpectationError.ts';
 import { ScenarioAgents } from './agents/ScenarioAgents.ts';
 import { FlowTestCall } from './FlowTestCall.ts';
+import { FakeWebhooks, type WebhookExpectation, type WebhookRequest } from './http/FakeWebhooks.ts';
 import type { Expected } from './matchValue.ts';
 import { checkAction, checkNoAction, checkUserEvent } from './actionChecks.ts';
 import { toMs } from './durations.ts';
@@ -232,6 +233,8 @@ export class CallScenario {
   readonly app: Application;
   /** The agent steps' bots, the callers' words to them and what they said (see ScenarioAgents). */
   readonly agents: ScenarioAgents;
+  /** The flows' webhooks, answered as `http` says (absent without it: `fetch`, or the global one). */
+  readonly webhooks: FakeWebhooks | undefined;
   private readonly mainFlow: Flow;
   private readonly mainApp: string;
   private readonly plans: readonly CallPlan[];
@@ -259,6 +262,16 @@ export class CallScenario {
     this.plans = planCalls(flow, options, mainApp);
     this.clock = new VirtualClock(startTime(options.startAt));
     this.farEnds = options.farEnds ?? {};
+    if (options.http !== undefined && options.fetch !== undefined)
+      throw new TypeError('give http (answers the scenario gives) or fetch (your own), not both');
+    this.webhooks =
+      options.http === undefined
+        ? undefined
+        : new FakeWebhooks(options.http, {
+            clock: this.clock,
+            elapsed: () => this.elapsed(),
+            record: (entry) => this.record(entry),
+          });
     this.simulator = createSimulator({
       clock: this.clock,
       dialplan: { text: testDialplan(this.plans, options.dialplan), file: 'flow-test.conf' },
@@ -373,7 +386,9 @@ export class CallScenario {
         const { call } = raw as CallInput;
         const info = callFromStasisStart(call.start);
         const plan = this.plans.find((p) => p.channelId === info.channelId);
-        const host = hostFromCall(call, options.fetch ? { fetch: options.fetch } : {});
+        // The scenario's webhooks know whose flow asked.
+        const fetch = this.webhooks?.fetchFor(plan?.name) ?? options.fetch;
+        const host = hostFromCall(call, fetch ? { fetch } : {});
         const report = (failure: StepFailure) => {
           this.entries.push({
             kind: 'failure',
@@ -746,6 +761,26 @@ export class CallScenario {
         `${describe} holding ${expected.calls.length === 0 ? 'nobody' : expected.calls.join(', ')}`,
         `it holds ${bridge.channels.map((c) => this.callName(c)).join(', ') || 'nobody'}`,
       );
+  }
+
+  /**
+   * Checks the webhook requests the flows made by now (`http` answers them): those `key` names
+   * (`"POST https://crm.example/tickets"`, matched as answers are), carrying what `expected` says
+   * (`json`, `body`, `headers`), at least once or exactly `times`; `call` keeps one caller's.
+   * @example scenario.expectWebhook('POST https://crm.example/tickets', { times: 1, json: { order: '1234' } });
+   */
+  expectWebhook(key: string, expected: WebhookExpectation = {}, call?: string): WebhookRequest[] {
+    if (!this.webhooks)
+      this.fail(
+        `a request ${key}`,
+        "this scenario's webhooks are not the scenario's to answer (give http: { ... } instead of fetch)",
+      );
+    return this.webhooks.expect(key, expected, (e, h) => this.fail(e, h), call);
+  }
+
+  /** Checks that every webhook request the flows made was answered by `http` (none unmatched). */
+  expectWebhooksAnswered(): void {
+    this.webhooks?.checkAnswered((e, h) => this.fail(e, h));
   }
 
   /**

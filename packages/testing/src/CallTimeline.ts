@@ -65,7 +65,25 @@ export interface RecordedOutcome extends Entry {
   readonly detail: string;
 }
 
+/**
+ * A webhook request of a flow (an `http` step, a webhook tool) to the scenario's fake HTTP
+ * (`http:`): `asked` when sent, then how it ended: answered (with its status), unreachable,
+ * aborted (the flow stopped waiting: its timeout, the call's end), or unmatched (nothing in the
+ * scenario answers it).
+ */
+export interface RecordedWebhook extends Entry {
+  readonly kind: 'webhook';
+  readonly what: 'asked' | 'answered' | 'unreachable' | 'aborted' | 'unmatched';
+  readonly method: string;
+  readonly url: string;
+  /** The request's body (asked), as sent. */
+  readonly body?: string;
+  /** The answer's status (answered). */
+  readonly status?: number;
+}
+
 export type TimelineEntry =
+  | RecordedWebhook
   | RecordedAction
   | RecordedEvent
   | RecordedState
@@ -169,8 +187,28 @@ function describeEntry(e: TimelineEntry): string {
       return `✗ ${formatFailure(e.failure)}`;
     case 'outcome':
       return `◇ ${e.step} → ${e.outcome}${e.detail ? ` ${e.detail}` : ''}`;
+    case 'webhook':
+      return describeWebhook(e);
     default:
       return assertNever(e);
+  }
+}
+
+function describeWebhook(e: RecordedWebhook): string {
+  const request = `${e.method} ${e.url}`;
+  switch (e.what) {
+    case 'asked':
+      return `⇢ ${request}${e.body === undefined ? '' : ` body=${shortValue(e.body)}`}`;
+    case 'answered':
+      return `⇠ ${request} => ${e.status}`;
+    case 'unreachable':
+      return `⇠ ${request} unreachable`;
+    case 'aborted':
+      return `⇠ ${request} aborted by the flow before its answer`;
+    case 'unmatched':
+      return `✗ ${request}: nothing in the scenario's http: answers it`;
+    default:
+      return assertNever(e.what);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Flow } from '@ringflow/dsl';
 import type { FarEndBehaviour as SimulatorFarEnd } from '@ringflow/simulator';
 import type { ScenarioBot } from './agents/ScenarioAgents.ts';
+import type { WebhookAnswers } from './http/FakeWebhooks.ts';
 
 /**
  * How the far end of a dialled endpoint behaves: answers (after 2 s by default, or after
@@ -91,8 +92,16 @@ export interface ScenarioWorldOptions {
    * without it: `500 Allocation failed`.
    */
   readonly farEnds?: Readonly<Record<string, FarEndBehaviour>>;
-  /** HTTP for the flows' `http` steps (tests pass a fake); default the global fetch. */
+  /** HTTP for the flows' `http` steps and webhook tools (tests pass a fake); default the global fetch. */
   readonly fetch?: typeof fetch;
+  /**
+   * The flows' webhooks answered by the scenario, on its clock, instead of `fetch`: answers by
+   * `"METHOD URL"` (`{ 'GET https://crm.example/orders*': { status: 200, json: [], after: '300ms' } }`,
+   * `'unreachable'`, a list for successive requests). Every request is recorded
+   * (`scenario.webhooks`); one nothing answers fails as a network error and is kept for
+   * `scenario.webhooks.checkAnswered`. Not with `fetch`.
+   */
+  readonly http?: WebhookAnswers;
   /** Other flows calls can enter (`flow: <name>` on a call); each runs as the application `<name>`. */
   readonly flows?: Readonly<Record<string, Flow>>;
   /**

@@ -33,11 +33,21 @@ export type {
   RecordedNote,
   RecordedOutcome,
   RecordedState,
+  RecordedWebhook,
   TimelineEntry,
 } from './CallTimeline.ts';
 export { FlowCoverage, formatCoverage } from './FlowCoverage.ts';
 export type { CoverageReport } from './FlowCoverage.ts';
 export { operationOfRequest } from './operationOfRequest.ts';
+export { FakeWebhooks } from './http/FakeWebhooks.ts';
+export type {
+  FakeWebhooksOptions,
+  WebhookAnswer,
+  WebhookAnswers,
+  WebhookExpectation,
+  WebhookRequest,
+} from './http/FakeWebhooks.ts';
+export { WEBHOOK_METHODS } from './http/webhookKeys.ts';
 // Reading scenario files (also on its own, without the harness: @ringflow/testing/scenario-files).
 export * from './scenarioFiles.ts';
 export { runScenario } from './runScenario.ts';

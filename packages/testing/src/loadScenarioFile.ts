@@ -24,6 +24,12 @@ import { type AgentStepProtocol, agentStepProtocols } from './agents/agentStepPr
 import type { BotModule } from './agents/loadBotModule.ts';
 import { readBot, readBotExpectation, scenarioBotModules } from './agents/scenarioBots.ts';
 import type { BotExpectation } from './agents/botExpectation.ts';
+import {
+  mergeHttpAnswers,
+  readHttpAnswers,
+  readHttpExpectations,
+  type HttpExpectationItem,
+} from './http/readHttp.ts';
 import type { EndExpectation } from './FlowTestCall.ts';
 import { type Expected, fromYamlExpected } from './matchValue.ts';
 import { type expectSchema, scenarioFileSchema, scenarioSchema, STEP_KEYS } from './scenarioFileSchema.ts';
@@ -56,6 +62,7 @@ export type ScenarioExpectation =
     }
   | { readonly kind: 'end'; readonly end: EndExpectation }
   | { readonly kind: 'bot'; readonly bot: BotExpectation }
+  | ({ readonly kind: 'http' } & HttpExpectationItem)
   | {
       readonly kind: 'bridge';
       readonly id?: string;
@@ -250,14 +257,17 @@ type ScenarioFileDocument = Infer<typeof scenarioFileSchema>;
 type ScenarioDocument = Infer<ReturnType<typeof scenarioSchema>>;
 type SharedDocument = Pick<
   ScenarioFileDocument,
-  'call' | 'calls' | 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport' | 'bot'
+  'call' | 'calls' | 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport' | 'bot' | 'http'
 >;
 type CallsEntryDocument = NonNullable<NonNullable<SharedDocument['calls']>[string]>;
 type FarEndDocument = Exclude<NonNullable<SharedDocument['farEnds']>[string], readonly unknown[]>;
 type MatcherDocument = Exclude<NonNullable<ExpectDocument['action']>, readonly unknown[]>;
 type ExpectDocument = Infer<typeof expectSchema>;
 
-type Shared = Pick<TestCallOptions, 'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport' | 'bot'> & {
+type Shared = Pick<
+  TestCallOptions,
+  'inputs' | 'farEnds' | 'dialplan' | 'sounds' | 'transport' | 'bot' | 'http'
+> & {
   /** Defaults of every caller (`call`), and the scenario's start time. */
   call: TestCallOptions;
   /** The callers by name (`calls`); without it, one caller named `caller`. */
@@ -350,6 +360,19 @@ class ScenarioReader {
         : readBot(doc.bot, this.botModules, this.agentSteps, (message) =>
             this.problem('invalid-value', [...path, 'bot'], message),
           );
+    // A scenario's answers add to the file's (a request answered again is answered its way).
+    const http =
+      doc.http === undefined || doc.http === null || typeof doc.http !== 'object' || Array.isArray(doc.http)
+        ? base?.http
+        : mergeHttpAnswers(
+            base?.http,
+            readHttpAnswers(
+              doc.http,
+              [...path, 'http'],
+              (p, message, target) => this.problem('invalid-value', p, message, target),
+              (p) => this.fits(p),
+            ),
+          );
     // A scenario's own `calls` is its cast: it replaces the file's, rather than adding to it.
     const calls = doc.calls === undefined ? base?.calls : this.calls(doc.calls, [...path, 'calls']);
     return {
@@ -361,6 +384,7 @@ class ScenarioReader {
       ...(dialplan ? { dialplan } : {}),
       ...(transport ? { transport } : {}),
       ...(bot ? { bot } : {}),
+      ...(http ? { http } : {}),
     };
   }
 
@@ -525,6 +549,8 @@ class ScenarioReader {
       ...(mine.dialplan ? { dialplan: mine.dialplan } : {}),
       ...(mine.transport ? { transport: mine.transport } : {}),
       ...(mine.bot ? { bot: mine.bot } : {}),
+      // The flows' webhooks are the file's to answer: a request it does not answer fails the scenario.
+      http: mine.http ?? {},
       // A bot on a real WebSocket answers in real time: the scenario's time passes as it does.
       ...(mine.bot && typeof mine.bot === 'object' && 'url' in mine.bot ? { realTime: true } : {}),
       ...(Object.keys(flows).length > 0 ? { flows } : {}),
@@ -611,7 +637,10 @@ class ScenarioReader {
             // action / noAction may list several actions: each must (not) have been made.
             (key === 'action' || key === 'noAction') && Array.isArray(v)
               ? v.map((item, i) => this.expectation(key, item, [...p, key, i], states, callers))
-              : [this.expectation(key, v, [...p, key], states, callers)],
+              : // http checks each request it names.
+                key === 'http'
+                ? this.httpExpectations(v, [...p, key])
+                : [this.expectation(key, v, [...p, key], states, callers)],
           )
           .filter((e): e is ScenarioExpectation => e !== undefined);
         return { kind, expectations, place, text, ...whose };
@@ -619,6 +648,16 @@ class ScenarioReader {
       default:
         return undefined;
     }
+  }
+
+  private httpExpectations(value: unknown, path: Path): ScenarioExpectation[] {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+    return readHttpExpectations(
+      value as NonNullable<ExpectDocument['http']>,
+      path,
+      (p, message, target) => this.problem('invalid-value', p, message, target),
+      (p) => this.fits(p),
+    ).map((item) => ({ kind: 'http', ...item }));
   }
 
   private stateList(

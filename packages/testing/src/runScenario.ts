@@ -63,6 +63,8 @@ export async function runScenario(
     for (const step of scenario.steps) {
       current = step;
       await runStep(world, step);
+      // A webhook request nothing answered fails the scenario at the step it was made in.
+      world.expectWebhooksAnswered();
     }
     return {
       ...base,
@@ -72,7 +74,7 @@ export async function runScenario(
       ...(options.timeline ? { timeline: world.timeline() } : {}),
     };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = rootCause(world, error);
     return {
       ...base,
       passed: false,
@@ -88,6 +90,29 @@ export async function runScenario(
   } finally {
     await world?.close();
   }
+}
+
+/**
+ * A failure's message: when a webhook request went unanswered, that comes first (what the step
+ * then saw follows from it: the flow got a network error instead of an answer).
+ */
+function rootCause(world: CallScenario | undefined, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!world?.webhooks || world.webhooks.unmatched().length === 0) return message;
+  try {
+    world.expectWebhooksAnswered();
+  } catch (unanswered) {
+    if (!(unanswered instanceof FlowExpectationError)) return message;
+    if (error instanceof FlowExpectationError && error.expected === unanswered.expected) return message;
+    const then =
+      error instanceof FlowExpectationError ? `expected ${error.expected}, but ${error.happened}` : message;
+    return new FlowExpectationError(
+      unanswered.expected,
+      `${unanswered.happened}\n(then the step failed: ${then})`,
+      unanswered.timeline,
+    ).message;
+  }
+  return message;
 }
 
 function statesOf(world: CallScenario) {
@@ -171,6 +196,9 @@ async function check(world: CallScenario, caller: string | undefined, e: Scenari
       return world.expectBridge(e);
     case 'server':
       return world.expectServer(e);
+    case 'http':
+      world.expectWebhook(e.key, e.expected, caller);
+      return;
     case 'bot':
       return checkBotExpectation(world.agents, call.name, call.channelId, e.bot, (x, h) => world.fail(x, h));
     default:

@@ -1,5 +1,6 @@
 import { type Schema, s } from '@ringflow/dsl';
 import { botExpectationSchema, botSchema, saySchema } from './agents/botScenarioSchema.ts';
+import { httpAnswersSchema, httpExpectationSchema } from './http/httpScenarioSchema.ts';
 // The vocabulary alone (`@ringflow/runtime/call-end`): `ringflow validate` reads scenario files
 // without loading the runtime.
 import { CALL_END_STATUSES, ENDED_BY } from '@ringflow/runtime/call-end';
@@ -132,6 +133,7 @@ const sharedFields = {
     }),
   ),
   bot: s.optional(botSchema),
+  http: s.optional(httpAnswersSchema),
   sounds: s.optional(
     s.record(soundSchema, {
       keyPattern: /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$/,
@@ -184,6 +186,7 @@ export const expectSchema = s.object({
     }),
   ),
   bot: s.optional(botExpectationSchema),
+  http: s.optional(httpExpectationSchema),
   server: s.optional(
     s.object({
       channels: s.optional(s.integer({ min: 0 })),
