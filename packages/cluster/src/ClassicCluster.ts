@@ -6,7 +6,7 @@ import {
   systemClock,
   UndiciTransport,
 } from '@ringflow/client';
-import type { Application, ServerOptions } from '@ringflow/runtime';
+import type { Application, CallRecord, ServerOptions } from '@ringflow/runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { AssigningRestTransport } from './AssigningRestTransport.ts';
@@ -91,7 +91,7 @@ export interface ClassicClusterOptions {
  * @example
  * const cluster = await ClassicCluster.start({ connection, store, server, app: 'ivr', logger });
  * const app = createApplication({ servers: [cluster.serverOptions], apps: ['ivr'], store,
- *   acceptCall: cluster.acceptCall, call: machine });
+ *   acceptCall: cluster.acceptCall, restoreAtStart: cluster.restoreAtStart, call: machine });
  * await app.start();
  * cluster.run(app);
  * // on SIGTERM: await cluster.stopHolding(); await app.detach(); await cluster.stop();
@@ -101,6 +101,14 @@ export class ClassicCluster {
   readonly serverOptions: ServerOptions;
   /** For `ApplicationOptions.acceptCall`: only the calls assigned to this worker start here. */
   readonly acceptCall: (start: StasisStart) => boolean;
+  /**
+   * For `ApplicationOptions.restoreAtStart`: the calls of the store this worker takes at start are
+   * its own (a worker of the same name restarted: the lease it took proves the other one gone) and
+   * those of workers gone as its takeover judges them ({@link OrphanTakeover}); a live worker's
+   * calls stay with it. (Gone is judged from several turns' listings, so at start it is mostly
+   * own calls; the calls of workers that are gone follow at the takeover's first searches.)
+   */
+  readonly restoreAtStart: (record: CallRecord) => boolean;
   /** Which workers are gone, from the leases listed at each turn. */
   private readonly absences: WorkerAbsences;
   private readonly workers: WorkerDirectory;
@@ -187,6 +195,15 @@ export class ClassicCluster {
         assign,
       ),
     };
+    this.restoreAtStart = (record) => {
+      const owner = options.store.listedOwner(record.callId);
+      return (
+        !this.role?.fenced &&
+        record.app === options.app &&
+        owner !== undefined &&
+        (owner === me || this.absences.isGone(owner))
+      );
+    };
     // A fenced worker starts no call (its lease may lapse, and the holder give the call to
     // another); one assigned here is kept, to be offered again when the lease is back.
     this.acceptCall = (start) => {
@@ -200,7 +217,8 @@ export class ClassicCluster {
   /**
    * Opens the lease and assignment buckets and the events stream (made when missing), starts
    * consuming the server's events and takes this worker's lease (its turns start at once). Then
-   * create the application with {@link serverOptions} and {@link acceptCall}, start it, and call
+   * create the application with {@link serverOptions}, {@link acceptCall} and
+   * {@link restoreAtStart}, start it, and call
    * {@link run}.
    */
   static async start(options: ClassicClusterOptions): Promise<ClassicCluster> {

@@ -7,9 +7,9 @@ import type { JetStreamEventFeed } from '../JetStreamEventFeed.ts';
 import { moveAssignment } from './moveAssignment.ts';
 
 /**
- * The calls the application restored from the store when it started (`Application.start` claims
- * every call of its server whose channel is up, a live process's too: a process started during a
- * rolling restart takes them all) whose channels are still assigned to another worker: their
+ * The calls the application restored from the store when it started (those
+ * `ClassicCluster.restoreAtStart` picks: this worker's own, from a process of the same name that
+ * stopped, and gone workers') whose channels are still assigned to another worker: their
  * channels are moved here and their events since the feed started replayed, as for a takeover
  * (`JetStreamEventFeed.replayTakenOver`), so that the holder publishes their events here. Resolves
  * with how many calls moved.

@@ -16,8 +16,9 @@ export interface StoredCallsHost {
 
 /**
  * The calls an application takes over from its store: at start, every call the store has a
- * record of on a server whose channel is still up; later, those cluster mode picks
- * (`Application.takeOverCalls`). A call is claimed first when the store is shared by several
+ * record of on a server whose channel is still up (those `ApplicationOptions.restoreAtStart`
+ * picks, when given: a classic cluster's worker leaves a live worker's calls to it); later, those
+ * cluster mode picks (`Application.takeOverCalls`). A call is claimed first when the store is shared by several
  * processes (`CallStore.claim`: the first claimer wins), then restored from its record. A call
  * whose channel is gone is restored too when this process may take it (the flow's hang-up path
  * runs, see `CallSession.restore`); at start from a shared store, its record is left alone.

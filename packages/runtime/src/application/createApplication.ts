@@ -171,7 +171,7 @@ export class Application {
     this.state = 'starting';
     const { dialled } = this.links;
     await this.links.connect();
-    await Promise.all(dialled.map((link) => this.stored.restoreOn(link)));
+    await Promise.all(dialled.map((link) => this.stored.restoreOn(link, this.options.restoreAtStart)));
     await this.links.listen();
     const ids = new Set(dialled.map((l) => l.server.asteriskId));
     if (ids.size !== dialled.length) {
