@@ -2,6 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseFlow } from '@ringflow/dsl';
+import { testCalls } from '../CallScenario.ts';
+import { FlowExpectationError } from '../FlowExpectationError.ts';
 import { loadScenarioFile } from '../loadScenarioFile.ts';
 import { runScenarioFiles } from '../runScenarioFiles.ts';
 
@@ -219,5 +222,49 @@ scenarios:
       expect.stringMatching(/^17:58 RF100 Unknown field "time". Did you mean "times"\?/),
       expect.stringMatching(/^17:69 RF104 "\/tickets" is not an http:\/\/ or https:\/\/ URL$/),
     ]);
+  });
+});
+
+describe('testCalls({ http }): the same answers from TypeScript', () => {
+  it('answers with text and headers, records whose request it was, and checks it', async () => {
+    const parsed = parseFlow(FLOW, 'crm.yaml');
+    if (!parsed.ok) throw new Error('the flow has errors');
+    await using scenario = await testCalls(parsed.flow, {
+      calls: { caller: { caller: '5550001' } },
+      http: {
+        'GET https://crm.example/callers*': { status: 404, body: 'not found', headers: { 'x-trace': 't1' } },
+      },
+    });
+    await scenario.wait('1s');
+    scenario.call('caller').expectUserEvent('NoCrm', { reason: 'status' });
+    expect(scenario.webhooks?.requests()).toEqual([
+      expect.objectContaining({
+        call: 'caller',
+        method: 'GET',
+        url: 'https://crm.example/callers?number=5550001&line=sales',
+        answeredBy: 'GET https://crm.example/callers*',
+      }),
+    ]);
+    scenario.expectWebhook('GET https://crm.example/callers?line=sales&number=5550001', { times: 1 });
+    scenario.expectWebhooksAnswered();
+    expect(() => scenario.expectWebhook('POST https://crm.example/tickets')).toThrow(FlowExpectationError);
+    expect(() => scenario.expectWebhook('POST https://crm.example/tickets')).toThrow(
+      /expected a request POST https:\/\/crm.example\/tickets\nbut it was never asked; the requests were:/,
+    );
+  });
+
+  it('refuses answers it cannot give, and http with fetch', async () => {
+    const parsed = parseFlow(FLOW, 'crm.yaml');
+    if (!parsed.ok) throw new Error('the flow has errors');
+    const calls = { caller: {} };
+    await expect(
+      testCalls(parsed.flow, { calls, http: { 'GET https://x/': { status: 99 } } }),
+    ).rejects.toThrow('http: "GET https://x/".status: expected an HTTP status from 200 to 599, got 99');
+    await expect(testCalls(parsed.flow, { calls, http: { 'get https://x/': {} } })).rejects.toThrow(
+      'http: unknown method "get" (write it GET)',
+    );
+    await expect(testCalls(parsed.flow, { calls, http: {}, fetch: globalThis.fetch })).rejects.toThrow(
+      'give http (answers the scenario gives) or fetch (your own), not both',
+    );
   });
 });
