@@ -12,7 +12,7 @@ afterEach(runCleanups);
 const CALLS = 20;
 
 describe('cluster mode, classic: a worker joining a running cluster', () => {
-  it('takes none of the live workers\' calls; every call completes once, where it was', async () => {
+  it("takes none of the live workers' calls; every call completes once, where it was", async () => {
     const { sim, procs, observer, voicemails, start } = await startClassicCluster(2);
     const calls = Array.from({ length: CALLS }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
     await until('every call in the main menu', async () => {
@@ -31,7 +31,11 @@ describe('cluster mode, classic: a worker joining a running cluster', () => {
       ),
     );
     for (const call of calls) expect(await observer.ownerOf(call), call).toBe(before.get(call));
-    expect(joined.lines.filter((l) => /restored|took over/.test(String(l.msg)) && Number(l.restored ?? l.calls ?? 0) > 0)).toEqual([]);
+    expect(
+      joined.lines.filter(
+        (l) => /restored|took over/.test(String(l.msg)) && Number(l.restored ?? l.calls ?? 0) > 0,
+      ),
+    ).toEqual([]);
 
     for (const call of calls) sim.driver.pressDigits(call, '3');
     const ended = await until('every call ended', () => {

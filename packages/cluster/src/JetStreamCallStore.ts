@@ -5,6 +5,7 @@ import type { CallRecord, CallStore } from '@ringflow/runtime';
 import { type JetStreamManager, jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { isKvRefusal } from './kvRefusal.ts';
 import { isNatsUnavailable, retryWhileUnavailable } from './retryWhileUnavailable.ts';
 
 /** Options of {@link JetStreamCallStore.open}. */
@@ -246,7 +247,10 @@ export class JetStreamCallStore implements CallStore {
       const stored = await this.read(key);
       if (stored === undefined && call.revision !== undefined) {
         call.revision = await this.retrying(() => this.kv.create(key, value)).catch((again: unknown) => {
-          if (isNatsUnavailable(again)) throw again;
+          // Refused: another process made the entry meanwhile (it claimed the call). Any other
+          // failure says nothing of an owner: thrown as it came, and the call stays this
+          // process's (the next write tries again).
+          if (!isKvRefusal(again)) throw again;
           call.lost = true;
           throw this.takenOver(record.callId, again);
         });
