@@ -1,5 +1,7 @@
 import { type Clock, systemClock, type TimerHandle } from '@ringflow/client';
 import type { KV } from '@nats-io/kv';
+import { type Logger, pino } from 'pino';
+import { isNatsUnavailable } from './retryWhileUnavailable.ts';
 
 /** Options of a {@link KvLease}. */
 export interface KvLeaseOptions {
@@ -24,6 +26,8 @@ export interface KvLeaseOptions {
   readonly lost: (why: string) => void;
   /** The clock of the local deadline (default: the real one). */
   readonly clock?: Clock;
+  /** Where a release that failed is told (default: warnings on stderr). */
+  readonly logger?: Logger;
 }
 
 /** JetStream's "wrong last sequence": the entry changed since the revision named. */
@@ -130,8 +134,17 @@ export class KvLease {
     this.disarm();
     try {
       await this.options.kv.delete(this.options.key, { previousSeq: revision });
-    } catch {
-      // Another process's entry now, or NATS unreachable: it expires by itself.
+    } catch (error) {
+      // Whatever the kind, the lease is given up here: the entry expires by itself (its TTL) if
+      // it is still ours, and the next holder waits that long.
+      const logger = this.options.logger ?? pino({ level: 'warn' }, pino.destination(2));
+      const kind = releaseFailureKind(error);
+      logger.warn(
+        { err: error, key: this.options.key, kind },
+        kind === 'refused'
+          ? 'lease not released: another process wrote it since this one renewed it'
+          : 'could not release the lease: it expires by itself after its TTL',
+      );
     }
   }
 
@@ -175,4 +188,11 @@ export function isWrongRevision(error: unknown): boolean {
 /** nats.js reports a `create` on an existing key this way on some paths. */
 function isExists(error: unknown): boolean {
   return /wrong last sequence|key exists/i.test((error as Error | null)?.message ?? '');
+}
+
+/** Why a lease's release failed: refused (another process wrote it), NATS away, or another error. */
+function releaseFailureKind(error: unknown): 'refused' | 'nats-unavailable' | 'error' {
+  if (isWrongRevision(error) || isExists(error)) return 'refused';
+  if (isNatsUnavailable(error)) return 'nats-unavailable';
+  return 'error';
 }
