@@ -223,7 +223,9 @@ export class ClassicCluster {
    */
   static async start(options: ClassicClusterOptions): Promise<ClassicCluster> {
     const settings = classicSettings(options);
-    const buckets = await openClassicBuckets(options.connection, settings);
+    const buckets = await openClassicBuckets(options.connection, settings, (message) =>
+      options.logger.warn(message),
+    );
     const feed = await JetStreamEventFeed.start({
       js: buckets.js,
       serverToken: natsToken(settings.server.name),

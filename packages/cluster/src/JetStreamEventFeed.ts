@@ -449,7 +449,9 @@ export class JetStreamEventFeed implements EventTransport {
       } catch (error) {
         if (!isStreamNotFound(error)) throw error;
         // NATS lost the stream itself: made again, and read from its start.
-        await ensureEventsStream(this.jsm, this.eventsMaxAgeMs, this.replicas);
+        await ensureEventsStream(this.jsm, this.eventsMaxAgeMs, this.replicas, (message) =>
+          this.logger.warn(message),
+        );
         this.logger.error('the JetStream events stream was gone (NATS lost it): made again');
         this.streamCreated = (await this.jsm.streams.info(EVENTS_STREAM)).created;
         await this.reset({ kind: 'all' }, 'the events stream was made again');

@@ -31,6 +31,8 @@ export interface ClassicBuckets {
 export async function openClassicBuckets(
   connection: NatsConnection,
   settings: { readonly ttlMs: number; readonly eventsMaxAgeMs: number; readonly replicas: number },
+  /** Told when the events stream exists with other settings than asked (see `ensureEventsStream`). */
+  warn: (message: string) => void,
 ): Promise<ClassicBuckets> {
   const { ttlMs, eventsMaxAgeMs, replicas } = settings;
   try {
@@ -48,7 +50,7 @@ export async function openClassicBuckets(
       replicas,
     });
     const jsm = await jetstreamManager(connection);
-    await ensureEventsStream(jsm, eventsMaxAgeMs, replicas);
+    await ensureEventsStream(jsm, eventsMaxAgeMs, replicas, warn);
     return { leases, assignments, jsm, js: jetstream(connection) };
   } catch (error) {
     throw new RingflowError(
