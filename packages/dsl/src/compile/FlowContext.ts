@@ -83,6 +83,20 @@ export function resolveValue<T>(value: Value<T>, scope: ExpressionScope): T {
   return (isExpr(value) ? evaluateExpression(value.expr, scope) : value) as T;
 }
 
+/**
+ * Resolves a template value (see `s.template`): each `{ expr }` in it, at any depth, evaluated.
+ * @example resolveTemplate({ caller: { expr: 'call.caller.number' }, source: 'ivr' }, scope)
+ */
+export function resolveTemplate(value: unknown, scope: ExpressionScope): unknown {
+  // `{ expr }` alone is an expression (as the checker finds them); with other fields, data.
+  if (isExpr(value) && Object.keys(value).length === 1) return evaluateExpression(value.expr, scope);
+  if (Array.isArray(value)) return value.map((item) => resolveTemplate(item, scope));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = resolveTemplate(item, scope);
+  return out;
+}
+
 /** Resolves an optional field. */
 export function resolveOptional<T>(value: Value<T> | undefined, scope: ExpressionScope): T | undefined {
   return value === undefined ? undefined : resolveValue(value, scope);

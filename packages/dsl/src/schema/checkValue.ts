@@ -132,6 +132,7 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
 
   switch (node.kind) {
     case 'any':
+      if (node.expressions) findTemplateExpressions(value, path, out);
       return;
     case 'string': {
       if (typeof value !== 'string') {
@@ -451,4 +452,23 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
       return;
     }
   }
+}
+
+/** The expressions of a template value (see `s.template`): each `{ expr }` object at any depth. */
+function findTemplateExpressions(value: unknown, path: Path, out: CheckResult): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => findTemplateExpressions(item, [...path, i], out));
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === 'expr' && typeof (value as { expr: unknown }).expr === 'string') {
+    out.expressions.push({
+      path: [...path, 'expr'],
+      source: (value as { expr: string }).expr,
+      role: 'value',
+    });
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) findTemplateExpressions(item, [...path, key], out);
 }

@@ -39,7 +39,8 @@ export type SchemaNode =
   | { readonly kind: 'boolean'; readonly meta: Meta }
   /** Nothing (`key:` with no value, or `~`): for entries whose value may be left empty. */
   | { readonly kind: 'null'; readonly meta: Meta }
-  | { readonly kind: 'any'; readonly meta: Meta }
+  /** Any JSON value; with `expressions`, each `{ expr }` in it (at any depth) is an expression. */
+  | { readonly kind: 'any'; readonly meta: Meta; readonly expressions?: boolean }
   | { readonly kind: 'array'; readonly items: SchemaNode; readonly minItems?: number; readonly meta: Meta }
   | {
       readonly kind: 'object';
@@ -150,6 +151,13 @@ export const s = {
   /** Any JSON value (variables, webhook bodies). */
   any(meta: Meta = {}): Schema<unknown> {
     return wrap({ kind: 'any', meta });
+  },
+  /**
+   * A JSON value in which each `{ expr }`, at any depth, is an expression evaluated when the step
+   * runs (a webhook's body: `{ caller: { expr: "call.caller.number" }, source: ivr }`).
+   */
+  template(meta: Meta = {}): Schema<unknown> {
+    return wrap({ kind: 'any', meta, expressions: true });
   },
   array<T>(items: Schema<T>, options: Meta & { minItems?: number } = {}): Schema<T[]> {
     const { minItems, ...meta } = options;

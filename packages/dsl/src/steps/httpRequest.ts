@@ -1,5 +1,5 @@
 import type { Clock } from '@ringflow/client';
-import { resolveValue } from '../compile/FlowContext.ts';
+import { resolveTemplate, resolveValue } from '../compile/FlowContext.ts';
 import type { ExpressionScope } from '../expr/Expression.ts';
 import { parseDuration, s } from '../schema/s.ts';
 import { HttpStepError } from './HttpStepError.ts';
@@ -22,7 +22,12 @@ export const httpRequestFields = {
     }),
   ),
   headers: s.optional(s.record(s.value(s.string()), { description: 'Request headers.' })),
-  body: s.optional(s.value(s.any({ description: 'JSON body (sent as application/json).' }))),
+  body: s.optional(
+    s.template({
+      description:
+        'JSON body (sent as application/json): a literal, one expression, or a literal with { expr } values at any depth.',
+    }),
+  ),
   timeout: s.optional(
     s.duration({
       default: '10s',
@@ -62,7 +67,7 @@ export interface HttpAnswer {
  */
 export function resolveHttpRequest(p: HttpRequestParams, scope: ExpressionScope): HttpRequest {
   const url = String(resolveValue(p.url as string, scope));
-  const body = p.body === undefined ? undefined : resolveValue(p.body, scope);
+  const body = p.body === undefined ? undefined : resolveTemplate(p.body, scope);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(p.headers ?? {})) headers[k] = String(resolveValue(v, scope));
   if (body !== undefined) headers['content-type'] ??= 'application/json';

@@ -75,3 +75,52 @@ describe('http: why a request failed is in the failed outcome', () => {
     });
   });
 });
+
+describe('http: a body with expressions inside', () => {
+  it('each { expr } in the body, at any depth, is evaluated; other values are sent as written', async () => {
+    const sent: unknown[] = [];
+    const withBody = defineFlow({
+      name: 'ticket',
+      start: 'a',
+      states: {
+        a: {
+          steps: [
+            'answer',
+            {
+              http: {
+                url: 'http://127.0.0.1:9/tickets',
+                body: {
+                  caller: { expr: 'call.caller.number' },
+                  source: 'ivr',
+                  lines: [{ expr: "'on ' + call.channelId" }, 2],
+                  meta: { expr: 1, note: 'an object with more than expr is data' },
+                },
+              },
+            },
+          ],
+          next: 'done',
+        },
+        done: { steps: ['hangup'] },
+      },
+    });
+    run = await runFlowOnSimulator(withBody, {
+      fetch: async (_url, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return Response.json({ id: 7 });
+      },
+    });
+    for (let i = 0; i < 20 && run.output() === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+      await run.clock.advance(500);
+    }
+    expect(sent).toEqual([
+      {
+        caller: expect.any(String),
+        source: 'ivr',
+        lines: [expect.stringMatching(/^on \S+/), 2],
+        meta: { expr: 1, note: 'an object with more than expr is data' },
+      },
+    ]);
+    expect((sent[0] as { caller: string }).caller).not.toEqual({ expr: 'call.caller.number' });
+  });
+});
