@@ -13,9 +13,9 @@
  * Reported: CPU per call (user + system) of each run, and the median; the run checks that every
  * call completed (its flow's outcome `completed`).
  *
- * `--copies N` sends each of the 18 events of a call that no state of the bench flow handles
+ * `--copies N` sends each of the 17 events of a call that no state of the bench flow handles
  * (every one but StasisStart, the two PlaybackFinished, ChannelDtmfReceived and StasisEnd) N more
- * times, right after itself, as new text: the extra CPU per call divided by 18 N is what one such
+ * times, right after itself, as new text: the extra CPU per call divided by 17 N is what one such
  * event costs from its JSON text to its drop. The bench also reports what `JSON.parse` alone of
  * the same texts costs (the bare loop's parse-and-drop), for comparison.
  */
@@ -254,7 +254,7 @@ console.log(
   `median (min–max): ${spread(results, 4)} ms/call, ${CALLS} calls, ${CONCURRENCY} at once` +
     (COPIES > 0 ? `, ${COPIES} more cop${COPIES === 1 ? 'y' : 'ies'} of each unhandled event` : ''),
 );
-console.log(`JSON.parse alone of a call's 18 unhandled events: ${fmt(parseAlone(), 4)} ms/call`);
+console.log(`JSON.parse alone of a call's 17 unhandled events: ${fmt(parseAlone(), 4)} ms/call`);
 
 /** CPU per call of parsing the texts of one call's unhandled events, as the bare loop does. */
 function parseAlone(): number {

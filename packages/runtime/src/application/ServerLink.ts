@@ -101,11 +101,6 @@ export class ServerLink implements SessionHost {
   private readonly leftoverMap = new Map<string, Leftover>();
   private closing = false;
   private readonly leftoverSubject = new Subject<void>();
-  /**
-   * The server's events, from `start()` on (subscribe before starting). A link on a socket the
-   * server opened learns the server's identity from the first event that carries it.
-   */
-  readonly events$: Observable<StreamEvent>;
   /** Each time the event stream came back after a gap (the application reconciles then). */
   readonly gaps$: Observable<EventGap>;
   /** A cleanup failed and left a resource on the server (see `leftovers`): remove it again later. */
@@ -145,7 +140,6 @@ export class ServerLink implements SessionHost {
         ? { restOverSocket: true, restFallback: options.restTransport ?? httpTransport(options) }
         : {}),
     });
-    this.events$ = this.stream.events$.pipe(tap((event) => this.identify(event)));
     this.gaps$ = this.stream.gaps$.pipe(tap(() => this.metrics.reconnects.inc({ server: this.name })));
     const restTransport = this.stream.restTransport ?? options.restTransport;
     this.client = createRestClient({
@@ -170,7 +164,7 @@ export class ServerLink implements SessionHost {
 
   /**
    * Learns the server's identity, then opens the event stream; resolves once it is open. Subscribe
-   * to `events$` and `gaps$` first.
+   * to its events (`followEvents`) and `gaps$` first.
    */
   async start(): Promise<void> {
     const ping = await this.client.asterisk.ping();
@@ -190,7 +184,7 @@ export class ServerLink implements SessionHost {
 
   /**
    * Starts on a socket the server opened (outbound WebSockets): the server sends at once
-   * (`ApplicationRegistered`, then the call), so subscribe to `events$` first; the server's
+   * (`ApplicationRegistered`, then the call), so follow its events first; the server's
    * identity comes from the first event that carries it instead of a ping. Resolves once the
    * stream is open.
    */
@@ -201,6 +195,19 @@ export class ServerLink implements SessionHost {
       ),
     );
     await this.stream.whenOpen();
+  }
+
+  /**
+   * Gives `listener` the server's events, from `start()` on (follow before starting). A link on a
+   * socket the server opened learns the server's identity from the first event that carries it,
+   * before the listener sees it. One subscriber per event, on every event's path: no operator
+   * between the stream and the listener.
+   */
+  followEvents(listener: (event: StreamEvent) => void): Subscription {
+    return this.stream.events$.subscribe((event) => {
+      this.identify(event);
+      listener(event);
+    });
   }
 
   /** The first event that says which server it comes from names the link's server (if not known yet). */

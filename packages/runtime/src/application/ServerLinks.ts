@@ -138,7 +138,7 @@ export class ServerLinks {
    */
   private follow(link: ServerLink): void {
     const { host } = this;
-    const followed = link.events$.subscribe((event) => host.event(link, event));
+    const followed = link.followEvents((event) => host.event(link, event));
     followed.add(link.gaps$.subscribe((gap) => host.gap(link, gap)));
     followed.add(link.leftovers$.subscribe(() => host.leftover(link)));
     this.followed.set(link, followed);
