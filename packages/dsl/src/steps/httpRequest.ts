@@ -105,7 +105,7 @@ export async function sendHttpRequest(
   const failure = (e: unknown) =>
     timedOut
       ? new HttpStepError(`no answer from ${url} within ${timeoutMs} ms`, 'timeout')
-      : new HttpStepError(`could not reach ${url}: ${(e as Error).message}`, 'network');
+      : new HttpStepError(`could not reach ${url}: ${networkReason(e)}`, 'network');
   try {
     let response: Response;
     let text: string;
@@ -135,4 +135,16 @@ export async function sendHttpRequest(
     options.clock.clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * Why a request could not be made, in words a person can act on: undici's `fetch failed` says
+ * nothing, its cause does (`connect ECONNREFUSED 127.0.0.1:9`, `getaddrinfo ENOTFOUND crm`).
+ */
+function networkReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message !== '' && cause.message !== error.message)
+    return `${error.message} (${cause.message})`;
+  return error.message;
 }

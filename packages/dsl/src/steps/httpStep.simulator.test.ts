@@ -47,15 +47,15 @@ describe('http: why a request failed is in the failed outcome', () => {
     });
   });
 
-  it('no connection: reason network, no status', async () => {
+  it('no connection: reason network, no status, the cause in words', async () => {
     const r = await lookUp(async () => {
-      throw new TypeError('fetch failed');
+      throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
     });
     expect(r.visited()).toEqual(['a', 'b']);
     expect(r.output()?.vars.crm).toMatchObject({
       outcome: 'failed',
       reason: 'network',
-      message: 'could not reach http://127.0.0.1:9/caller: fetch failed',
+      message: 'could not reach http://127.0.0.1:9/caller: fetch failed (connect ECONNREFUSED 127.0.0.1:9)',
     });
     expect(r.output()?.vars.crm).not.toHaveProperty('status');
   });
