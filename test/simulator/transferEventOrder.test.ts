@@ -10,7 +10,7 @@ import { createHarness, type Harness } from './harness.ts';
  */
 
 /** The application's events from `from` on, one line each: type, the channel it is about, the variable. */
-function after(h: Harness, from: number, names: Record<string, string>): string[] {
+function eventsAfter(h: Harness, from: number, names: Record<string, string>): string[] {
   return (h.events.app ?? []).slice(from).map((e) => {
     const channel = (e.channel as { id?: string } | undefined)?.id;
     const variable = typeof e.variable === 'string' ? ` ${e.variable}` : '';
@@ -37,7 +37,7 @@ describe('the event order of transfers made by phones', () => {
     const from = h.events.app!.length;
     const local = h.sim.driver.blindTransfer(agent, '101', 'default');
     await h.advance(0);
-    expect(after(h, from, { [local]: 'local;1' })).toEqual([
+    expect(eventsAfter(h, from, { [local]: 'local;1' })).toEqual([
       'ChannelUnhold agent',
       'ChannelVarset agent BLINDTRANSFER',
       'ChannelVarset customer BLINDTRANSFER',
@@ -64,7 +64,7 @@ describe('the event order of transfers made by phones', () => {
     const from = h.events.app!.length;
     const { firstLink, secondLink } = h.sim.driver.attendedTransfer(agent1, agent2);
     await h.advance(0);
-    expect(after(h, from, { [String(firstLink)]: 'link;1', [String(secondLink)]: 'link;2' })).toEqual([
+    expect(eventsAfter(h, from, { [String(firstLink)]: 'link;1', [String(secondLink)]: 'link;2' })).toEqual([
       'ChannelUnhold agent1',
       'ChannelUnhold agent2',
       'StasisStart link;2',

@@ -457,7 +457,7 @@ function walk(input: SchemaNode, value: unknown, path: Path, out: CheckResult): 
 /** The expressions of a template value (see `s.template`): each `{ expr }` object at any depth. */
 function findTemplateExpressions(value: unknown, path: Path, out: CheckResult): void {
   if (Array.isArray(value)) {
-    value.forEach((item, i) => findTemplateExpressions(item, [...path, i], out));
+    for (const [i, item] of value.entries()) findTemplateExpressions(item, [...path, i], out);
     return;
   }
   if (typeof value !== 'object' || value === null) return;
