@@ -161,7 +161,7 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     servers: options.server ? [classic ? classic.serverOptions : options.server] : [],
     ...(store ? { store } : {}),
     ...(queueStore ? { queueStore } : {}),
-    ...(classic ? { acceptCall: classic.acceptCall } : {}),
+    ...(classic ? { acceptCall: classic.acceptCall, restoreAtStart: classic.restoreAtStart } : {}),
     ...(options.listen
       ? { listen: { ...options.listen, ...(options.server ? { http: options.server } : {}) } }
       : {}),

@@ -5,7 +5,7 @@ import type { Logger, LoggerOptions } from 'pino';
 import type { AnyStateMachine } from 'xstate';
 import type { BridgeSessionOptions } from '../bridge/BridgeSession.ts';
 import type { CallEnded } from '../session/CallEnded.ts';
-import type { CallStore } from '../snapshot/CallRecord.ts';
+import type { CallRecord, CallStore } from '../snapshot/CallRecord.ts';
 import type { CleanupRetryOptions } from './CleanupRetry.ts';
 import type { WatchdogOptions } from '../recovery/CallWatchdog.ts';
 import type { GapReport } from '../recovery/GapReport.ts';
@@ -114,6 +114,14 @@ export interface ApplicationOptions {
    * no to the calls assigned to other processes. Default: every one.
    */
   readonly acceptCall?: (start: StasisStart, server: string) => boolean;
+  /**
+   * Which calls of the store {@link Application.start} takes over (among those of its servers no
+   * session here follows). Default: every one whose channel is up. Given, a call it picks whose
+   * channel is gone is restored too (its flow's hang-up path runs, and its record goes). A classic
+   * cluster's worker takes only its own and those of workers gone (`ClassicCluster.restoreAtStart`):
+   * a live worker's calls stay with it.
+   */
+  readonly restoreAtStart?: (record: CallRecord) => boolean;
 }
 
 /** Options of {@link Application.originate}. */
