@@ -6,6 +6,7 @@ import { createSimulator, startWireServer } from '@ringflow/simulator';
 import { until } from '@ringflow/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../packages/cli/src/ExitCode.ts';
+import { readFeed } from '../../packages/cli/src/dev/test-support/readFeed.ts';
 import { main } from '../../packages/cli/src/main.ts';
 
 const FLOW = `name: desk
@@ -62,41 +63,9 @@ states:
 const OPS = `Basic ${Buffer.from('ops:secret').toString('base64')}`;
 const DRIVER = `Basic ${Buffer.from('u:p').toString('base64')}`;
 
-/** Reads the live view's feed (server-sent events) until `done` holds; gives up after 10 s, saying what came. */
-async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 10_000);
-  const messages: Record<string, unknown>[] = [];
-  try {
-    const response = await fetch(url, { headers: { authorization: OPS }, signal: controller.signal });
-    expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const reader = response.body!.getReader();
-    let text = '';
-    while (!done(messages)) {
-      const { value, done: ended } = await reader.read();
-      if (ended) break;
-      text += new TextDecoder().decode(value);
-      const parts = text.split('\n\n');
-      text = parts.pop() ?? '';
-      // An event's id and the feed's retry come with its data: only the data is read.
-      for (const part of parts) {
-        const data = part.split('\n').find((line) => line.startsWith('data: '));
-        if (data) messages.push(JSON.parse(data.slice('data: '.length)) as Record<string, unknown>);
-      }
-    }
-  } catch (error) {
-    throw new Error(
-      `the feed did not say it in 10 s; it said:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`,
-      {
-        cause: error,
-      },
-    );
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-  return messages;
-}
+/** Reads the live view's feed, behind the ops server's Basic auth. */
+const readLiveFeed = (view: string, done: (messages: Record<string, unknown>[]) => boolean) =>
+  readFeed(view, done, { authorization: OPS });
 
 const lines = (messages: Record<string, unknown>[], call: string) =>
   messages.flatMap((m) => {
@@ -186,7 +155,7 @@ describe('the live view of ringflow run --http', () => {
       });
       expect(placed.status).toBe(201);
       const { id } = (await placed.json()) as { id: string };
-      const inSorry = await readFeed(`${view}api/feed`, (m) =>
+      const inSorry = await readLiveFeed(view, (m) =>
         m.some((x) => x.type === 'state' && x.call === id && x.state === 'sorry'),
       );
       expect(inSorry).toContainEqual(expect.objectContaining({ type: 'call', id, flow: 'desk' }));
@@ -208,9 +177,7 @@ describe('the live view of ringflow run --http', () => {
         method: 'DELETE',
         headers: { authorization: DRIVER },
       });
-      const ended = await readFeed(`${view}api/feed`, (m) =>
-        m.some((x) => x.type === 'ended' && x.call === id),
-      );
+      const ended = await readLiveFeed(view, (m) => m.some((x) => x.type === 'ended' && x.call === id));
       expect(lines(ended, id)).toContainEqual(expect.stringMatching(/^end ■ call ended/));
     } catch (error) {
       throw new Error(`${(error as Error).message}\nringflow run said:\n${err.join('')}`, { cause: error });
@@ -313,13 +280,9 @@ describe('a call seen by the live view becomes a test', () => {
   /** Places a call from `from`, waits for the menu, presses `key`, waits for `state`. */
   const callAndPress = async (from: string, key: string, state: string) => {
     const { id } = (await drive('POST', '/calls', { app: 'line-app', from })) as { id: string };
-    await readFeed(`${view}api/feed`, (m) =>
-      m.some((x) => x.type === 'state' && x.call === id && x.state === 'menu'),
-    );
+    await readLiveFeed(view, (m) => m.some((x) => x.type === 'state' && x.call === id && x.state === 'menu'));
     await drive('POST', `/calls/${id}/dtmf`, { digits: key });
-    await readFeed(`${view}api/feed`, (m) =>
-      m.some((x) => x.type === 'state' && x.call === id && x.state === state),
-    );
+    await readLiveFeed(view, (m) => m.some((x) => x.type === 'state' && x.call === id && x.state === state));
     return id;
   };
   /** The far end a call's flow dialled, found as an operator would: on the server. */
@@ -361,11 +324,11 @@ describe('a call seen by the live view becomes a test', () => {
       const id = await callAndPress('5551234', '1', 'operator');
       const farEnd = await farEndOf(id);
       await drive('POST', `/calls/${farEnd}/answer`);
-      await readFeed(`${view}api/feed`, (m) =>
+      await readLiveFeed(view, (m) =>
         lines(m, id).some((l) => l.startsWith('event ChannelStateChange') && l.includes(farEnd)),
       );
       await drive('DELETE', `/calls/${farEnd}`);
-      await readFeed(`${view}api/feed`, (m) => m.some((x) => x.type === 'ended' && x.call === id));
+      await readLiveFeed(view, (m) => m.some((x) => x.type === 'ended' && x.call === id));
 
       // Behind the view's Basic auth, like the rest of it.
       expect((await fetch(`${view}api/calls/${id}/scenario`)).status).toBe(401);
@@ -400,20 +363,20 @@ describe('a call seen by the live view becomes a test', () => {
       const refused = await callAndPress('5550001', '1', 'operator');
       const farEnd = await farEndOf(refused);
       await drive('POST', `/calls/${farEnd}/reject`, { cause: 21 });
-      await readFeed(`${view}api/feed`, (m) =>
+      await readLiveFeed(view, (m) =>
         m.some((x) => x.type === 'state' && x.call === refused && x.state === 'done'),
       );
-      await readFeed(`${view}api/feed`, (m) => m.some((x) => x.type === 'ended' && x.call === refused));
+      await readLiveFeed(view, (m) => m.some((x) => x.type === 'ended' && x.call === refused));
       const rejected = await saveAndTest(refused);
       expect(rejected.yaml).toMatch(/farEnds:\n\s+PJSIP\/operator: reject\n/);
       expect(rejected.yaml).not.toMatch(/hangupFarEnd/);
 
       // Nobody answers: the server's originate times out (its hang-up is no one's refusal).
       const unanswered = await callAndPress('5550002', '2', 'quick');
-      await readFeed(`${view}api/feed`, (m) =>
+      await readLiveFeed(view, (m) =>
         m.some((x) => x.type === 'state' && x.call === unanswered && x.state === 'nobody'),
       );
-      await readFeed(`${view}api/feed`, (m) => m.some((x) => x.type === 'ended' && x.call === unanswered));
+      await readLiveFeed(view, (m) => m.some((x) => x.type === 'ended' && x.call === unanswered));
       const noAnswer = await saveAndTest(unanswered);
       expect(noAnswer.yaml).toMatch(/farEnds:\n\s+PJSIP\/operator: noAnswer\n/);
       expect(noAnswer.yaml).toMatch(/states:\n\s+- menu\n\s+- quick\n\s+- nobody/);

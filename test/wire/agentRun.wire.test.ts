@@ -13,6 +13,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { echoAudioBot } from '../../examples/echo-audio-bot/echoAudioBot.ts';
 import { orderStatusBot } from '../../examples/order-status-bot/orderStatusBot.ts';
+import { readFeed } from '../../packages/cli/src/dev/test-support/readFeed.ts';
 import { ringflow } from './spawnRingflow.ts';
 import { DEMO } from './wireClient.ts';
 
@@ -192,7 +193,7 @@ describe('ringflow run with an agent step on ringflow simulator', () => {
       expect(told).toContainEqual({ type: 'mark', name: 'echo-2', played: true });
       expect(frames).toBeGreaterThanOrEqual(90); // two seconds of the caller's talk, 20 ms a frame
       // --http's live view shows the session on the call's timeline: the bot reached, its end.
-      const turns = await agentTurnsOnFeed(`${live}api/feed`, (kinds) => kinds.includes('end'));
+      const turns = turnKinds(await readFeed(live, (messages) => turnKinds(messages).includes('end')));
       expect(turns).toContain('connected');
       expect(turns.at(-1)).toBe('end');
       expect(await call.exit).toBe(0);
@@ -205,39 +206,10 @@ describe('ringflow run with an agent step on ringflow simulator', () => {
   }, 60_000);
 });
 
-/**
- * The kinds of the agent turns a live view's feed (server-sent events) has told, read until
- * `done` holds; fails after 10 s saying what came.
- */
-async function agentTurnsOnFeed(url: string, done: (kinds: string[]) => boolean): Promise<string[]> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 10_000);
-  const kinds: string[] = [];
-  try {
-    const response = await fetch(url, { signal: controller.signal });
-    const reader = response.body!.getReader();
-    let text = '';
-    while (!done(kinds)) {
-      const { value, done: ended } = await reader.read();
-      if (ended) break;
-      text += new TextDecoder().decode(value);
-      const parts = text.split('\n\n');
-      text = parts.pop() ?? '';
-      for (const part of parts) {
-        const data = part.split('\n').find((line) => line.startsWith('data: '));
-        const message = data
-          ? (JSON.parse(data.slice('data: '.length)) as { entry?: { turn?: { kind: string } } })
-          : {};
-        if (message.entry?.turn) kinds.push(message.entry.turn.kind);
-      }
-    }
-  } catch (error) {
-    throw new Error(`the live view's feed told no end of the session in 10 s; it told: ${kinds.join(', ')}`, {
-      cause: error,
-    });
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-  return kinds;
+/** The kinds of the agent turns among a feed's messages (timeline lines that carry a turn). */
+function turnKinds(messages: Record<string, unknown>[]): string[] {
+  return messages.flatMap((m) => {
+    const turn = (m.entry as { turn?: { kind: string } } | undefined)?.turn;
+    return turn ? [turn.kind] : [];
+  });
 }

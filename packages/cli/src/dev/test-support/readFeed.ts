@@ -1,10 +1,20 @@
-/** Reads the console's feed until `done` says enough, then closes it; gives up after 10 s, saying what came. */
-export async function readFeed(url: string, done: (messages: Record<string, unknown>[]) => boolean) {
+/**
+ * Reads the console's feed (`<url>api/feed`, server-sent events: the page of `ringflow dev` or the
+ * live view of `ringflow run --http`) until `done` says enough, then closes it; gives up after
+ * 10 s, saying what came. `headers`: e.g. the live view's Basic authorization.
+ */
+export async function readFeed(
+  url: string,
+  done: (messages: Record<string, unknown>[]) => boolean,
+  headers: Record<string, string> = {},
+) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 10_000);
   const messages: Record<string, unknown>[] = [];
   try {
-    const response = await fetch(`${url}api/feed`, { signal: controller.signal });
+    const response = await fetch(`${url}api/feed`, { headers, signal: controller.signal });
+    if (response.headers.get('content-type') !== 'text/event-stream')
+      throw new Error(`${url}api/feed answered ${response.status} ${response.headers.get('content-type')}`);
     const reader = response.body!.getReader();
     let text = '';
     while (!done(messages)) {
