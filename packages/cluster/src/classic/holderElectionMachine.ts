@@ -1,6 +1,6 @@
 import type { Clock } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import { type LeaseWrites, reportOnce } from './leaseWrites.ts';
 
 /** The lease entry as a standby reads it. */
@@ -14,10 +14,16 @@ export interface HolderElectionDeps {
   readonly writes: LeaseWrites;
   /** Reads the entry (undefined when missing or deleted). */
   readonly read: () => Promise<LeaseEntry | undefined>;
+  /**
+   * Follows the entry as NATS pushes it (a KV watch, restarted when it ends): `seen` for each
+   * revision written, `gone` when it is deleted or purged. Returns how to stop following.
+   */
+  readonly follow: (seen: (entry: LeaseEntry) => void, gone: () => void) => () => void;
   readonly me: string;
   readonly renewMs: number;
   readonly takeoverMs: number;
-  readonly watchMs: number;
+  /** How long a standby that knows no revision waits before it reads the entry again. */
+  readonly safetyReadMs: number;
   readonly held: () => void;
   readonly lost: (why: string) => void;
   readonly logger: Logger;
@@ -35,9 +41,15 @@ interface ElectionContext {
   readonly seen: (LeaseEntry & { readonly since: number }) | undefined;
   /** The last kind of failure logged (one line per kind). */
   readonly failing: string | undefined;
+  /** This process released the entry: the delete pushed back is its own, not a free lease to take. */
+  readonly released: boolean;
 }
 
-export type ElectionEvent = { type: 'release' } | { type: 'stop' };
+export type ElectionEvent =
+  | { type: 'release' }
+  | { type: 'stop' }
+  | { type: 'seen'; entry: LeaseEntry }
+  | { type: 'gone' };
 
 /** A write sent at `sentAt`: its revision, or undefined when refused. */
 interface Written {
@@ -50,17 +62,24 @@ const NO_ANSWER = 'event connection lease: NATS did not answer (tried again ever
 /**
  * The event connection holder's election as a statechart (the rules: `HolderElection`):
  *
- * - `watching` → every `watchMs`, `reading` the entry: missing → `acquiring` (create); its
- *   revision unchanged for `takeoverMs`, or written last by this process → `takingOver` (update
- *   naming that revision: of several standbys one wins); else back to `watching`;
+ * - a KV watch of the entry runs as long as the machine (`follow`) and pushes each revision
+ *   (`seen`) and each delete (`gone`): no polling;
+ * - `watching` → a pushed revision re-enters `watching`, which re-arms its timer to `takeoverMs`
+ *   after the revision last changed; a pushed delete → `acquiring` at once; a pushed entry this
+ *   process wrote last → `takingOver` at once. When the timer fires (no revision pushed for
+ *   `takeoverMs`, or `safetyReadMs` while no revision is known), `reading` confirms it: so a
+ *   watch that died silently costs one read per `takeoverMs`, never a missed take-over;
+ * - `reading` the entry: missing → `acquiring` (create); its revision unchanged for
+ *   `takeoverMs`, or written last by this process → `takingOver` (update naming that revision:
+ *   of several standbys one wins); else back to `watching`;
  * - `holding.waiting` → `renewMs` after the last renewal was sent, `holding.renewing`: an
  *   accepted renewal re-enters `holding`, which re-arms its deadline; a refused one means another
  *   process holds the lease now: `lost`, back to `watching`; a failed one is tried again;
  * - `holding`'s deadline, `takeoverMs − renewMs` after the last accepted write was sent, is the
  *   self-fencing: a renewal that hangs or fails never re-arms it, so the holder lets the lease go
  *   before any standby (which waits `takeoverMs` from a later moment) can take it;
- * - `release` → `releasing` (the entry deleted: a standby takes it at its next read) →
- *   `watching`; `stop` → `stopping` (the same) → `stopped`.
+ * - `release` → `releasing` (the entry deleted: the standbys are pushed the delete and race
+ *   to create it) → `watching` (this process ignores its own delete and reads again later); `stop` → `stopping` (the same) → `stopped`.
  *
  * Every NATS failure is logged once per kind and tried again at the next turn.
  */
@@ -70,12 +89,25 @@ export function holderElectionMachine(deps: HolderElectionDeps) {
     const sentAt = clock.now();
     return { revision: await work(), sentAt };
   };
+  // An entry older than the one known (a read answered after a newer revision was pushed) is not news.
   const sawEntry = (context: ElectionContext, entry: LeaseEntry) =>
-    context.seen?.revision === entry.revision ? context.seen : { ...entry, since: clock.now() };
+    context.seen !== undefined && context.seen.revision >= entry.revision
+      ? context.seen
+      : { ...entry, since: clock.now() };
+  const takeNow = (context: ElectionContext, entry: LeaseEntry) => {
+    const seen = sawEntry(context, entry);
+    return seen.value === deps.me || clock.now() - seen.since >= deps.takeoverMs;
+  };
   return setup({
     types: { context: {} as ElectionContext, events: {} as ElectionEvent },
     actors: {
       read: fromPromise(() => deps.read()),
+      follow: fromCallback<ElectionEvent>(({ sendBack }) =>
+        deps.follow(
+          (entry) => sendBack({ type: 'seen', entry }),
+          () => sendBack({ type: 'gone' }),
+        ),
+      ),
       create: fromPromise(() => write(() => deps.writes.create(deps.me))),
       update: fromPromise(({ input }: { input: { revision: number } }) =>
         write(() => deps.writes.update(deps.me, input.revision)),
@@ -85,7 +117,10 @@ export function holderElectionMachine(deps: HolderElectionDeps) {
       ),
     },
     delays: {
-      watch: deps.watchMs,
+      check: ({ context }) =>
+        context.seen === undefined
+          ? deps.safetyReadMs
+          : Math.max(0, context.seen.since + deps.takeoverMs - clock.now()),
       renewDue: ({ context }) => Math.max(0, context.sentAt + deps.renewMs - clock.now()),
       deadline: ({ context }) =>
         Math.max(0, context.acceptedAt + deps.takeoverMs - deps.renewMs - clock.now()),
@@ -96,6 +131,10 @@ export function holderElectionMachine(deps: HolderElectionDeps) {
         deps.held();
       },
       lose: (_, params: { why: string }) => deps.lost(params.why),
+      note: assign({
+        seen: ({ context, event }) => sawEntry(context, (event as { entry: LeaseEntry }).entry),
+        released: false,
+      }),
       failedAsStandby: assign({
         seen: undefined,
         failing: ({ context, event }) =>
@@ -111,30 +150,58 @@ export function holderElectionMachine(deps: HolderElectionDeps) {
     },
   }).createMachine({
     id: 'election',
-    context: { revision: undefined, acceptedAt: 0, sentAt: 0, seen: undefined, failing: undefined },
-    // The entry is read at once on start, then every `watchMs`.
+    context: {
+      revision: undefined,
+      acceptedAt: 0,
+      sentAt: 0,
+      seen: undefined,
+      failing: undefined,
+      released: false,
+    },
+    // The watch runs as long as the machine; the entry is read at once on start.
+    invoke: { src: 'follow' },
     initial: 'reading',
     on: { stop: '.stopping' },
     states: {
-      watching: { after: { watch: 'reading' } },
+      watching: {
+        after: { check: 'reading' },
+        on: {
+          seen: [
+            {
+              guard: ({ context, event }) => takeNow(context, event.entry),
+              target: 'takingOver',
+              actions: 'note',
+            },
+            { target: 'watching', reenter: true, actions: 'note' },
+          ],
+          gone: {
+            guard: ({ context }) => !context.released,
+            target: 'acquiring',
+            actions: assign({ seen: undefined }),
+          },
+        },
+      },
       reading: {
+        on: {
+          seen: { actions: 'note' },
+          // The read may have been answered before the delete: read again.
+          gone: { target: 'reading', reenter: true },
+        },
         invoke: {
           src: 'read',
           onDone: [
             {
               guard: ({ event }) => event.output === undefined,
               target: 'acquiring',
-              actions: assign({ seen: undefined, failing: undefined }),
+              actions: assign({ seen: undefined, failing: undefined, released: false }),
             },
             {
-              guard: ({ context, event }) => {
-                const seen = sawEntry(context, event.output!);
-                return seen.value === deps.me || clock.now() - seen.since >= deps.takeoverMs;
-              },
+              guard: ({ context, event }) => takeNow(context, event.output!),
               target: 'takingOver',
               actions: assign({
                 seen: ({ context, event }) => sawEntry(context, event.output!),
                 failing: undefined,
+                released: false,
               }),
             },
             {
@@ -142,6 +209,7 @@ export function holderElectionMachine(deps: HolderElectionDeps) {
               actions: assign({
                 seen: ({ context, event }) => sawEntry(context, event.output!),
                 failing: undefined,
+                released: false,
               }),
             },
           ],
@@ -250,7 +318,7 @@ export function holderElectionMachine(deps: HolderElectionDeps) {
         invoke: {
           src: 'remove',
           input: ({ context }) => ({ revision: context.revision }),
-          onDone: { target: 'watching', actions: assign({ revision: undefined }) },
+          onDone: { target: 'watching', actions: assign({ revision: undefined, released: true }) },
           onError: { target: 'watching', actions: [assign({ revision: undefined }), 'releaseFailed'] },
         },
       },
