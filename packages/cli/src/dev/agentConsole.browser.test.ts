@@ -5,6 +5,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderStatusBot } from '../../../../examples/order-status-bot/orderStatusBot.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
+import { readFeed } from './test-support/readFeed.ts';
 import { seriousViolations } from './test-support/seriousViolations.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -54,6 +55,18 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page'
     await page.locator('main.grid').waitFor();
     // No call: nothing to say to.
     expect(await page.locator('#say-text').isDisabled()).toBe(true);
+    // The server's reply that names the call is held until the bot has greeted (a busy machine's
+    // order): the greeting is still spoken, the call heard from the moment it was placed.
+    await page.route('**/api/call', async (route) => {
+      const reply = await route.fetch();
+      await readFeed(dev.url, (messages) =>
+        messages.some((m) => {
+          const turn = (m.entry as { turn?: { kind?: string; text?: string } } | undefined)?.turn;
+          return m.type === 'timeline' && turn?.kind === 'bot' && !!turn.text?.includes('How can I help');
+        }),
+      );
+      await route.fulfill({ response: reply });
+    });
     // The demo shop knows the orders of 5551234.
     await page.locator('#from').fill('5551234');
     await page.getByRole('button', { name: 'Call', exact: true }).click();

@@ -54,6 +54,9 @@ export function App({ live }: { readonly live: boolean }) {
   const [audio] = useState(() => new CallAudio(() => setHeard((n) => n + 1)));
   const [soundOn, setSoundOn] = useState(true);
   const [selected, setSelected] = useState<string | null>(null);
+  // Where the feed stood when the page placed the selected call (its bot is heard from there).
+  const [speakFrom, setSpeakFrom] = useState<number | undefined>(undefined);
+  const placing = useRef(0);
   const [pick, setPick] = useState<DiagramPick | null>(null);
   const [notice, setNotice] = useState('');
   const [saves, setSaves] = useState(0);
@@ -71,7 +74,13 @@ export function App({ live }: { readonly live: boolean }) {
     paused,
     version,
   });
-  useBotVoice(store.lines, { selected: live ? null : selected, on: soundOn, paused, version });
+  useBotVoice(store.lines, {
+    selected: live ? null : selected,
+    on: soundOn,
+    paused,
+    version,
+    speakFrom,
+  });
   // Pausing the time shows the steps: each step adds one.
   useEffect(() => {
     if (paused) setTab('steps');
@@ -85,9 +94,10 @@ export function App({ live }: { readonly live: boolean }) {
   const pageNow = useNow(calls.some((c) => !c.ended) || (store.clock !== null && !paused));
   // Durations and the clock in the server's (simulated) time.
   const now = store.serverNow(pageNow);
-  const select = (id: string) => {
+  const select = (id: string, placedAt?: number) => {
     store.call(id, flowName);
     setSelected(id);
+    setSpeakFrom(placedAt);
   };
   const title = live ? 'live' : 'dev';
   return (
@@ -121,7 +131,10 @@ export function App({ live }: { readonly live: boolean }) {
                 selectedEnded={!!call?.ended}
                 selectedAgent={!!call?.agent && !call.ended}
                 agentFlow={!!flow && hasAgentStep(flow)}
-                onCalled={select}
+                onCalling={() => {
+                  placing.current = store.lines.length;
+                }}
+                onCalled={(id) => select(id, placing.current)}
                 onNotice={setNotice}
                 audio={audio}
                 setup={setup}
@@ -138,7 +151,7 @@ export function App({ live }: { readonly live: boolean }) {
               selected={selected}
               now={now}
               live={live}
-              onSelect={select}
+              onSelect={(id) => select(id)}
               onNotice={setNotice}
             />
             <SaveCall

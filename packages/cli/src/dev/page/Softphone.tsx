@@ -46,6 +46,8 @@ export function Softphone(props: {
   readonly selectedAgent: boolean;
   /** Whether the flow has agent steps (the box for the caller's words is shown). */
   readonly agentFlow: boolean;
+  /** Called as the call is placed, before the server names it (`onCalled`). */
+  readonly onCalling: () => void;
   readonly onCalled: (id: string) => void;
   readonly onNotice: (text: string) => void;
   readonly audio: CallAudio;
@@ -70,6 +72,7 @@ export function Softphone(props: {
   const call = async () => {
     // The click lets the browser start the call's sounds.
     if (props.soundOn) void audio.audioContext().resume();
+    props.onCalling();
     const reply = await act('call', {
       flow: settings.flow,
       extension: settings.extension,
