@@ -1,3 +1,4 @@
+import { mediaFormat } from '@ringflow/client';
 import type { PublishedEvent } from '../events/EventBus.ts';
 import type { HeardAudio } from '../media/HeardAudio.ts';
 import { mediaSocketsOf } from '../media/MediaSockets.ts';
@@ -157,6 +158,30 @@ export class SimulatorDriver {
     if (ch.talkingSince === undefined) return;
     ch.talkingSince = undefined;
     reviewAudio(this.world, ch);
+  }
+
+  /**
+   * The caller on `channelId` says one 20 ms frame of audio (`format`, default slin16: 640 bytes
+   * of 16 kHz signed 16-bit little-endian samples), as a phone sends its microphone: the media
+   * sockets of the caller's bridge get it on their next tick, in their own format (a voice bot
+   * hears the caller's real voice, not the tone of {@link startTalking}). Returns the media
+   * channels it was given to (none when the caller is in no bridge with one). Throws for a
+   * channel that is gone, a format that is not PCM or G.711, or a frame that is not one frame.
+   *
+   * @example
+   * sim.driver.speak(callerId, frame); // 640 bytes of the caller's voice
+   * await clock.advance(20); // the bot's socket got it (as 160 bytes if its format is ulaw)
+   */
+  speak(channelId: string, frame: Uint8Array, format = 'slin16'): readonly string[] {
+    const ch = this.channel(channelId);
+    const known = mediaFormat(format);
+    if (known?.kind !== 'framed' || known.encoding === 'opaque')
+      throw new Error(`speak: format must be slin, slin16... or ulaw/alaw, got "${format}"`);
+    if (frame.byteLength !== known.frameBytes)
+      throw new Error(
+        `speak: a frame of ${format} is ${known.frameBytes} bytes (20 ms), got ${frame.byteLength}`,
+      );
+    return mediaSocketsOf(this.world).speak(ch.id, frame, known);
   }
 
   /** The phone puts the call on hold (ChannelHold) or takes it off (ChannelUnhold). */

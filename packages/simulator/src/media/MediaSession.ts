@@ -42,6 +42,8 @@ export interface MediaSessionInit {
   readonly heard: (audio: HeardAudio) => void;
   /** One frame of the application's audio reaches channel `hearerId` (another media channel carries it on). */
   readonly reached?: (hearerId: string, frame: Uint8Array, format: MediaFormat) => void;
+  /** One frame of the application's audio plays, heard by `hearers` (told as it plays). */
+  readonly played?: (frame: Uint8Array, hearers: readonly string[]) => void;
 }
 
 interface Utterance {
@@ -388,10 +390,12 @@ export class MediaSession {
     const utterance = this.utterance;
     utterance.frames++;
     utterance.chunks.push(frame);
-    for (const id of this.hearers()) {
+    const hearers = this.hearers();
+    for (const id of hearers) {
       utterance.hearers.add(id);
       this.init.reached?.(id, frame, this.init.format);
     }
+    this.init.played?.(frame, hearers);
   }
 
   private hearers(): string[] {

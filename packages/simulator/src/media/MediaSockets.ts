@@ -14,6 +14,7 @@ import type { SimChannel } from '../world/SimChannel.ts';
 import { stasisEntryFromText } from '../world/StasisEntry.ts';
 import type { World } from '../world/World.ts';
 import type { HeardAudio } from './HeardAudio.ts';
+import type { PlayedFrame } from './PlayedFrame.ts';
 import { dialMediaWebSocket, type MediaDialer, type MediaPipe } from './MediaPipe.ts';
 import { MediaSession } from './MediaSession.ts';
 import {
@@ -85,6 +86,7 @@ export class MediaSockets {
   private readonly incomingTimeoutMs: number;
   private readonly heardLog: HeardAudio[] = [];
   private readonly heardListeners = new Set<(audio: HeardAudio) => void>();
+  private readonly playedListeners = new Set<(frame: PlayedFrame) => void>();
   private sequence = 0;
 
   constructor(
@@ -123,6 +125,40 @@ export class MediaSockets {
   onHeard(listener: (audio: HeardAudio) => void): () => void {
     this.heardListeners.add(listener);
     return () => this.heardListeners.delete(listener);
+  }
+
+  /**
+   * Called with each frame of application audio as it plays into a call (every 20 ms of the
+   * clock while a bot speaks), with who hears it: what a softphone would play live. The end of
+   * each stretch (and a flush cutting it short) is told by {@link onHeard}. Returns the remover.
+   *
+   * @example
+   * sim.media.onPlayed((f) => { if (f.hearers.includes('caller-1')) speaker.play(f.audio, f.format); });
+   */
+  onPlayed(listener: (frame: PlayedFrame) => void): () => void {
+    this.playedListeners.add(listener);
+    return () => this.playedListeners.delete(listener);
+  }
+
+  /**
+   * The phone on `channelId` sends one frame of its caller's voice (`format`): the media sockets
+   * of its bridge get it on their next 20 ms tick, converted to their format, as audio carried
+   * from one socket to another is (a voice bot hears the caller); the tone that stands for a
+   * talking caller is not added. Nothing reaches a socket while the caller's audio is muted, the
+   * bridge holds, or the socket's direction is `out`. Returns the media channels it was given to.
+   */
+  speak(channelId: string, frame: Uint8Array, format: MediaFormat): string[] {
+    const ch = this.world.channel(channelId);
+    const bridge = ch?.bridgeId === undefined ? undefined : this.world.bridges.get(ch.bridgeId);
+    if (!ch || !bridge || bridge.holding || ch.muted?.has('in')) return [];
+    const reached: string[] = [];
+    for (const id of bridge.channelIds) {
+      const media = id === ch.id ? undefined : this.byChannel.get(id);
+      if (!media || media.channel.muted?.has('out')) continue;
+      media.session.carry(frame, format);
+      reached.push(id);
+    }
+    return reached;
   }
 
   /** True while the channel is an external media channel with its socket connected. */
@@ -229,6 +265,17 @@ export class MediaSockets {
       variables: () => channelvars,
       heard: (audio) => this.recordHeard(audio),
       reached: (hearerId, frame, from) => this.byChannel.get(hearerId)?.session.carry(frame, from),
+      played: (audio, hearers) => {
+        if (this.playedListeners.size === 0) return;
+        const played: PlayedFrame = {
+          mediaChannelId: ch.id,
+          hearers,
+          at: world.clock.now(),
+          format: format.name,
+          audio,
+        };
+        for (const listener of this.playedListeners) listener(played);
+      },
     });
     const media: MediaChannel = { channel: ch, session, incomingId: undefined, timer: undefined };
     this.byChannel.set(ch.id, media);
