@@ -157,12 +157,15 @@ describe('ringflow dev: agent steps', () => {
     }
   }, 60_000);
 
-  it("tells an audio bot's tools and end (its words are its own audio)", async () => {
+  it("tells an audio bot's tools, its clear and its end (its words are its own audio)", async () => {
     const audioBot = await serveAudioBot(
       (c) =>
         c.onMessage((m) => {
           if (m.type === 'setup') c.send({ type: 'tool', id: 'n1', name: 'callerNumber' });
-          if (m.type === 'toolResult') c.send({ type: 'end', result: 'done', data: { number: m.result } });
+          if (m.type !== 'toolResult') return;
+          // The bot drops its own audio (the caller talked over it), then ends.
+          c.send({ type: 'clear' });
+          c.send({ type: 'end', result: 'done', data: { number: m.result } });
         }),
       { port: 0, path: '/echo' },
     );
@@ -189,9 +192,10 @@ states:
       if (!id) throw new Error('no call placed');
       const messages = await readFeed(audio.url, (m) => turnsOf(m, id).some((t) => t.kind === 'end'));
       expect(turnsOf(messages, id)).toEqual([
-        { kind: 'connected', bot: audioBot.url },
+        { kind: 'connected', bot: audioBot.url, protocol: 'audio' },
         { kind: 'tool', id: 'n1', name: 'callerNumber' },
         { kind: 'toolResult', id: 'n1', result: '5552000' },
+        { kind: 'interrupted' },
         { kind: 'end', outcome: 'done', by: 'bot', data: { number: '5552000' } },
       ]);
     } finally {

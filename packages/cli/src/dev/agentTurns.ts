@@ -22,6 +22,8 @@ export function turnOfMessage(
     switch (m.type) {
       case 'say':
         return { kind: 'bot', text: m.text };
+      case 'clear':
+        return { kind: 'interrupted' };
       case 'tool':
         return { kind: 'tool', id: m.id, name: m.name, ...(m.args !== undefined ? { args: m.args } : {}) };
       case 'end':
@@ -60,7 +62,7 @@ export function turnOfMessage(
 export function textOfTurn(turn: AgentTurn): string {
   switch (turn.kind) {
     case 'connected':
-      return `bot connected: ${turn.bot}`;
+      return `bot connected: ${turn.bot}${turn.protocol === 'audio' ? ' (audio protocol)' : ''}`;
     case 'unreachable':
       return `bot unreachable: ${turn.bot} (${turn.reason})`;
     case 'caller':

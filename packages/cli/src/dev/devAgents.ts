@@ -1,6 +1,7 @@
 import type { Clock } from '@ringflow/client';
 import {
   type AgentServices,
+  type AudioBot,
   createAgentServices,
   SimulatedSpeechToText,
   SimulatedTextToSpeech,
@@ -38,6 +39,8 @@ export class DevAgents {
       readonly told: (call: string, turn: AgentTurn) => void;
       /** Bots run in process, by the address (or name) a step's `bot:` gives. */
       readonly bots?: Readonly<Record<string, TextBot>>;
+      /** Bots of the audio protocol run in process, likewise (steps with `protocol: audio`). */
+      readonly audioBots?: Readonly<Record<string, AudioBot>>;
     },
   ) {}
 
@@ -50,7 +53,7 @@ export class DevAgents {
       speechToText,
       textToSpeech: new SimulatedTextToSpeech(),
     });
-    return observeAgentServices(base, call, this.options.told, this.options.bots);
+    return observeAgentServices(base, call, this.options.told, this.options.bots, this.options.audioBots);
   }
 
   /**

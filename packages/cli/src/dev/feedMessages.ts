@@ -40,7 +40,8 @@ export interface TimelineEntry {
  * and a bot that broke the protocol.
  */
 export type AgentTurn =
-  | { readonly kind: 'connected'; readonly bot: string }
+  /** `protocol: 'audio'`: a bot of the audio protocol (its words are its own audio, played on the call's line). */
+  | { readonly kind: 'connected'; readonly bot: string; readonly protocol?: 'audio' }
   | { readonly kind: 'unreachable'; readonly bot: string; readonly reason: string }
   | { readonly kind: 'caller'; readonly text: string }
   | { readonly kind: 'bot'; readonly text: string }
@@ -185,3 +186,20 @@ export type FeedMessage =
       readonly answered?: boolean;
       readonly gone?: boolean;
     };
+
+/**
+ * The call's line (`ringflow dev` only): a WebSocket at `api/line?call=<id>` that the page opens
+ * for the selected call. The server sends, as binary messages, each 20 ms frame of application
+ * audio the caller hears (a bot of the audio protocol speaking) as it plays on the simulated
+ * line, in {@link LINE_SAMPLE_RATE} Hz signed 16-bit little-endian samples, and as text a
+ * {@link LineMessage}. The page sends, as binary messages, the caller's microphone in 20 ms frames
+ * of the same format (slin16, {@link LINE_FRAME_BYTES} bytes), which the simulator carries to the
+ * media sockets of the caller's bridge (the bot hears the caller). A server-sent events feed is
+ * text only and keeps a history; 50 frames a second each way are neither.
+ */
+export const LINE_PATH = 'api/line';
+export const LINE_SAMPLE_RATE = 16_000;
+export const LINE_FRAME_BYTES = 640;
+
+/** A text message of the call's line: the bot's audio was cut short (FLUSH_MEDIA: stop it now). */
+export type LineMessage = { readonly type: 'flush' };

@@ -1,7 +1,9 @@
 import {
   type AgentServices,
+  type AudioBot,
   type AudioBotLink,
   type BotLink,
+  linkInProcessAudioBot,
   linkInProcessBot,
   type TextBot,
 } from '@ringflow/runtime';
@@ -14,8 +16,9 @@ type Seen = (...exchange: Parameters<typeof turnOfMessage>) => void;
  * A call's agent services whose every exchange with the bot is told as a turn of the call
  * (`told`): the connection made or refused, each message both ways worth a line, and each turn's
  * latency (still counted by `base`'s metrics). What `ringflow dev` and the live view of
- * `ringflow run --http` show on a call's timeline. `bots` answers the addresses it names in
- * process (the console's own bots) instead of `base.connectBot`.
+ * `ringflow run --http` show on a call's timeline. `bots` (text relay) and `audioBots` (audio
+ * protocol) answer the addresses they name in process (the console's own bots) instead of
+ * `base.connectBot` and `base.connectAudioBot`.
  *
  * @example consoleMachine(flow, {}, feed, recorder, undefined, (call) => observeAgentServices(agents, call, told));
  */
@@ -24,16 +27,17 @@ export function observeAgentServices(
   call: string,
   told: (call: string, turn: AgentTurn) => void,
   bots: Readonly<Record<string, TextBot>> = {},
+  audioBots: Readonly<Record<string, AudioBot>> = {},
 ): AgentServices {
   const seen: Seen = (...exchange) => {
     const turn = turnOfMessage(...exchange);
     if (turn) told(call, turn);
   };
   // The connection told: made, or refused (then the step ends unreachable).
-  const connecting = async <L>(bot: string, connect: () => Promise<L>): Promise<L> => {
+  const connecting = async <L>(bot: string, connect: () => Promise<L>, audio = false): Promise<L> => {
     try {
       const link = await connect();
-      told(call, { kind: 'connected', bot });
+      told(call, { kind: 'connected', bot, ...(audio ? { protocol: 'audio' as const } : {}) });
       return link;
     } catch (error) {
       told(call, { kind: 'unreachable', bot, reason: (error as Error).message });
@@ -61,10 +65,17 @@ export function observeAgentServices(
     },
     // An audio bot's words are its own audio: its control messages are told (tools, its end,
     // interruptions, keys).
-    ...(connectAudioBot
+    ...(connectAudioBot || Object.keys(audioBots).length > 0
       ? {
-          connectAudioBot: async (bot, options) =>
-            observedAudio(await connecting(bot, () => connectAudioBot(bot, options)), seen),
+          connectAudioBot: async (bot, options) => {
+            const inProcess = audioBots[bot];
+            const connect = async () => {
+              if (inProcess) return linkInProcessAudioBot(inProcess);
+              if (!connectAudioBot) throw new Error(`no audio bot ${bot} in this console`);
+              return connectAudioBot(bot, options);
+            };
+            return observedAudio(await connecting(bot, connect, true), seen);
+          },
         }
       : {}),
   };

@@ -1,14 +1,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { isConsoleRequest, readRequest } from './consoleRequests.ts';
 import type { PostHandlers } from './devConsoleHandlers.ts';
 
 /** A GET route: answers the request itself (a page, a feed, a file). */
 export type GetHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
-/** The console's routes: GET by exact path, or by path prefix (`/api/sounds/`); POST api/<request>. */
+/** A WebSocket route: takes the upgrade request and its socket (or refuses it on the socket). */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * The console's routes: GET by exact path, or by path prefix (`/api/sounds/`); POST api/<request>;
+ * WebSocket upgrades by exact path.
+ */
 export interface DevConsoleRoutes {
   readonly gets: Readonly<Record<string, GetHandler>>;
+  readonly upgrades?: Readonly<Record<string, UpgradeHandler>>;
   /** GET routes for every path under a prefix, tried in order after the exact ones. */
   readonly prefixes?: readonly (readonly [prefix: string, handler: GetHandler])[];
   readonly posts: PostHandlers;
@@ -46,6 +54,13 @@ export async function serveDevConsole(routes: DevConsoleRoutes, host: string, po
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: (error as Error).message }));
     });
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const upgrade =
+      routes.upgrades && Object.hasOwn(routes.upgrades, path) ? routes.upgrades[path] : undefined;
+    if (upgrade) upgrade(req, socket, head);
+    else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import type { TextBot } from '@ringflow/runtime';
+import type { AudioBot, TextBot } from '@ringflow/runtime';
 import { formatIssue } from '@ringflow/simulator';
+import { CallLines } from './CallLines.ts';
 import { CallRecorder } from './CallRecorder.ts';
 import { ConsoleFeed } from './ConsoleFeed.ts';
 import { consoleMachine } from './consoleMachine.ts';
@@ -39,6 +40,12 @@ export interface DevConsoleOptions {
    * orderStatusBot() }`). Others are connected to at their `ws://` address.
    */
   readonly bots?: Readonly<Record<string, TextBot>>;
+  /**
+   * Bots of the audio protocol run in this process, likewise (`{ 'ws://127.0.0.1:9200/echo':
+   * echoAudioBot() }`): their audio is played in the page, and the page's microphone is their
+   * caller's voice.
+   */
+  readonly audioBots?: Readonly<Record<string, AudioBot>>;
 }
 
 export interface DevConsole {
@@ -50,7 +57,8 @@ export interface DevConsole {
 
 /**
  * `ringflow dev`: the simulator (in process, served on a loopback port as a real server would be),
- * the flows running on it through the runtime, and the console page with its live feed (SSE).
+ * the flows running on it through the runtime, and the console page with its live feed (SSE) and
+ * the selected call's line (a WebSocket: a bot's audio to the page, the microphone to the bot).
  * Both run on one simulated clock the page can pause and step. Every call is recorded (what the
  * caller and the far ends did, what the flow did), so that it can be saved as a scenario file;
  * the scenario files beside the flows can be run from the page.
@@ -90,6 +98,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
       recorder.agentTurn(call, turn);
     },
     ...(options.bots ? { bots: options.bots } : {}),
+    ...(options.audioBots ? { audioBots: options.audioBots } : {}),
   });
   const running = await startDevApplication({
     url: server.wire.url,
@@ -113,10 +122,13 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     time,
     agents,
   });
+  // The selected calls' lines: the audio their callers hear from bots, and their microphones.
+  const lines = new CallLines(server.sim, () => time.state().paused);
   // The feeds are ended first: the page's server closes only once its connections are.
   const endFeeds = () => {
     flows.close();
     feed.close();
+    lines.close();
   };
   const shutDown = async () => {
     endFeeds();
@@ -151,6 +163,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
         '/api/scenarios': async (_, res) => json(res, await scenarioFilesOf(flows.files())),
       },
       prefixes: [['/api/sound', (req, res) => serveSound(sounds, req, res)]],
+      upgrades: { '/api/line': (req, socket, head) => lines.accept(req, socket, head) },
       posts,
     },
     options.host ?? '127.0.0.1',

@@ -8,6 +8,7 @@ import { SaveCall } from './SaveCall.tsx';
 import { Scenarios } from './Scenarios.tsx';
 import { useBotVoice } from './BotVoice.ts';
 import { CallAudio } from './CallAudio.ts';
+import { useCallLine } from './CallLine.ts';
 import { get } from './api.ts';
 import { type CallerSettings, Softphone, type SoftphoneSetup } from './Softphone.tsx';
 import { useCallSounds } from './Speaker.tsx';
@@ -89,6 +90,8 @@ export function App({ live }: { readonly live: boolean }) {
   const flowName = settings.flow ?? flows[0]?.name ?? '';
   picked.current = flowName;
   const call = selected ? store.calls.get(selected) : undefined;
+  // The selected call's line while it goes on: its bot's own audio, and the microphone's voice.
+  const line = useCallLine(audio, { call: live || !call || call.ended ? null : call.id, on: soundOn });
   const flow = flows.find((f) => f.name === (call ? call.flow : flowName)) ?? flows[0];
   const calls = [...store.calls.values()].reverse();
   const pageNow = useNow(calls.some((c) => !c.ended) || (store.clock !== null && !paused));
@@ -130,6 +133,8 @@ export function App({ live }: { readonly live: boolean }) {
                 selected={selected}
                 selectedEnded={!!call?.ended}
                 selectedAgent={!!call?.agent && !call.ended}
+                selectedAudioAgent={!!call?.agentAudio && !call.ended}
+                line={line}
                 agentFlow={!!flow && hasAgentStep(flow)}
                 onCalling={() => {
                   placing.current = store.lines.length;

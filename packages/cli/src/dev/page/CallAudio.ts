@@ -16,12 +16,18 @@ export interface PlayingPart {
 const TONE_LEVEL = 0.12;
 /** How far ahead a tone's cadence is scheduled (it is stopped with its sound). */
 const CADENCE_AHEAD_MS = 10 * 60_000;
+/** How far ahead of the audio clock the line's frames start after a gap: room for their jitter (s). */
+const LINE_AHEAD_S = 0.08;
+/** What the page lists while the line plays (the call's own audio: a bot of the audio protocol). */
+const LINE_PART: PlayingPart = { name: 'bot audio', format: 'line', state: 'playing' };
 
 /**
  * The sounds of the selected call, played in the browser with Web Audio: a prompt's files fetched
  * from `api/sound` (WAV decoded by the browser, the raw formats by decodeRawSound) and scheduled
  * one after the other; tones (`tone:ring`, `tone:busy`...), music on hold (`moh:<class>`) and the
  * keys' DTMF pairs synthesised.
+ * The call's line (a bot speaking its own audio, frame by frame as the simulator plays it) is
+ * scheduled frame after frame, a little ahead of the audio clock, and stopped at once on a flush.
  * The audio context is made on first use (a click lets it start); `suspend` holds every sound
  * while the simulated time is paused. `changed` is told when what plays changes (the page shows it).
  *
@@ -37,6 +43,9 @@ export class CallAudio {
     { readonly parts: PlayingPart[]; readonly nodes: AudioScheduledSourceNode[] }
   >();
 
+  /** The line's frames scheduled and not yet ended, and where the next one starts. */
+  private line: { nextAt: number; readonly nodes: Set<AudioBufferSourceNode> } | undefined;
+
   constructor(private readonly changed: () => void = () => {}) {}
 
   /** The audio context (made on first use). */
@@ -45,9 +54,50 @@ export class CallAudio {
     return this.context;
   }
 
-  /** What plays now, by sound id. */
+  /** What plays now, by sound id (`line`: the call's line). */
   playing(): ReadonlyMap<string, readonly PlayingPart[]> {
-    return new Map([...this.sounds].map(([id, s]) => [id, s.parts]));
+    const playing = new Map<string, readonly PlayingPart[]>([...this.sounds].map(([id, s]) => [id, s.parts]));
+    if (this.line) playing.set('line', [LINE_PART]);
+    return playing;
+  }
+
+  /**
+   * One 20 ms frame of the call's line, played right after the frame before it (after a gap, a
+   * little ahead of now: frames come over the network).
+   */
+  lineFrame(samples: Int16Array, sampleRate: number): void {
+    const context = this.audioContext();
+    const buffer = context.createBuffer(1, samples.length, sampleRate);
+    const data = buffer.getChannelData(0);
+    for (let i = 0; i < samples.length; i++) data[i] = samples[i]! / 32768;
+    const source = context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(context.destination);
+    const started = !this.line;
+    const line = this.line ?? { nextAt: 0, nodes: new Set<AudioBufferSourceNode>() };
+    this.line = line;
+    const at = Math.max(line.nextAt, context.currentTime + LINE_AHEAD_S);
+    source.start(at);
+    line.nextAt = at + buffer.duration;
+    line.nodes.add(source);
+    source.onended = () => {
+      line.nodes.delete(source);
+      // The stretch played out.
+      if (this.line === line && line.nodes.size === 0) {
+        this.line = undefined;
+        this.changed();
+      }
+    };
+    if (started) this.changed();
+  }
+
+  /** Stops the line's audio at once (the bot cut it short, or the call is no longer heard). */
+  lineFlush(): void {
+    const line = this.line;
+    if (!line) return;
+    this.line = undefined;
+    for (const node of line.nodes) node.stop();
+    this.changed();
   }
 
   has(id: string): boolean {
@@ -84,6 +134,7 @@ export class CallAudio {
 
   stopAll(): void {
     for (const id of [...this.sounds.keys()]) this.stop(id);
+    this.lineFlush();
   }
 
   /** A key's DTMF pair, for 120 ms. */

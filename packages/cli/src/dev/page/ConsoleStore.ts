@@ -28,6 +28,8 @@ export interface CallView {
   end: CallEnd | null;
   /** Whether an agent step talks with its bot now (typed words are spoken to it). */
   agent: boolean;
+  /** Whether that bot speaks the audio protocol (the microphone's voice is carried to it). */
+  agentAudio: boolean;
 }
 
 /** A far end a call's flow dialled, as the page lists it (under its call). */
@@ -80,6 +82,7 @@ export class ConsoleStore {
         ended: null,
         end: null,
         agent: false,
+        agentAudio: false,
       };
       this.calls.set(id, call);
     }
@@ -147,6 +150,7 @@ export class ConsoleStore {
         if (!call) return;
         call.ended = message.outcome;
         call.agent = false;
+        call.agentAudio = false;
         for (const [id, sound] of this.sounds) if (sound.call === message.call) this.sounds.delete(id);
         call.endedAt = message.at ?? null;
         call.end = message.end ?? null;
@@ -159,8 +163,14 @@ export class ConsoleStore {
         if (call && call.startedAt === null) call.startedAt = message.entry.at;
         // An agent session is on from its bot's connection to its end.
         const turn = message.entry.turn;
-        if (call && turn?.kind === 'connected') call.agent = true;
-        if (call && (turn?.kind === 'end' || turn?.kind === 'unreachable')) call.agent = false;
+        if (call && turn?.kind === 'connected') {
+          call.agent = true;
+          call.agentAudio = turn.protocol === 'audio';
+        }
+        if (call && (turn?.kind === 'end' || turn?.kind === 'unreachable')) {
+          call.agent = false;
+          call.agentAudio = false;
+        }
         return;
       }
       case 'farEnd':

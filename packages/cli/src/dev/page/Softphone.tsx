@@ -2,16 +2,26 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConsoleRequests } from '../consoleRequests.ts';
 import { post } from './api.ts';
 import type { CallAudio } from './CallAudio.ts';
+import type { CallLine } from './CallLine.ts';
 import { DialPad } from './DialPad.tsx';
 import { MicTalk } from './MicTalk.ts';
+import { MicVoice } from './MicVoice.ts';
 import { NowPlaying, Speaker } from './Speaker.tsx';
 import type { FlowDescription } from './types.ts';
 
 /** The value of "dialplan" in the flow list: the call goes through the dialplan. */
 export const THROUGH_DIALPLAN = '';
 
-/** How the caller talks: with the Talk and Silence buttons, the same with a tone heard, or the microphone's level. */
+/**
+ * How the caller talks: with the Talk and Silence buttons, the same with a tone heard, or the
+ * microphone (its voice to a bot of the audio protocol, its level elsewhere).
+ */
 type TalkWith = 'buttons' | 'tone' | 'microphone';
+
+/** The microphone in use (a caller who was talking falls silent when it closes). */
+interface OpenMicrophone {
+  close(talk: (talking: boolean) => void): void;
+}
 
 /** What `api/softphone` says: the dialplan the page calls through, and where sounds come from. */
 export interface SoftphoneSetup {
@@ -44,6 +54,10 @@ export function Softphone(props: {
   readonly selectedEnded: boolean;
   /** Whether the selected call is in an agent step now (typed words are spoken to its bot). */
   readonly selectedAgent: boolean;
+  /** Whether that step's bot speaks the audio protocol (the microphone's voice goes to it). */
+  readonly selectedAudioAgent: boolean;
+  /** The selected call's line (its bot's audio; the microphone's voice), while it is open. */
+  readonly line: CallLine | null;
   /** Whether the flow has agent steps (the box for the caller's words is shown). */
   readonly agentFlow: boolean;
   /** Called as the call is placed, before the server names it (`onCalled`). */
@@ -63,7 +77,7 @@ export function Softphone(props: {
   const [words, setWords] = useState('');
   // The tone heard while the caller talks (talking with a tone), and the microphone.
   const voice = useRef<(() => void) | null>(null);
-  const mic = useRef<MicTalk | null>(null);
+  const mic = useRef<OpenMicrophone | null>(null);
   const act = async <P extends keyof ConsoleRequests>(path: P, body: ConsoleRequests[P]) => {
     const reply = await post<{ id?: string }, P>(path, body);
     props.onNotice(reply.error ?? '');
@@ -105,13 +119,18 @@ export function Softphone(props: {
     const reply = await act('say', { call: selected, text: words });
     if (!reply.error) setWords('');
   };
-  // The microphone talks for the selected call while it goes on.
+  // The microphone talks for the selected call while it goes on: its voice, on the line, to a bot
+  // of the audio protocol; elsewhere its level (talk detection).
+  const line = props.selectedAudioAgent ? props.line : null;
   useEffect(() => {
     if (talkWith !== 'microphone' || idle || !selected) return;
     let closed = false;
     const call = selected;
     const tell = (talking: boolean) => void act('talk', { call, talking });
-    void MicTalk.open(audio.audioContext(), tell, setLevel).then(
+    const opening: Promise<OpenMicrophone> = line
+      ? MicVoice.open(audio.audioContext(), (frame) => line.send(frame), setLevel)
+      : MicTalk.open(audio.audioContext(), tell, setLevel);
+    void opening.then(
       (opened) => {
         if (closed) opened.close(tell);
         else mic.current = opened;
@@ -124,7 +143,7 @@ export function Softphone(props: {
       mic.current = null;
       setLevel(0);
     };
-  }, [talkWith, idle, selected]);
+  }, [talkWith, idle, selected, line]);
   return (
     <div class="panel softphone">
       <h2>Softphone</h2>
@@ -188,6 +207,8 @@ export function Softphone(props: {
         <meter
           id="mic-level"
           class="mic-level"
+          data-sends={line ? 'voice' : 'level'}
+          title={line ? 'Your voice goes to the bot' : 'Its level drives talk detection'}
           aria-label="Microphone level"
           min={0}
           max={0.2}
@@ -230,7 +251,12 @@ export function Softphone(props: {
           >
             <option value="buttons">the buttons</option>
             <option value="tone">the buttons, with a tone</option>
-            <option value="microphone">the microphone (level only)</option>
+            <option
+              value="microphone"
+              title="Its voice to a bot of the audio protocol; elsewhere its level (talk detection)"
+            >
+              the microphone
+            </option>
           </select>
         </label>
         <Speaker

@@ -1,0 +1,110 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { decodeMediaAudio, encodeMediaAudio, mediaFormat, resampleSamples } from '@ringflow/client';
+import type { HeardAudio, Simulator } from '@ringflow/simulator';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { LINE_FRAME_BYTES, LINE_SAMPLE_RATE, type LineMessage } from './feedMessages.ts';
+
+const slin16 = mediaFormat('slin16')!;
+
+/**
+ * The calls' lines of `ringflow dev` (see LINE_PATH in feedMessages.ts): one WebSocket per page
+ * that has a call selected. Each gets the application audio its call's caller hears, frame by frame
+ * as the simulator plays it (its clock: nothing while the time is paused, one frame per 20 ms
+ * step), and a flush when the bot cuts its audio short; what the page sends is the caller's voice,
+ * carried to the media sockets of the caller's bridge (dropped while the time is paused: the line
+ * stands still). A page's frame that is not 640 bytes closes its line with 1007 saying so.
+ *
+ * @example
+ * const lines = new CallLines(sim, () => time.state().paused);
+ * routes.upgrades = { '/api/line': (req, socket, head) => lines.accept(req, socket, head) };
+ */
+export class CallLines {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    perMessageDeflate: false,
+  });
+  private readonly lines = new Map<WebSocket, string>();
+  private readonly stops: (() => void)[];
+
+  constructor(
+    private readonly sim: Simulator,
+    private readonly paused: () => boolean,
+  ) {
+    this.stops = [
+      sim.media.onPlayed((frame) => {
+        const listeners = this.linesOf(frame.hearers);
+        if (listeners.length === 0) return;
+        const pcm = toLineAudio(frame.format, frame.audio);
+        if (pcm) for (const ws of listeners) ws.send(pcm);
+      }),
+      sim.media.onHeard((audio: HeardAudio) => {
+        if (!audio.flushed) return;
+        const flush: LineMessage = { type: 'flush' };
+        for (const ws of this.linesOf(audio.hearers)) ws.send(JSON.stringify(flush));
+      }),
+    ];
+  }
+
+  /** Takes a page's upgrade to `api/line?call=<id>` (400 without a call). */
+  accept(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const call = new URL(req.url ?? '/', 'http://localhost').searchParams.get('call');
+    if (!call) {
+      const text = 'api/line needs the call: api/line?call=<id>';
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\nConnection: close\r\n\r\n${text}`,
+      );
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.lines.set(ws, call);
+      ws.on('close', () => this.lines.delete(ws));
+      ws.on('message', (data, binary) => {
+        if (binary) this.spoken(ws, call, data as Buffer);
+      });
+    });
+  }
+
+  /** Closes every line (the console stops): pages reopen theirs on whatever serves next. */
+  close(): void {
+    for (const stop of this.stops) stop();
+    for (const ws of this.lines.keys()) ws.close(1001);
+    this.lines.clear();
+    this.wss.close();
+  }
+
+  private spoken(ws: WebSocket, call: string, data: Buffer): void {
+    if (data.byteLength !== LINE_FRAME_BYTES) {
+      ws.close(
+        1007,
+        `a frame of the caller's voice is ${LINE_FRAME_BYTES} bytes of slin16, got ${data.byteLength}`,
+      );
+      return;
+    }
+    if (this.paused()) return;
+    try {
+      this.sim.driver.speak(call, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    } catch {
+      // The call has ended: its last words reach nobody.
+    }
+  }
+
+  private linesOf(hearers: readonly string[]): WebSocket[] {
+    const open: WebSocket[] = [];
+    for (const [ws, call] of this.lines)
+      if (hearers.includes(call) && ws.readyState === ws.OPEN) open.push(ws);
+    return open;
+  }
+}
+
+/** A frame of application audio as the line carries it (slin16), or undefined for a codec it cannot decode. */
+function toLineAudio(formatName: string, audio: Uint8Array): Uint8Array | undefined {
+  const format = mediaFormat(formatName);
+  if (format?.kind !== 'framed' || format.encoding === 'opaque') return undefined;
+  if (format.name === slin16.name) return audio;
+  return encodeMediaAudio(
+    slin16,
+    resampleSamples(decodeMediaAudio(format, audio), format.sampleRate, LINE_SAMPLE_RATE),
+  );
+}
