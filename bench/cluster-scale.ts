@@ -22,7 +22,13 @@
  * `--cpu-prof DIR` writes a V8 CPU profile of each ringflow process into DIR (they are stopped
  * with SIGTERM instead of SIGKILL, so that they write it).
  *
- *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25] [--cpu-prof DIR] [--without-single]
+ * `--idle SECONDS` places no call: each mode's processes are only watched idle for that long
+ * (once the cluster has settled), and their CPU per second is printed, process by process (the
+ * holder first in classic mode). `--ringflow PATH` runs another checkout's
+ * `packages/cli/bin/ringflow.js` (built) instead of this one's: alternate runs of two checkouts
+ * compare them side by side.
+ *
+ *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25] [--cpu-prof DIR] [--without-single] [--idle SECONDS] [--ringflow PATH]
  *
  * Reports per mode: the calls that ended per second (from the first call gone to the last; the
  * offered rate as long as the processes keep up), the median call length (it grows when they fall
@@ -56,6 +62,8 @@ const { values } = parseArgs({
     'cpu-quota': { type: 'string' },
     'cpu-prof': { type: 'string' },
     'without-single': { type: 'boolean', default: false },
+    idle: { type: 'string' },
+    ringflow: { type: 'string' },
   },
 });
 const RATES = values.rate.split(',').map(Number);
@@ -65,7 +73,9 @@ const WORKERS = values.workers.split(',').map(Number);
 const ARRIVALS = values.arrival.split(',') as Arrival[];
 const CPU_QUOTA = values['cpu-quota'] === undefined ? undefined : Number(values['cpu-quota']);
 const CPU_PROF = values['cpu-prof'];
+const IDLE_ONLY_MS = values.idle === undefined ? undefined : Number(values.idle) * 1000;
 if (
+  (IDLE_ONLY_MS !== undefined && !(IDLE_ONLY_MS > 0)) ||
   RATES.some((rate) => !(rate > 0)) ||
   (CPU_QUOTA !== undefined && !(CPU_QUOTA > 0)) ||
   !(SECONDS > 0) ||
@@ -75,19 +85,19 @@ if (
   ARRIVALS.some((a) => a !== 'classic' && a !== 'per-call')
 ) {
   process.stderr.write(
-    'usage: npx tsx bench/cluster-scale.ts [--rate calls/s > 0, or a list: 4,8,12] [--seconds > 0] [--runs N > 0] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota cores > 0]\n',
+    'usage: npx tsx bench/cluster-scale.ts [--rate calls/s > 0, or a list: 4,8,12] [--seconds > 0] [--runs N > 0] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota cores > 0] [--idle seconds > 0] [--ringflow path/to/bin/ringflow.js]\n',
   );
   process.exit(2);
 }
 
-const bin = fileURLToPath(new URL('../packages/cli/bin/ringflow.js', import.meta.url));
+const bin = values.ringflow ?? fileURLToPath(new URL('../packages/cli/bin/ringflow.js', import.meta.url));
 const ivr = fileURLToPath(new URL('../flows/ivr.yaml', import.meta.url));
 const DIALPLAN = '[pbx]\nexten => 100,1,Stasis(ivr)\n same => n,Hangup()\n';
 const MAIN_MENU_PROMPT = 'sound:demo-instruct';
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
 const USER_HZ = 100;
-/** How long the processes are watched idle, before the calls, for their idle CPU. */
-const IDLE_MS = 5_000;
+/** How long the processes are watched idle, before the calls, for their idle CPU (with `--idle`: only that). */
+const IDLE_MS = IDLE_ONLY_MS ?? 5_000;
 /** The last call must be gone this long after the last one was placed, or the run fails. */
 const DRAIN_LIMIT_MS = 120_000;
 /** A rate carries the load when every call completes and its median call is at most this much longer than at the lowest rate. */
@@ -147,11 +157,19 @@ function ringflow(args: readonly string[]): Proc {
   });
   createInterface({ input: child.stdout! }).on('line', (line) => {
     try {
-      const { msg, url, level } = JSON.parse(line) as { msg?: unknown; url?: unknown; level?: unknown };
+      const { msg, url, level, why } = JSON.parse(line) as {
+        msg?: unknown;
+        url?: unknown;
+        level?: unknown;
+        why?: unknown;
+      };
       if (msg === 'listening for servers' && typeof url === 'string')
         p.listenPort = Number(new URL(url).port);
-      if (typeof msg === 'string' && typeof level === 'number' && level >= 40)
-        p.warnings.set(msg, (p.warnings.get(msg) ?? 0) + 1);
+      if (typeof msg === 'string' && typeof level === 'number' && level >= 40) {
+        // A lost lease says why (how long no renewal was accepted): kept with the message.
+        const key = typeof why === 'string' ? `${msg} (why: ${why})` : msg;
+        p.warnings.set(key, (p.warnings.get(key) ?? 0) + 1);
+      }
       // Only the role messages are kept (the per-call lines would grow with the load).
       if (typeof msg === 'string' && !msg.startsWith('call ')) p.messages.push(msg);
     } catch {}
@@ -184,6 +202,8 @@ interface RunResult {
   readonly ringflowCpuMsPerCall: number;
   /** The ringflow processes' CPU with no call, together, per second of wall time. */
   readonly idleMsPerSecond: number;
+  /** The same per process (in classic cluster mode the event connection holder first). */
+  readonly idleByProcess: readonly number[];
   /** Their CPU per call less what they would have spent idle over the same time. */
   readonly aboveIdleMsPerCall: number;
   readonly natsCpuMsPerCall: number;
@@ -273,9 +293,33 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
     const natsPid = nats?.pid;
     // Idle first: what the processes spend with no call (lease turns, timers), per second.
     const idleBefore = pids.map(cpuMsOf);
+    const idleStart = Date.now();
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    const idleMsPerSecond =
-      (pids.map(cpuMsOf).reduce((sum, ms, i) => sum + ms - idleBefore[i]!, 0) * 1000) / IDLE_MS;
+    const idleWall = Date.now() - idleStart;
+    const idleByPid = pids.map((pid, i) => ((cpuMsOf(pid) - idleBefore[i]!) * 1000) / idleWall);
+    const idleMsPerSecond = idleByPid.reduce((sum, ms) => sum + ms, 0);
+    const holds = (p: Proc) =>
+      p.messages.includes('holding the event connection: events go to the JetStream stream') ? 0 : 1;
+    const idleByProcess = procs
+      .map((p, i) => ({ p, ms: idleByPid[i]! }))
+      .sort((a, b) => holds(a.p) - holds(b.p))
+      .map(({ ms }) => ms);
+    if (IDLE_ONLY_MS !== undefined)
+      return {
+        rate,
+        completed: 0,
+        placed: 0,
+        callsPerSecond: Number.NaN,
+        medianCallMs: Number.NaN,
+        ringflowCpuMsPerCall: Number.NaN,
+        idleMsPerSecond,
+        idleByProcess,
+        aboveIdleMsPerCall: Number.NaN,
+        natsCpuMsPerCall: Number.NaN,
+        simulatorCpuMsPerCall: Number.NaN,
+        throttledMsPerSecond: Number.NaN,
+        warnings: countWarnings(procs),
+      };
     const cpuBefore = pids.map(cpuMsOf);
     const natsBefore = natsPid ? cpuMsOf(natsPid) : 0;
     const selfBefore = selfCpuMs();
@@ -307,6 +351,7 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
       medianCallMs: median(lengths),
       ringflowCpuMsPerCall: ringflowCpu / completed,
       idleMsPerSecond,
+      idleByProcess,
       aboveIdleMsPerCall: (ringflowCpu - idleMsPerSecond * loadSeconds) / completed,
       natsCpuMsPerCall: natsCpu / completed,
       simulatorCpuMsPerCall: selfCpu / completed,
@@ -350,6 +395,39 @@ const results = new Map<string, RunResult[]>(
 /** Whether a run carried its offered rate: every call completed, at (nearly) its unloaded length. */
 const carried = (r: RunResult, unloadedCallMs: number) =>
   r.completed === r.placed && r.medianCallMs <= unloadedCallMs * SLOWER_AT_CAPACITY;
+if (IDLE_ONLY_MS !== undefined) {
+  // Idle only: each mode once per run (the order rotates), no call placed.
+  const idle = new Map<string, RunResult[]>(modes.map((mode) => [mode.name, []]));
+  for (let run = 0; run < RUNS; run++)
+    for (let k = 0; k < modes.length; k++) {
+      const mode = modes[(k + run) % modes.length]!;
+      const loadBefore = loadAverage();
+      const r = await runOnce(mode, 0);
+      idle.get(mode.name)!.push(r);
+      process.stdout.write(
+        `run ${run + 1} ${mode.name.padEnd(20)} idle ${fmt(r.idleMsPerSecond, 1)} ms/s over ${IDLE_MS / 1000} s (by process: ${r.idleByProcess.map((ms) => fmt(ms, 1)).join(', ')}), machine load ${loadBefore} before, ${loadAverage()} after\n${[...r.warnings].map(([msg, n]) => `    logged ${n}x: ${msg}\n`).join('')}`,
+      );
+    }
+  process.stdout.write(
+    `\nIdle CPU of the ringflow processes (no call), ms per second over ${IDLE_MS / 1000} s, medians of ${RUNS} runs (min–max):\n\n| mode | processes | all processes | by process (classic: the holder first) |\n|---|---:|---:|---|\n`,
+  );
+  for (const mode of modes) {
+    const rs = idle.get(mode.name)!;
+    const byProcess = rs[0]!.idleByProcess.map((_, i) =>
+      spread(
+        rs.map((r) => r.idleByProcess[i] ?? 0),
+        1,
+      ),
+    );
+    process.stdout.write(
+      `| ${mode.name} | ${mode.processes} | ${spread(
+        rs.map((r) => r.idleMsPerSecond),
+        1,
+      )} | ${byProcess.join(', ')} |\n`,
+    );
+  }
+  process.exit(0);
+}
 for (let run = 0; run < RUNS; run++) {
   // Rates from the lowest; a mode that could not carry a rate is not tried at higher ones.
   // The flow's call length with no load: the shortest median call seen (the lowest rate should be light).
