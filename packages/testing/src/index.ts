@@ -60,6 +60,6 @@ export {
   ScenarioAgents,
   type ScenarioBot,
 } from './agents/ScenarioAgents.ts';
-export type { BotScript, BotTurn, ScriptSurprise } from './agents/BotScript.ts';
+export type { BotScript, BotSession, BotTurn, ScriptSurprise } from './agents/BotScript.ts';
 export type { BotExchange } from './agents/BotExchange.ts';
 export type { AudioBotFactory, AudioScenarioBot, BotEnvironment } from './agents/AudioScenarioBot.ts';

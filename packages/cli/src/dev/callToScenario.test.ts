@@ -224,5 +224,22 @@ describe('callToScenario', () => {
       agentTurns: [{ at: 10, turn: { kind: 'unreachable', bot: 'ws://x', reason: 'connection refused' } }],
     });
     expect(unreachable.scenario.bot).toBe('unreachable');
+    // Two sessions (the step entered again), the second one's bot down: a script per session.
+    const twice = scenarioOf({
+      ...record,
+      agentTurns: [
+        ...record.agentTurns!,
+        { at: 5000, turn: { kind: 'unreachable', bot: 'ws://127.0.0.1:9100/orders', reason: 'refused' } },
+        { at: 5100, turn: { kind: 'connected', bot: 'ws://127.0.0.1:9100/orders' } },
+        { at: 5200, turn: { kind: 'bot', text: 'Back again.' } },
+      ],
+    });
+    expect(twice.scenario.bot).toEqual({
+      sessions: [scenario.bot, 'unreachable', { greet: 'Back again.', turns: [] }],
+    });
+    // The tools of every session; how the last one ended (it did not: no end expected).
+    expect(twice.scenario.steps).toContainEqual({
+      expect: expect.objectContaining({ bot: { tools: ['callerNumber'] } }),
+    });
   });
 });

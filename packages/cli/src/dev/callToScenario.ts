@@ -1,7 +1,8 @@
 import { basename, dirname, join, relative } from 'node:path';
-import type { BotScript, BotTurn } from '@ringflow/testing';
+import type { BotScript, BotSession, BotTurn } from '@ringflow/testing';
 import { CALLER_WORD_MS } from '@ringflow/testing/scenario-files';
 import { Document } from 'yaml';
+import type { AgentTurn } from './feedMessages.ts';
 import type { CallerAction, FlowRequest, RecordedCall } from './RecordedCall.ts';
 
 /** The caller's channel in a scenario (its first call is `c1`). */
@@ -34,8 +35,9 @@ export interface RecordedScenario {
  *
  * A call with an agent step scripts its bot from what the bot did (`bot: { greet, turns }`: its
  * words before the caller's first, then for each of the caller's utterances the tool it asked
- * for, its words and its end), replays the caller's words (`say:`) and expects the tools asked
- * and how the bot ended; a bot that could not be reached is `bot: unreachable`.
+ * for, its words and its end; `bot: { sessions }` with a script per session when the call had
+ * several), replays the caller's words (`say:`) and expects the tools asked and how the last
+ * session's bot ended; a bot that could not be reached is `bot: unreachable`.
  *
  * Ids the flow picked (`playback-…`, `channel-…`) become patterns (`/^channel-[^,]+$/`), the call's
  * channel becomes `c1` (the scenario's), and the application name is left out, since a scenario
@@ -172,14 +174,37 @@ function wordsOf(text: string): number {
   return Math.max(1, text.split(/\s+/).filter((w) => w !== '').length);
 }
 
+/** One agent session's turns as a scenario scripts them. */
+type SessionScript = NonNullable<BotScript['sessions']>[number];
+
 /**
- * The bot of the call's agent step as a scenario's script (its first session's turns), or
- * `unreachable`; undefined for a call without one.
+ * The bot of the call's agent steps as a scenario's script, or `unreachable`; undefined for a
+ * call without one. One session is scripted as `{ greet, turns }`; a call with several (a step
+ * entered again, another agent step) as `{ sessions: [...] }`, one script per session in order
+ * (`unreachable` for one whose bot could not be reached).
  */
 function botOf(record: RecordedCall): BotScript | 'unreachable' | undefined {
-  const turns = (record.agentTurns ?? []).map((t) => t.turn);
-  if (!turns.some((t) => t.kind === 'connected'))
-    return turns.some((t) => t.kind === 'unreachable') ? 'unreachable' : undefined;
+  const sessions: SessionScript[] = [];
+  let current: AgentTurn[] | undefined;
+  const close = () => {
+    if (current) sessions.push(sessionOf(current));
+    current = undefined;
+  };
+  for (const { turn } of record.agentTurns ?? []) {
+    if (turn.kind === 'connected' || turn.kind === 'unreachable') {
+      close();
+      if (turn.kind === 'unreachable') sessions.push('unreachable');
+      else current = [];
+    } else current?.push(turn);
+  }
+  close();
+  if (sessions.length === 0) return undefined;
+  if (sessions.every((session) => session === 'unreachable')) return 'unreachable';
+  return sessions.length === 1 ? (sessions[0] as BotSession) : { sessions };
+}
+
+/** One session's script from its turns (after its connection): its greeting, then a turn per caller utterance. */
+function sessionOf(turns: readonly AgentTurn[]): BotSession {
   const greet: string[] = [];
   const answers: { hears: string; tool?: BotTurn['tool']; says: string[]; end?: BotTurn['end'] }[] = [];
   for (const turn of turns) {
@@ -193,7 +218,6 @@ function botOf(record: RecordedCall): BotScript | 'unreachable' | undefined {
       };
     if (turn.kind === 'end' && turn.by === 'bot' && current && isBotResult(turn.outcome))
       current.end = { result: turn.outcome, ...(isRecord(turn.data) ? { data: turn.data } : {}) };
-    // One session: what follows the first end is another step's.
     if (turn.kind === 'end') break;
   }
   return {
@@ -210,12 +234,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const isBotResult = (outcome: string): outcome is 'handoff' | 'done' | 'failed' =>
   outcome === 'handoff' || outcome === 'done' || outcome === 'failed';
 
-/** What the bot did, as `expect: { bot }` checks it: the tools it asked for, how it ended. */
+/**
+ * What the bots did, as `expect: { bot }` checks it: the tools they asked for (every session's, in
+ * order), how the last session ended when its bot ended it.
+ */
 function botExpectation(record: RecordedCall): Record<string, unknown> | undefined {
   const turns = (record.agentTurns ?? []).map((t) => t.turn);
   if (!turns.some((t) => t.kind === 'connected')) return undefined;
   const tools = turns.flatMap((t) => (t.kind === 'tool' ? [t.name] : []));
-  const ended = turns.find((t) => t.kind === 'end' && t.by === 'bot');
+  const last = turns.findLast((t) => t.kind === 'end' || t.kind === 'connected' || t.kind === 'unreachable');
+  const ended = last?.kind === 'end' && last.by === 'bot' ? last : undefined;
   return {
     ...(tools.length > 0 ? { tools } : {}),
     ...(ended?.kind === 'end' ? { ended: ended.outcome } : {}),

@@ -14,10 +14,27 @@ export interface BotTurn {
   readonly end?: { readonly result: BotResult; readonly data?: Readonly<Record<string, unknown>> };
 }
 
-/** A bot scripted by a test: a greeting when the call is set up, then one turn per caller utterance. */
-export interface BotScript {
+/** One session of a scripted bot: a greeting when the call is set up, then one turn per caller utterance. */
+export interface BotSession {
   readonly greet?: string;
   readonly turns?: readonly BotTurn[];
+}
+
+/**
+ * A bot scripted by a test: its `greet` and `turns`, played by every session of the call's agent
+ * steps; or `sessions`, one script per session in the order the call's sessions open (an agent
+ * step entered again, or another one), `unreachable` for a session whose bot cannot be reached.
+ */
+export interface BotScript extends BotSession {
+  readonly sessions?: readonly (BotSession | 'unreachable')[];
+}
+
+/**
+ * The script of a call's session `index` (0: its first): `sessions[index]`, or the script itself
+ * when it has no sessions; undefined when the call opens more sessions than the script has.
+ */
+export function sessionOfScript(script: BotScript, index: number): BotSession | 'unreachable' | undefined {
+  return script.sessions ? script.sessions[index] : script;
 }
 
 /** What a scripted bot noticed that the script did not expect (a test reports these). */
@@ -35,7 +52,7 @@ function toolText(result: unknown): string {
  * turn did not expect, more utterances than turns).
  * @example scriptedBot({ greet: 'Hello', turns: [{ hears: 'order', say: 'It shipped.', end: { result: 'done' } }] }, [])
  */
-export function scriptedBot(script: BotScript, surprises: ScriptSurprise[]): TextBot {
+export function scriptedBot(script: BotSession, surprises: ScriptSurprise[]): TextBot {
   return (conversation: BotConversation) => {
     const turns = script.turns ?? [];
     let next = 0;

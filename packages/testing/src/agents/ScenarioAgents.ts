@@ -17,7 +17,7 @@ import {
 } from '@ringflow/runtime';
 import { createMediaPipePair, type Simulator } from '@ringflow/simulator';
 import { type AudioScenarioBot, audioBotOf, isAudioScenarioBot } from './AudioScenarioBot.ts';
-import { type BotScript, type ScriptSurprise, scriptedBot } from './BotScript.ts';
+import { type BotScript, type ScriptSurprise, scriptedBot, sessionOfScript } from './BotScript.ts';
 import { type BotExchange, describeExchange } from './BotExchange.ts';
 import { CALLER_WORD_MS } from './callerWords.ts';
 import { recordAudioBotLink } from './recordAudioBotLink.ts';
@@ -70,6 +70,8 @@ export class ScenarioAgents {
   /** The calls whose agent step speaks with an audio bot now. */
   readonly #audioCalls = new Set<string>();
   #audioBot: AudioBot | undefined;
+  /** How many sessions each call opened with a scripted bot (`sessions:` are played in order). */
+  readonly #scriptedSessions = new Map<string, number>();
   /** What scripted bots noticed that their script did not expect. */
   readonly surprises: ScriptSurprise[] = [];
 
@@ -133,6 +135,20 @@ export class ScenarioAgents {
     throw new Error(why);
   }
 
+  /** The script of the call's next session with a scripted bot (thrown: unreachable, as scripted). */
+  #scripted(call: string, script: BotScript): TextBot {
+    const index = this.#scriptedSessions.get(call) ?? 0;
+    this.#scriptedSessions.set(call, index + 1);
+    const session = sessionOfScript(script, index);
+    if (session === 'unreachable') throw new Error('connection refused');
+    if (session === undefined) {
+      const message = `the call opened agent session ${index + 1}, and the script has ${script.sessions?.length ?? 0} (the bot stays silent)`;
+      this.surprises.push({ turn: 0, message });
+      this.#world.note(message, call);
+    }
+    return scriptedBot(session ?? {}, this.surprises);
+  }
+
   async #connect(call: string, address: string, signal: AbortSignal): Promise<BotLink> {
     const bot = this.#botFor(call, address, 'text');
     const link =
@@ -143,7 +159,7 @@ export class ScenarioAgents {
               ? bot
               : isAudioScenarioBot(bot)
                 ? bot.textBot!
-                : scriptedBot(bot, this.surprises),
+                : this.#scripted(call, bot),
           );
     const record = (exchange: BotExchange) => this.#record(exchange);
     return {

@@ -24,6 +24,20 @@ const turnSchema = s.object({
   end: s.optional(endSchema),
 });
 
+const greetSchema = s.optional(s.string({ description: 'What the bot says once the call is set up.' }));
+const turnsSchema = s.optional(
+  s.array(turnSchema, { description: 'One turn per caller utterance, in order.' }),
+);
+
+/** One session's script in `sessions:`, or `unreachable`. */
+const sessionSchema = s.union([
+  s.enum(['unreachable'] as const, { description: "This session's bot cannot be reached." }),
+  s.object(
+    { greet: greetSchema, turns: turnsSchema },
+    { description: "One session's script (text relay): its greeting and turns." },
+  ),
+]);
+
 /**
  * `bot: unreachable`, `bot: ./my-bot.mjs` (a module: its default export a TextBot, its export
  * `audioBot` an audio bot), or a script (text relay).
@@ -43,8 +57,14 @@ export const botSchema = s.union([
             "A bot served on a real WebSocket (reached with the step's protocol); the scenario's time then passes as on the wall. Not with greet or turns.",
         }),
       ),
-      greet: s.optional(s.string({ description: 'What the bot says once the call is set up.' })),
-      turns: s.optional(s.array(turnSchema, { description: 'One turn per caller utterance, in order.' })),
+      greet: greetSchema,
+      turns: turnsSchema,
+      sessions: s.optional(
+        s.array(sessionSchema, {
+          description:
+            'A script per agent session of the call, in the order they open (a step entered again, another agent step); instead of greet and turns, which every session plays.',
+        }),
+      ),
     },
     { description: 'A scripted bot (text relay), or { url } for a bot served on a real WebSocket.' },
   ),

@@ -56,8 +56,21 @@ export function readBot(
 ): ScenarioBot | undefined {
   if (doc === 'unreachable') return 'unreachable';
   if (typeof doc !== 'string' && doc.url !== undefined) {
-    if (doc.greet === undefined && doc.turns === undefined) return { url: doc.url };
-    problem('bot: url is a bot served on a WebSocket, greet and turns a scripted bot: give one or the other');
+    if (doc.greet === undefined && doc.turns === undefined && doc.sessions === undefined)
+      return { url: doc.url };
+    problem(
+      'bot: url is a bot served on a WebSocket, greet and turns (or sessions) a scripted bot: give one or the other',
+    );
+    return undefined;
+  }
+  if (
+    typeof doc !== 'string' &&
+    doc.sessions !== undefined &&
+    (doc.greet !== undefined || doc.turns !== undefined)
+  ) {
+    problem(
+      'bot: sessions scripts each session, greet and turns every session alike: give sessions, or greet and turns',
+    );
     return undefined;
   }
   const module = typeof doc === 'string' ? modules.get(doc) : undefined;
