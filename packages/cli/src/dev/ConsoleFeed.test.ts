@@ -64,4 +64,15 @@ describe('ConsoleFeed', () => {
     expect(other[0]?.data).toEqual({ type: 'feed', resumed: false });
     expect(other.filter((e) => e.data.type === 'timeline')).toHaveLength(3);
   });
+
+  it('ends a page that asks once it is closed (a stopping console keeps no connection open)', async () => {
+    const feed = new ConsoleFeed(() => 1000);
+    const url = await serve(feed);
+    feed.line('call-1', 'state', '◆ greet');
+    feed.close();
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    // The whole answer: the browser is told to ask again in a second, and nothing else.
+    expect(await response.text()).toBe('retry: 1000\n\n');
+  });
 });

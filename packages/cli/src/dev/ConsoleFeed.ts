@@ -27,6 +27,7 @@ export class ConsoleFeed {
   private readonly history: { readonly seq: number; readonly data: string }[] = [];
   private readonly mark = `${process.pid.toString(36)}.${Date.now().toString(36)}.${++feeds}`;
   private seq = 0;
+  private closed = false;
 
   /** @param now the time of the lines (ms since the epoch): the console's simulated time in `ringflow dev`. */
   constructor(private readonly now: () => number = Date.now) {}
@@ -56,6 +57,12 @@ export class ConsoleFeed {
    */
   serve(req: IncomingMessage, res: ServerResponse, current: readonly FeedMessage[] = []): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    // A closed feed (the console stopping) keeps no page, or its server could not close: the
+    // page asks again in a second, of whatever serves then.
+    if (this.closed) {
+      res.end('retry: 1000\n\n');
+      return;
+    }
     const last = /^(.+)-(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
     const resumed = last?.[1] === this.mark && this.history.some((h) => h.seq === Number(last[2]));
     const after = resumed ? Number(last?.[2]) : 0;
@@ -67,8 +74,9 @@ export class ConsoleFeed {
     req.on('close', () => this.pages.delete(res));
   }
 
-  /** Ends every open feed (the pages reconnect to whatever serves next). */
+  /** Ends every open feed, and those asked for later (the pages reconnect to whatever serves next). */
   close(): void {
+    this.closed = true;
     for (const res of this.pages) res.end();
     this.pages.clear();
   }
