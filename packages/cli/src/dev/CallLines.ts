@@ -6,6 +6,11 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { LINE_FRAME_BYTES, LINE_SAMPLE_RATE, type LineMessage } from './feedMessages.ts';
 
 const slin16 = mediaFormat('slin16')!;
+/** What a call's caller heard lately (the last 3 s), for a page that placed it and opens its line late. */
+const BACKLOG_MS = 3000;
+const BACKLOG_FRAMES = BACKLOG_MS / 20;
+/** The calls whose recent audio is kept (the one heard of longest ago is forgotten beyond). */
+const BACKLOG_CALLS = 20;
 
 /**
  * The calls' lines of `ringflow dev` (see LINE_PATH in feedMessages.ts): one WebSocket per page
@@ -14,9 +19,12 @@ const slin16 = mediaFormat('slin16')!;
  * step), and a flush when the bot cuts its audio short; what the page sends is the caller's voice,
  * carried to the media sockets of the caller's bridge (dropped while the time is paused: the line
  * stands still). A page's frame that is not 640 bytes closes its line with 1007 saying so.
+ * A page that placed the call asks for what it missed (`&placed=1`): the frames its caller heard
+ * in the last 3 s before the line opened (the bot's greeting may come before the reply that names
+ * the call), unless flushed meanwhile.
  *
  * @example
- * const lines = new CallLines(sim, () => time.state().paused);
+ * const lines = new CallLines(sim, { paused: () => time.state().paused, now: () => time.clock.now() });
  * routes.upgrades = { '/api/line': (req, socket, head) => lines.accept(req, socket, head) };
  */
 export class CallLines {
@@ -26,30 +34,34 @@ export class CallLines {
     perMessageDeflate: false,
   });
   private readonly lines = new Map<WebSocket, string>();
+  /** The frames each call's caller heard lately (by call, the one heard of longest ago first). */
+  private readonly backlog = new Map<string, { readonly at: number; readonly pcm: Uint8Array }[]>();
   private readonly stops: (() => void)[];
 
   constructor(
     private readonly sim: Simulator,
-    private readonly paused: () => boolean,
+    private readonly time: { readonly paused: () => boolean; readonly now: () => number },
   ) {
     this.stops = [
       sim.media.onPlayed((frame) => {
-        const listeners = this.linesOf(frame.hearers);
-        if (listeners.length === 0) return;
         const pcm = toLineAudio(frame.format, frame.audio);
-        if (pcm) for (const ws of listeners) ws.send(pcm);
+        if (!pcm) return;
+        for (const ws of this.linesOf(frame.hearers)) ws.send(pcm);
+        for (const call of frame.hearers) this.keep(call, frame.at, pcm);
       }),
       sim.media.onHeard((audio: HeardAudio) => {
         if (!audio.flushed) return;
         const flush: LineMessage = { type: 'flush' };
         for (const ws of this.linesOf(audio.hearers)) ws.send(JSON.stringify(flush));
+        for (const call of audio.hearers) this.backlog.delete(call);
       }),
     ];
   }
 
   /** Takes a page's upgrade to `api/line?call=<id>` (400 without a call). */
   accept(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const call = new URL(req.url ?? '/', 'http://localhost').searchParams.get('call');
+    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+    const call = query.get('call');
     if (!call) {
       const text = 'api/line needs the call: api/line?call=<id>';
       socket.end(
@@ -57,7 +69,11 @@ export class CallLines {
       );
       return;
     }
+    const placed = query.get('placed') === '1';
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      // What the page missed of the call it placed, before it goes on live.
+      const since = this.time.now() - BACKLOG_MS;
+      if (placed) for (const { at, pcm } of this.backlog.get(call) ?? []) if (at >= since) ws.send(pcm);
       this.lines.set(ws, call);
       ws.on('close', () => this.lines.delete(ws));
       ws.on('message', (data, binary) => {
@@ -71,7 +87,19 @@ export class CallLines {
     for (const stop of this.stops) stop();
     for (const ws of this.lines.keys()) ws.close(1001);
     this.lines.clear();
+    this.backlog.clear();
     this.wss.close();
+  }
+
+  private keep(call: string, at: number, pcm: Uint8Array): void {
+    let frames = this.backlog.get(call);
+    if (frames) this.backlog.delete(call);
+    frames ??= [];
+    // Set again: the call heard of last is the newest entry.
+    this.backlog.set(call, frames);
+    if (this.backlog.size > BACKLOG_CALLS) this.backlog.delete(this.backlog.keys().next().value!);
+    frames.push({ at, pcm });
+    if (frames.length > BACKLOG_FRAMES) frames.shift();
   }
 
   private spoken(ws: WebSocket, call: string, data: Buffer): void {
@@ -82,7 +110,7 @@ export class CallLines {
       );
       return;
     }
-    if (this.paused()) return;
+    if (this.time.paused()) return;
     try {
       this.sim.driver.speak(call, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     } catch {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { echoAudioBot } from '../../../../examples/echo-audio-bot/echoAudioBot.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { wavWarble } from './test-support/soundFiles.ts';
@@ -50,9 +51,35 @@ const framesPitched = (page: Page, low: number, high: number) =>
   ) as Promise<number>;
 
 /**
+ * Listens on the call's line (as a page does) until `frames` frames of the bot's audio came: the
+ * caller has heard that much of it. Gives up after 10 s.
+ */
+async function heardOnLine(url: string, call: string, frames: number): Promise<void> {
+  const ws = new WebSocket(`${url.replace('http:', 'ws:')}api/line?call=${call}`);
+  let got = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${got} frames on the line of ${call} in 10 s`)),
+        10_000,
+      );
+      ws.on('message', (_data, binary) => {
+        if (binary && ++got >= frames) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      ws.on('error', reject);
+    });
+  } finally {
+    ws.close();
+  }
+}
+
+/**
  * A bot of the audio protocol in the console: examples/echo-audio-bot's line, its echo bot in
  * process. The page plays the bot's own audio as the simulated line plays it (its two 880 Hz beeps
- * at setup), the fake microphone's voice (a 400 Hz warble) goes to the bot, which plays it back,
+ * at setup, heard from the moment the page placed the call), the fake microphone's voice (a 400 Hz warble) goes to the bot, which plays it back,
  * heard in the page; the caller talking over the echo makes the bot clear it, and the page stops
  * it at once.
  */
@@ -105,6 +132,14 @@ describe.skipIf(!existsSync(CHROMIUM))(
       page.setDefaultTimeout(15_000);
       await page.addInitScript(RECORD_LINE);
       await page.goto(dev.url);
+      // The server's reply that names the call is held until the bot's beeps have played (a busy
+      // machine's order): the page still plays them, having placed the call.
+      await page.route('**/api/call', async (route) => {
+        const reply = await route.fetch();
+        const { id } = (await reply.json()) as { id: string };
+        await heardOnLine(dev.url, id, 15);
+        await route.fulfill({ response: reply });
+      });
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await page.locator('#timeline li[data-turn="connected"]', { hasText: '(audio protocol)' }).waitFor();
       // The bot's two beeps (880 Hz, 150 ms each) played frame by frame in the page.

@@ -17,14 +17,16 @@ function pitchOf(bytes: Uint8Array): number {
   return crossings / 2 / (bytes.byteLength / 2 / 16_000);
 }
 
-/** 20 ms of a 400 Hz tone at 16 kHz (slin16), starting at frame `n`. */
-function voice(n: number): Uint8Array {
+/** 20 ms of a tone (400 Hz) at 16 kHz (slin16), starting at frame `n`. */
+function voice(n: number, hz = 400): Uint8Array {
   const bytes = new Uint8Array(640);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < 320; i++)
-    view.setInt16(i * 2, Math.round(8000 * Math.sin((2 * Math.PI * 400 * (n * 320 + i)) / 16_000)), true);
+    view.setInt16(i * 2, Math.round(8000 * Math.sin((2 * Math.PI * hz * (n * 320 + i)) / 16_000)), true);
   return bytes;
 }
+
+const lineUrl = (call: string) => `${dev.url.replace('http:', 'ws:')}api/line?call=${call}`;
 
 /** Waits (10 s at most) until `done`, polling every 20 ms. */
 async function until(done: () => boolean, what: string): Promise<void> {
@@ -57,8 +59,9 @@ function openLine(url: string) {
  * audio when the caller talks: the bot's frames come as it plays them, the frames sent are the
  * caller's voice at the bot, its clear is a flush.
  */
+let dev: DevConsole;
+
 describe('ringflow dev: the call line', () => {
-  let dev: DevConsole;
   const heard: Uint8Array[] = [];
   const bot: AudioBot = (c) => {
     let cleared = false;
@@ -84,7 +87,6 @@ describe('ringflow dev: the call line', () => {
   });
 
   it("brings the bot's audio as it plays, carries the caller's voice to the bot, and says when the bot flushes", async () => {
-    const lineUrl = (call: string) => `${dev.url.replace('http:', 'ws:')}api/line?call=${call}`;
     const reply = await fetch(`${dev.url}api/call`, {
       method: 'POST',
       body: JSON.stringify({ flow: 'echo-line' }),
@@ -108,6 +110,48 @@ describe('ringflow dev: the call line', () => {
     await until(() => line.got.closed !== undefined, 'the line closed');
     expect(line.got.closed).toBe("1007 a frame of the caller's voice is 640 bytes of slin16, got 100");
     other.ws.close();
+  }, 30_000);
+
+  it('gives a page that placed the call what its caller heard before the line opened', async () => {
+    const reply = await fetch(`${dev.url}api/call`, {
+      method: 'POST',
+      body: JSON.stringify({ flow: 'echo-line' }),
+    });
+    const { id } = (await reply.json()) as { id: string };
+    const first = openLine(lineUrl(id));
+    await until(() => first.got.frames.length >= 10, "the bot's frames on the line");
+    // Opened late by the page that placed the call: the frames from the first on come first.
+    const placed = openLine(`${lineUrl(id)}&placed=1`);
+    await until(() => placed.got.frames.length >= 10, 'the frames missed');
+    expect(placed.got.frames.slice(0, 10)).toEqual(first.got.frames.slice(0, 10));
+    first.ws.close();
+    placed.ws.close();
+  }, 30_000);
+
+  it("drops the caller's voice while the time is paused: the line stands still", async () => {
+    heard.length = 0;
+    const reply = await fetch(`${dev.url}api/call`, {
+      method: 'POST',
+      body: JSON.stringify({ flow: 'echo-line' }),
+    });
+    const { id } = (await reply.json()) as { id: string };
+    const line = openLine(lineUrl(id));
+    await until(() => line.got.frames.length >= 5, "the bot's frames on the line");
+    const clock = (action: string) =>
+      fetch(`${dev.url}api/clock`, { method: 'POST', body: JSON.stringify({ action }) });
+    await clock('pause');
+    for (let n = 0; n < 10; n++) line.ws.send(voice(n));
+    // The server has read them (a ping is answered after what came before it) before time runs.
+    await new Promise((resolve) => {
+      line.ws.once('pong', resolve);
+      line.ws.ping();
+    });
+    await clock('resume');
+    // What the caller says once time runs again is heard; what they said while paused never is.
+    line.ws.send(voice(0, 600));
+    await until(() => heard.some((f) => Math.abs(pitchOf(f) - 600) < 40), 'the words after the pause');
+    expect(heard.filter((f) => Math.abs(pitchOf(f) - 400) < 40)).toHaveLength(0);
+    line.ws.close();
   }, 30_000);
 
   it('refuses a line without its call', async () => {

@@ -123,7 +123,7 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     agents,
   });
   // The selected calls' lines: the audio their callers hear from bots, and their microphones.
-  const lines = new CallLines(server.sim, () => time.state().paused);
+  const lines = new CallLines(server.sim, { paused: () => time.state().paused, now });
   // The feeds are ended first: the page's server closes only once its connections are.
   const endFeeds = () => {
     flows.close();

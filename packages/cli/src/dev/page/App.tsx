@@ -91,7 +91,11 @@ export function App({ live }: { readonly live: boolean }) {
   picked.current = flowName;
   const call = selected ? store.calls.get(selected) : undefined;
   // The selected call's line while it goes on: its bot's own audio, and the microphone's voice.
-  const line = useCallLine(audio, { call: live || !call || call.ended ? null : call.id, on: soundOn });
+  const line = useCallLine(audio, {
+    call: live || !call || call.ended ? null : call.id,
+    placed: speakFrom !== undefined,
+    on: soundOn,
+  });
   const flow = flows.find((f) => f.name === (call ? call.flow : flowName)) ?? flows[0];
   const calls = [...store.calls.values()].reverse();
   const pageNow = useNow(calls.some((c) => !c.ended) || (store.clock !== null && !paused));

@@ -9,17 +9,20 @@ import { lineBytes, lineSamples } from './lineFrame.ts';
  * (`flush`); the caller's voice goes out ({@link send}).
  *
  * @example
- * const line = new CallLine('call-1', { frame: (s) => audio.lineFrame(s, 16000), flush: () => audio.lineFlush() });
+ * const line = new CallLine('call-1', true, { frame: (s) => audio.lineFrame(s, 16000), flush: () => audio.lineFlush() });
  * line.send(samples); // 320 samples of the microphone
  */
 export class CallLine {
   private readonly ws: WebSocket;
 
+  /** `placed`: the page placed the call; what its caller heard before the line opened comes first. */
   constructor(
     call: string,
+    placed: boolean,
     handlers: { readonly frame: (samples: Int16Array) => void; readonly flush: () => void },
   ) {
-    const url = new URL(`${LINE_PATH}?call=${encodeURIComponent(call)}`, location.href);
+    const query = new URLSearchParams({ call, ...(placed ? { placed: '1' } : {}) });
+    const url = new URL(`${LINE_PATH}?${query}`, location.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     this.ws = new WebSocket(url);
     this.ws.binaryType = 'arraybuffer';
@@ -43,11 +46,13 @@ export class CallLine {
 /**
  * Opens the line of `call` while it is selected and goes on (none in the live view): its bot's
  * audio is played by `audio` while sound is on, and stopped at once on a flush, when sound is
- * turned off, or when the call is left. Returns the line (for the microphone), or null.
+ * turned off, or when the call is left. A call the page placed is heard from the moment it was
+ * placed (`placed`: the bot may speak before the server's reply names the call). Returns the line
+ * (for the microphone), or null.
  */
 export function useCallLine(
   audio: CallAudio,
-  options: { readonly call: string | null; readonly on: boolean },
+  options: { readonly call: string | null; readonly placed: boolean; readonly on: boolean },
 ) {
   const [line, setLine] = useState<CallLine | null>(null);
   const on = useRef(options.on);
@@ -55,7 +60,7 @@ export function useCallLine(
   useEffect(() => {
     const call = options.call;
     if (!call) return;
-    const opened = new CallLine(call, {
+    const opened = new CallLine(call, options.placed, {
       frame: (samples) => {
         if (on.current) audio.lineFrame(samples, LINE_SAMPLE_RATE);
       },
