@@ -1,4 +1,5 @@
-import { BehaviorSubject, type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { BehaviorSubject, Subject } from '../rx.ts';
 import { type Clock, systemClock, type TimerHandle } from '../clock/index.ts';
 import { ErrorCode, RingflowError } from '../errors/index.ts';
 import { type BackoffSettings, backoffDelay, resolveBackoff } from './backoff.ts';

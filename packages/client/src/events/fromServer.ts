@@ -1,4 +1,5 @@
-import { filter, type MonoTypeOperatorFunction } from 'rxjs';
+import type { MonoTypeOperatorFunction } from 'rxjs';
+import { filter } from '../rx.ts';
 import type { StreamEvent } from './StreamEvent.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { filter, type Observable, type OperatorFunction } from 'rxjs';
+import type { Observable, OperatorFunction } from 'rxjs';
+import { filter } from '../rx.ts';
 import { isEventType } from './isKnownEvent.ts';
 import type { EventOfType, KnownMessageType, StreamEvent } from './StreamEvent.ts';
 

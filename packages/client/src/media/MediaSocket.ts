@@ -1,4 +1,5 @@
-import { type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from '../rx.ts';
 import { type Clock, systemClock, type TimerHandle } from '../clock/Clock.ts';
 import type { MediaConnection } from './MediaConnection.ts';
 import { formatMediaCommand, type MediaCommand, type MediaDirection } from './mediaCommands.ts';

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from '../rx.ts';
 import { WebSocketServer } from 'ws';
 import { webSocketMediaConnection } from './MediaConnection.ts';
 import { MAX_MEDIA_MESSAGE_BYTES } from './mediaLimits.ts';

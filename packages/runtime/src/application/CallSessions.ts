@@ -1,6 +1,7 @@
 import type { ChannelsOriginateParams, Clock } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from '../rx.ts';
 import type { AnyStateMachine } from 'xstate';
 import { BridgeSession, type BridgeSessionOptions } from '../bridge/BridgeSession.ts';
 import type { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';

@@ -12,7 +12,8 @@ import {
   UndiciTransport,
 } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { type Observable, Subject, type Subscription, tap } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { Subject, tap } from '../rx.ts';
 import type { ServerInfo } from '../call/CallHandle.ts';
 import { safeUrl } from '../logging/createRuntimeLogger.ts';
 import type { RuntimeMetrics } from '../metrics/RuntimeMetrics.ts';

@@ -8,7 +8,7 @@ import {
   type StreamEvent,
 } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject } from '../rx.ts';
 import { type Actor, assign, createActor, setup } from 'xstate';
 import type { ServerInfo } from '../call/CallHandle.ts';
 import type { SessionHost } from '../session/SessionHost.ts';

@@ -1,6 +1,7 @@
 import { AGENT_DEVICE_STATE, type AgentAction, type AgentStatus, agentDevice } from './agentDevice.ts';
 import type { Clock, TimerHandle } from '@ringflow/client';
-import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { BehaviorSubject } from '../rx.ts';
 import { LocalQueueStore } from './LocalQueueStore.ts';
 import { isAvailable } from './QueueOffers.ts';
 import {

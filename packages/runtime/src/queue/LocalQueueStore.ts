@@ -1,4 +1,5 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { BehaviorSubject } from '../rx.ts';
 import { type Actor, assign, createActor, setup } from 'xstate';
 import { applyQueueChange, type QueueChange, type QueueState, type QueueStep } from './QueueState.ts';
 import type { QueueCell, QueueStore } from './QueueStore.ts';

@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { Subject } from '../rx.ts';
 import type { QueueRevisions, StoredQueueStep } from './QueueRevisions.ts';
 import type { QueueStep } from './QueueState.ts';
 

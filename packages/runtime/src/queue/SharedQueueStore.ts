@@ -1,6 +1,7 @@
 import type { Clock } from '@ringflow/client';
 import type { Logger } from 'pino';
-import { BehaviorSubject, filter, firstValueFrom, type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, Subject } from '../rx.ts';
 import type { QueueRevisions, StoredQueueStep } from './QueueRevisions.ts';
 import { applyQueueChange, type QueueChange, type QueueState, type QueueStep } from './QueueState.ts';
 import type { QueueCell, QueueStore } from './QueueStore.ts';

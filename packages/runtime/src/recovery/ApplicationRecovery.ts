@@ -1,5 +1,6 @@
 import { type Clock, type EventGap, formatTimestamp, type RestClient } from '@ringflow/client';
-import { type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from '../rx.ts';
 import type { ServerLink } from '../application/ServerLink.ts';
 import type { CallSession } from '../session/CallSession.ts';
 import { CallWatchdog, type WatchdogOptions, watchdogBounds } from './CallWatchdog.ts';

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@ringflow/client';
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject } from '../rx.ts';
 
 /**
  * The RxJS stream of one call's events (`call.events$`): every event about the call's resources,

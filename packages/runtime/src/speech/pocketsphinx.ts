@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { encodeMediaAudio, mediaFormat, resampleSamples } from '@ringflow/client';
-import { type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from '../rx.ts';
 import { NOT_FOUND_STATUS, programMissing, startProgram } from './localProgram.ts';
 import type { PcmAudio, RecognitionSession, SpeechToText, Transcript } from './SpeechProviders.ts';
 import { UtteranceSegmenter, type UtteranceSegmenterOptions } from './UtteranceSegmenter.ts';

@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { Subject } from '../rx.ts';
 import type { PcmAudio, RecognitionSession, SpeechToText, Transcript } from './SpeechProviders.ts';
 
 /**
