@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { decodeMediaAudio, encodeMediaAudio, mediaFormat, resampleSamples } from '@ringflow/client';
 import type { HeardAudio, Simulator } from '@ringflow/simulator';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { CallerVoice } from './CallerVoice.ts';
 import { LINE_FRAME_BYTES, LINE_SAMPLE_RATE, type LineMessage } from './feedMessages.ts';
 
 const slin16 = mediaFormat('slin16')!;
@@ -18,7 +19,8 @@ const BACKLOG_CALLS = 20;
  * as the simulator plays it (its clock: nothing while the time is paused, one frame per 20 ms
  * step), and a flush when the bot cuts its audio short; what the page sends is the caller's voice,
  * carried to the media sockets of the caller's bridge (dropped while the time is paused: the line
- * stands still). A page's frame that is not 640 bytes closes its line with 1007 saying so.
+ * stands still); when that voice talks or falls silent is told (`talked`: the call's record). A
+ * page's frame that is not 640 bytes closes its line with 1007 saying so.
  * A page that placed the call asks for what it missed (`&placed=1`): the frames its caller heard
  * in the last 3 s before the line opened (the bot's greeting may come before the reply that names
  * the call), unless flushed meanwhile.
@@ -41,6 +43,8 @@ export class CallLines {
   constructor(
     private readonly sim: Simulator,
     private readonly time: { readonly paused: () => boolean; readonly now: () => number },
+    /** The caller of `call` started or stopped talking on the line (their voice's level). */
+    private readonly talked: (call: string, talking: boolean) => void = () => {},
   ) {
     this.stops = [
       sim.media.onPlayed((frame) => {
@@ -75,9 +79,13 @@ export class CallLines {
       const since = this.time.now() - BACKLOG_MS;
       if (placed) for (const { at, pcm } of this.backlog.get(call) ?? []) if (at >= since) ws.send(pcm);
       this.lines.set(ws, call);
-      ws.on('close', () => this.lines.delete(ws));
+      const voice = new CallerVoice((talking) => this.talked(call, talking));
+      ws.on('close', () => {
+        this.lines.delete(ws);
+        voice.end();
+      });
       ws.on('message', (data, binary) => {
-        if (binary) this.spoken(ws, call, data as Buffer);
+        if (binary) this.spoken(ws, call, data as Buffer, voice);
       });
     });
   }
@@ -102,7 +110,7 @@ export class CallLines {
     if (frames.length > BACKLOG_FRAMES) frames.shift();
   }
 
-  private spoken(ws: WebSocket, call: string, data: Buffer): void {
+  private spoken(ws: WebSocket, call: string, data: Buffer, voice: CallerVoice): void {
     if (data.byteLength !== LINE_FRAME_BYTES) {
       ws.close(
         1007,
@@ -111,8 +119,10 @@ export class CallLines {
       return;
     }
     if (this.time.paused()) return;
+    const frame = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     try {
-      this.sim.driver.speak(call, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      // Only a voice that reached a bot is the caller talking (the level is told otherwise).
+      if (this.sim.driver.speak(call, frame).length > 0) voice.frame(frame);
     } catch {
       // The call has ended: its last words reach nobody.
     }

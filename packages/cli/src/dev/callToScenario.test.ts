@@ -237,6 +237,16 @@ describe('callToScenario', () => {
     expect(twice.scenario.bot).toEqual({
       sessions: [scenario.bot, 'unreachable', { greet: 'Back again.', turns: [] }],
     });
+    // A bot of the audio protocol is not scripted (its words are its own audio): it is reached at its address.
+    const audio = scenarioOf({
+      ...record,
+      agentTurns: [
+        { at: 10, turn: { kind: 'connected', bot: 'ws://127.0.0.1:9200/echo', protocol: 'audio' } },
+        { at: 900, turn: { kind: 'end', outcome: 'handoff', by: 'bot' } },
+      ],
+    });
+    expect(audio.scenario.bot).toEqual({ url: 'ws://127.0.0.1:9200/echo' });
+    expect(audio.yaml).toContain('# Its bot speaks the audio protocol');
     // The tools of every session; how the last one ended (it did not: no end expected).
     expect(twice.scenario.steps).toContainEqual({
       expect: expect.objectContaining({ bot: { tools: ['callerNumber'] } }),

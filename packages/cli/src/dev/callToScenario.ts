@@ -81,6 +81,13 @@ export function callToScenario(
     ` Recorded by ${recordedBy} from the call ${record.id} to the flow ${record.flow}.`,
     ' It replays what the caller and the far ends did, at the times they did it, and expects',
     ' what the flow did then. Run it with: ringflow test <this file>',
+    ...(bot !== undefined && typeof bot === 'object' && 'url' in bot
+      ? [
+          ' Its bot speaks the audio protocol (its words are its own audio): it is reached at its',
+          ' address, so it must be running, and the scenario runs in real time; the caller talks',
+          ' (a tone) when they talked on the line.',
+        ]
+      : []),
   ].join('\n');
   return { name, yaml: doc.toString({ lineWidth: 0 }), document };
 }
@@ -181,9 +188,22 @@ type SessionScript = NonNullable<BotScript['sessions']>[number];
  * The bot of the call's agent steps as a scenario's script, or `unreachable`; undefined for a
  * call without one. One session is scripted as `{ greet, turns }`; a call with several (a step
  * entered again, another agent step) as `{ sessions: [...] }`, one script per session in order
- * (`unreachable` for one whose bot could not be reached).
+ * (`unreachable` for one whose bot could not be reached). A bot of the audio protocol cannot be
+ * scripted (its words are its own audio): the bot at its address, `{ url }`, when every session
+ * talked with that one.
  */
-function botOf(record: RecordedCall): BotScript | 'unreachable' | undefined {
+function botOf(record: RecordedCall): BotScript | 'unreachable' | { readonly url: string } | undefined {
+  const connected = (record.agentTurns ?? []).flatMap(({ turn }) =>
+    turn.kind === 'connected' ? [turn] : [],
+  );
+  const url = connected[0]?.bot;
+  if (
+    connected.some((turn) => turn.protocol === 'audio') &&
+    url !== undefined &&
+    /^wss?:\/\//.test(url) &&
+    connected.every((turn) => turn.bot === url)
+  )
+    return { url };
   const sessions: SessionScript[] = [];
   let current: AgentTurn[] | undefined;
   const close = () => {

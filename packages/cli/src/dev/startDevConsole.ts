@@ -123,7 +123,10 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     agents,
   });
   // The selected calls' lines: the audio their callers hear from bots, and their microphones.
-  const lines = new CallLines(server.sim, { paused: () => time.state().paused, now });
+  // The caller's voice talking is recorded as the talk buttons are (a saved call replays it).
+  const lines = new CallLines(server.sim, { paused: () => time.state().paused, now }, (call, talking) =>
+    recorder.callerDid(call, { kind: 'talk', talking }),
+  );
   // The feeds are ended first: the page's server closes only once its connections are.
   const endFeeds = () => {
     flows.close();
