@@ -214,6 +214,43 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
     await page.close();
   }, 60_000);
 
+  it('does not let the microphone start the sounds while the time is paused', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 720 },
+      permissions: ['microphone'],
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    // The page's audio context and who starts it, and when the microphone was given.
+    await page.addInitScript(`
+      window.__resumes = 0;
+      const resume = AudioContext.prototype.resume;
+      AudioContext.prototype.resume = function () {
+        window.__context = this;
+        window.__resumes++;
+        return resume.call(this);
+      };
+      const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+      navigator.mediaDevices.getUserMedia = (c) => ask(c).then((s) => { window.__mic = true; return s; });
+    `);
+    await page.goto(dev.url);
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.locator('svg .state.active', { hasText: 'greet' }).waitFor();
+    await page.locator('#clock-pause').click();
+    await expect.poll(() => page.evaluate('window.__context.state')).toBe('suspended');
+    const resumes = await page.evaluate('window.__resumes');
+    // The microphone opens while paused: the sounds stay held (nothing starts the context).
+    await page.locator('#talk-with').selectOption('microphone');
+    await page.waitForFunction('window.__mic === true');
+    expect(await page.evaluate('window.__resumes')).toBe(resumes);
+    expect(await page.evaluate('window.__context.state')).toBe('suspended');
+    // Time runs again: so do the sounds.
+    await page.locator('#clock-pause').click();
+    await expect.poll(() => page.evaluate('window.__context.state')).toBe('running');
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await context.close();
+  }, 60_000);
+
   it('talks with the microphone: its level drives talk detection', async () => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 720 },

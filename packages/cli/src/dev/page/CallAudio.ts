@@ -158,8 +158,12 @@ export class CallAudio {
     };
   }
 
+  /** Whether the sounds are held (the simulated time is paused): nothing may start the context then. */
+  held = false;
+
   /** Holds every sound where it is (the simulated time is paused), or lets them go on. */
   hold(held: boolean): void {
+    this.held = held;
     if (!this.context) return;
     void (held ? this.context.suspend() : this.context.resume());
   }

@@ -52,10 +52,12 @@ export class MicTalk {
     context: AudioContext,
     talk: (talking: boolean) => void,
     level: (level: number) => void,
+    /** The sounds are held (the simulated time is paused): the context stays suspended. */
+    held = false,
   ): Promise<MicTalk> {
     const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     // A context made outside a click may start suspended: its analyser would read nothing.
-    await context.resume();
+    if (!held) await context.resume();
     const analyser = context.createAnalyser();
     analyser.fftSize = 1024;
     context.createMediaStreamSource(stream).connect(analyser);

@@ -62,6 +62,8 @@ export class MicVoice {
     context: AudioContext,
     send: (frame: Int16Array) => void,
     level: (level: number) => void,
+    /** The sounds are held (the simulated time is paused): the context stays suspended. */
+    held = false,
   ): Promise<MicVoice> {
     // Echo cancellation keeps the page's own playback (the bot) out; the bot does the rest (noise
     // suppression would also take a steady sound for noise).
@@ -69,7 +71,7 @@ export class MicVoice {
       audio: { echoCancellation: true, noiseSuppression: false, autoGainControl: false },
     });
     try {
-      await context.resume();
+      if (!held) await context.resume();
       await addTap(context);
     } catch (error) {
       for (const track of stream.getTracks()) track.stop();

@@ -128,8 +128,8 @@ export function Softphone(props: {
     const call = selected;
     const tell = (talking: boolean) => void act('talk', { call, talking });
     const opening: Promise<OpenMicrophone> = line
-      ? MicVoice.open(audio.audioContext(), (frame) => line.send(frame), setLevel)
-      : MicTalk.open(audio.audioContext(), tell, setLevel);
+      ? MicVoice.open(audio.audioContext(), (frame) => line.send(frame), setLevel, audio.held)
+      : MicTalk.open(audio.audioContext(), tell, setLevel, audio.held);
     void opening.then(
       (opened) => {
         if (closed) opened.close(tell);
