@@ -5,7 +5,7 @@
  *
  *   npm run bench [-- --quick] [--runs 3] [--concurrency 100,1000,10000] [--window 5]
  *                 [--impls ringflow,ari-client,bare] [--ringflow yaml|machine] [--profile DIR]
- *                 [--active-cap 1000] [--json FILE] [--source] [--prompt-ms 1]
+ *                 [--active-cap 1000] [--json FILE] [--source] [--prompt-ms 1] [--app-flags '...']
  *
  * For every concurrency level N and every run, each implementation gets a fresh simulator child
  * process (with the load generator beside it) and its own application child process:
@@ -19,6 +19,11 @@
  *   4. stop: no new calls; once all ended, live heap against the baseline (flat heap?) and what
  *      is left behind (listeners, sessions, timers).
  * Prints the median and the spread (min..max) of the runs, and ratios to ari-client and bare.
+ * `--impls` also takes `transports` and `client-only`: the bare loop's IVR on ringflow's default
+ * transports alone, and on its client (event stream and REST client) without the runtime, to
+ * see what each layer adds (`--impls bare,transports,client-only,ringflow`).
+ * BENCH_TIMELINE=<dir>: each application writes the events, requests and replies of its
+ * measuring window there; `bench/profile/callTimeline.ts` prints where a call's time goes.
  * `--quick` (a smoke check, under a minute): N = 100 and 500, one run, 2 s windows.
  * `--prompt-ms`: how long each prompt plays (default 1: flat out; 200 paces the calls as a real
  * server does, so every application handles the same calls per second).
@@ -48,6 +53,7 @@ const { values } = parseArgs({
     'active-cap': { type: 'string' },
     source: { type: 'boolean', default: false },
     'prompt-ms': { type: 'string' },
+    'app-flags': { type: 'string' },
   },
 });
 const QUICK = values.quick;
@@ -68,6 +74,8 @@ const ACTIVE_CAP = Number(values['active-cap'] ?? 1000);
 const PROMPT_MS = values['prompt-ms'];
 if (PROMPT_MS !== undefined && !(Number(PROMPT_MS) >= 1))
   throw new Error(`--prompt-ms: expected a number of milliseconds >= 1, got '${PROMPT_MS}'`);
+/** `--app-flags '--single-threaded-gc ...'`: node and V8 flags for the application children only. */
+const APP_FLAGS = values['app-flags']?.split(' ').filter(Boolean) ?? [];
 const RINGFLOW_VARIANT = values.ringflow === 'machine' ? 'machine' : 'yaml';
 
 interface Implementation {
@@ -83,6 +91,16 @@ const IMPLEMENTATIONS: Record<string, Implementation> = {
   },
   'ari-client': { name: 'ari-client', module: new URL('./apps/ariClientApp.ts', import.meta.url) },
   bare: { name: 'bare ws+undici', module: new URL('./apps/bareApp.ts', import.meta.url) },
+  // The bare loop's IVR on ringflow's layers, to see what each adds: its transports alone, then
+  // its client (event stream and REST client) without the runtime.
+  transports: {
+    name: 'bare IVR on ringflow transports',
+    module: new URL('./apps/transportsApp.ts', import.meta.url),
+  },
+  'client-only': {
+    name: 'bare IVR on ringflow client',
+    module: new URL('./apps/clientOnlyApp.ts', import.meta.url),
+  },
 };
 const chosen = values.impls.split(',').map((key) => {
   const impl = IMPLEMENTATIONS[key];
@@ -100,6 +118,8 @@ interface Mark {
   at: number;
   monotonicUs: number;
   cpu: NodeJS.CpuUsage;
+  /** CPU time of the main thread and of the other threads (Linux only). */
+  threads?: { mainMs: number; otherMs: number };
   latency: { count: number; p50: number; p99: number; max: number };
 }
 interface Counts {
@@ -128,6 +148,11 @@ interface Sample {
   cpuMsPerCall: number;
   /** The kernel's part of it (system time: socket reads and writes), in milliseconds per call. */
   sysMsPerCall: number;
+  /**
+   * The part of it on threads other than the main one (V8's parallel and concurrent garbage
+   * collection, its background compiler), ms per call; NaN where /proc is not there.
+   */
+  helperMsPerCall: number;
   /** Share of one core the application used during the window. */
   appCpuLoad: number;
   /** Share of one core the simulator (with the load generator) used during the window. */
@@ -209,7 +234,7 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
   const app = await ChildLink.start(await appModule(impl.module), impl.name, {
     javascript: !values.source,
     env: { BENCH_URL: url, ...impl.env },
-    nodeFlags: profileFlags(`${impl.key}-${calls}`),
+    nodeFlags: [...APP_FLAGS, ...profileFlags(`${impl.key}-${calls}`)],
   });
   try {
     const baseline = await app.request<Memory>('baseline');
@@ -244,6 +269,10 @@ async function measure(impl: (typeof chosen)[number], calls: number, run: number
       callsPerSecond: completed / simSeconds,
       cpuMsPerCall: appCpu / completed,
       sysMsPerCall: (appEnd.cpu.system - appStart.cpu.system) / 1000 / completed,
+      helperMsPerCall:
+        appStart.threads && appEnd.threads
+          ? (appEnd.threads.otherMs - appStart.threads.otherMs) / completed
+          : Number.NaN,
       appCpuLoad: appCpu / 1000 / appSeconds,
       simCpuLoad: cpuMs(simStart.cpu, simEnd.cpu) / 1000 / simSeconds,
       simCpuMsPerCall: cpuMs(simStart.cpu, simEnd.cpu) / completed,
@@ -282,7 +311,7 @@ for (const calls of LEVELS) {
       samples.push(s);
       process.stderr.write(
         `  N=${calls} run ${run} ${impl.key.padEnd(10)} ${fmt(s.callsPerSecond).padStart(6)} calls/s, ` +
-          `cpu ${fmt(s.cpuMsPerCall, 2)} ms/call (sys ${fmt(s.sysMsPerCall, 2)}), sim cpu ${fmt(s.simCpuMsPerCall, 2)} ms/call (app ${fmt(s.appCpuLoad * 100)}%, sim ${fmt(s.simCpuLoad * 100)}% of a core), ` +
+          `cpu ${fmt(s.cpuMsPerCall, 2)} ms/call (sys ${fmt(s.sysMsPerCall, 2)}, helper threads ${fmt(s.helperMsPerCall, 2)}), sim cpu ${fmt(s.simCpuMsPerCall, 2)} ms/call (app ${fmt(s.appCpuLoad * 100)}%, sim ${fmt(s.simCpuLoad * 100)}% of a core), ` +
           `call ${fmt(s.callMs, 1)} ms, latency p50 ${fmt(s.latencyP50, 2)} p99 ${fmt(s.latencyP99, 2)} ms, ${fmt(s.bytesPerCall / 1024, 1)} KiB/call, ` +
           `heap after ${fmt(s.heapGrowth / 1024)} KiB, rss ${fmt(s.rssStart / 1048576, 1)}->${fmt(s.rssAfter / 1048576, 1)} MiB, ${s.totalCalls} calls, ${s.errors} errors ${JSON.stringify(s.leftovers)}` +
           `${s.errorSamples.length ? `\n    e.g. ${s.errorSamples.join('\n         ')}` : ''}\n`,

@@ -1,5 +1,8 @@
 import { PROMPT_1, PROMPT_2_SOUND } from '../ivr/ivrWorkload.ts';
 
+/** One line of the timeline: time (ms), kind, the event's type or the request's method, its channel or target. */
+export type TimelineEntry = [at: number, kind: 'event' | 'request' | 'reply', what: string, about: string];
+
 /** Event types after which the IVR sends a request: the call arrived, a key, a prompt ended. */
 const TRIGGERS = new Set(['StasisStart', 'ChannelDtmfReceived', 'PlaybackFinished']);
 
@@ -43,6 +46,11 @@ export function triggeredChannel(method: string, target: string): string | undef
  */
 export class LatencyProbe {
   private frameAt = 0;
+  /**
+   * BENCH_TIMELINE=<dir>: every event, request and reply of the measuring window with its time,
+   * written when the window closes (`bench/profile/callTimeline.ts` reads it); undefined otherwise.
+   */
+  timeline: TimelineEntry[] | undefined;
   private readonly lastTrigger = new Map<string, number>();
   private samples: number[] = [];
   /** PlaybackFinished events of prompt 1 received so far. */
@@ -60,6 +68,7 @@ export class LatencyProbe {
     readonly playback?: { readonly target_uri?: string; readonly media_uri?: string };
   }): void {
     const type = event.type ?? '';
+    this.timeline?.push([this.frameAt, 'event', type, channelOfEvent(event) ?? '']);
     if (type === 'StasisEnd') {
       const id = channelOfEvent(event);
       if (id !== undefined) this.lastTrigger.delete(id);
@@ -73,10 +82,16 @@ export class LatencyProbe {
 
   /** A request is being sent: `target` is its path and query. */
   request(method: string, target: string): void {
+    this.timeline?.push([performance.now(), 'request', method, target]);
     const id = triggeredChannel(method, target);
     if (id === undefined) return;
     const at = this.lastTrigger.get(id);
     if (at !== undefined) this.samples.push(performance.now() - at);
+  }
+
+  /** A request's reply arrived (for the timeline only). */
+  replied(method: string, target: string): void {
+    this.timeline?.push([performance.now(), 'reply', method, target]);
   }
 
   /** The latencies (ms) gathered since the last call, and starts a new window. */

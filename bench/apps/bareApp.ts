@@ -5,16 +5,10 @@
  */
 import { Pool } from 'undici';
 import { WebSocket } from 'ws';
-import { BareIvrCall, type IvrRequests } from '../ivr/BareIvrCall.ts';
+import type { BareIvrCall, IvrRequests } from '../ivr/BareIvrCall.ts';
 import { IVR_APP } from '../ivr/ivrWorkload.ts';
+import { type BareEvent, routeBareEvent } from './routeBareEvent.ts';
 import { type BenchApp, runBenchApp } from './runBenchApp.ts';
-
-interface AriEvent {
-  readonly type: string;
-  readonly channel?: { readonly id: string };
-  readonly playback?: { readonly id: string; readonly target_uri?: string; readonly media_uri?: string };
-  readonly digit?: string;
-}
 
 await runBenchApp(async ({ url, username, password, probe }) => {
   const root = new URL(url);
@@ -30,6 +24,7 @@ await runBenchApp(async ({ url, username, password, probe }) => {
     return pool.request({ method, path: `${basePath}${path}`, headers: { authorization } }).then(
       async (res) => {
         const text = await res.body.text();
+        probe.replied(method, path);
         if (res.statusCode === 404 && gone === 'ok') return;
         if (res.statusCode >= 300) errors.push(`${method} ${path}: ${res.statusCode} ${text}`);
       },
@@ -49,43 +44,15 @@ await runBenchApp(async ({ url, username, password, probe }) => {
     hangup: (channelId) => void send('DELETE', `/channels/${channelId}?reason=normal`),
   };
 
-  const onEvent = (event: AriEvent) => {
-    switch (event.type) {
-      case 'StasisStart': {
-        const call = new BareIvrCall(event.channel!.id, requests);
-        calls.set(call.id, call);
-        call.start();
-        return;
-      }
-      case 'ChannelDtmfReceived':
-        if (event.digit !== undefined) calls.get(event.channel!.id)?.digit(event.digit);
-        return;
-      case 'PlaybackFinished': {
-        const playbackId = event.playback!.id;
-        calls.get(playbackId.slice(0, -3))?.playbackFinished(playbackId);
-        return;
-      }
-      case 'StasisEnd': {
-        const call = calls.get(event.channel!.id);
-        if (!call) return;
-        call.end();
-        calls.delete(call.id);
-        return;
-      }
-      default:
-        return;
-    }
-  };
-
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/events?app=${IVR_APP}`, {
     headers: { authorization },
     perMessageDeflate: false,
   });
   ws.on('message', (data) => {
     probe.frameArrived();
-    const event = JSON.parse(String(data)) as AriEvent;
+    const event = JSON.parse(String(data)) as BareEvent;
     probe.event(event);
-    onEvent(event);
+    routeBareEvent(event, calls, requests);
   });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());

@@ -53,7 +53,16 @@ function probedRest(probe: LatencyProbe, options: { url: string; username: strin
     },
     dispatch: (request, exchange) => {
       report(request);
-      return inner.dispatch(request, exchange);
+      if (!probe.timeline) return inner.dispatch(request, exchange);
+      const timeline = probe;
+      return inner.dispatch(request, {
+        dispatched: () => exchange.dispatched(),
+        replied: (reply) => {
+          timeline.replied(request.method, request.path);
+          exchange.replied(reply);
+        },
+        failed: (error) => exchange.failed(error),
+      });
     },
     close: () => inner.close(),
   } satisfies RestTransport;

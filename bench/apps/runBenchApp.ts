@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { serveParent } from '../process/serveParent.ts';
@@ -73,6 +73,30 @@ class AllocationProfile {
   }
 }
 
+/**
+ * CPU time (ms, user + system) of the process's main thread and of all its other threads
+ * (V8's garbage collection and compiler helpers, libuv's pool), from /proc on Linux: what
+ * `process.cpuUsage()` sums. Undefined elsewhere. Clock ticks (10 ms), so read it over seconds.
+ */
+function threadCpu(): { mainMs: number; otherMs: number } | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let mainMs = 0;
+  let otherMs = 0;
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      if (Number(tid) === process.pid) mainMs += ms;
+      else otherMs += ms;
+    }
+  } catch {
+    return undefined;
+  }
+  return { mainMs, otherMs };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -127,12 +151,22 @@ export async function runBenchApp(start: (context: BenchAppContext) => Promise<B
       },
       mark: async () => {
         await allocations?.mark();
+        // BENCH_TIMELINE=<dir>: the window's events, requests and replies (bench/profile/callTimeline.ts).
+        const timelines = process.env.BENCH_TIMELINE;
+        if (timelines && probe.timeline === undefined) probe.timeline = [];
+        else if (timelines && probe.timeline) {
+          mkdirSync(timelines, { recursive: true });
+          const app = basename(process.argv[1] ?? 'app').replace(/\.[mc]?[jt]s$/, '');
+          writeFileSync(join(timelines, `${app}-${process.pid}.json`), JSON.stringify(probe.timeline));
+          probe.timeline = undefined;
+        }
         const sorted = probe.takeSamples().sort((a, b) => a - b);
         return {
           at: performance.now(),
           // The monotonic clock in µs, as CPU profiles time their samples (bench/profile/cpuBreakdown.ts).
           monotonicUs: Number(process.hrtime.bigint() / 1000n),
           cpu: process.cpuUsage(),
+          threads: threadCpu(),
           latency: {
             count: sorted.length,
             p50: quantile(sorted, 0.5),
