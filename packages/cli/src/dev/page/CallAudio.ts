@@ -19,7 +19,7 @@ const CADENCE_AHEAD_MS = 10 * 60_000;
 /** How far ahead of the audio clock the line's frames start after a gap: room for their jitter (s). */
 const LINE_AHEAD_S = 0.08;
 /** What the page lists while the line plays (the call's own audio: a bot of the audio protocol). */
-const LINE_PART: PlayingPart = { name: 'bot audio', format: 'line', state: 'playing' };
+const LINE_PART: PlayingPart = { name: 'bot audio', format: 'live', state: 'playing' };
 
 /**
  * The sounds of the selected call, played in the browser with Web Audio: a prompt's files fetched
