@@ -9,6 +9,7 @@
  * Low noise (one process, no sockets): the tool for A/B runs of runtime changes.
  *
  *   npx tsx bench/runtime-alone.ts [--calls 20000] [--concurrency 100] [--runs 5] [--copies N]
+ *   (CPU per call, and the part of it on helper threads: V8's garbage collection and compiler)
  *
  * Reported: CPU per call (user + system) of each run, and the median; the run checks that every
  * call completed (its flow's outcome `completed`).
@@ -22,6 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { threadCpu } from './apps/threadCpu.ts';
 import type {
   EventTransport,
   EventTransportHandlers,
@@ -200,7 +202,7 @@ class ScriptedServer {
   }
 }
 
-async function run(calls: number): Promise<number> {
+async function run(calls: number): Promise<{ ms: number; helperMs: number }> {
   const server = new ScriptedServer();
   const machine = createFlowCallMachine(
     await loadFlowFile(fileURLToPath(new URL('./flows/bench-ivr.yaml', import.meta.url))),
@@ -235,23 +237,32 @@ async function run(calls: number): Promise<number> {
   });
   await app.start();
   const start = process.cpuUsage();
+  const threadsStart = threadCpu();
   for (let i = 0; i < Math.min(CONCURRENCY, calls); i++) server.place();
   await all;
   const used = process.cpuUsage(start);
+  const threadsEnd = threadCpu();
   await app.stop();
   if (failed > 0) throw new Error(`${failed} of ${calls} calls did not complete`);
-  return (used.user + used.system) / 1000 / calls;
+  return {
+    ms: (used.user + used.system) / 1000 / calls,
+    helperMs: threadsStart && threadsEnd ? (threadsEnd.otherMs - threadsStart.otherMs) / calls : Number.NaN,
+  };
 }
 
 await run(Math.min(2000, CALLS)); // warm-up
 const results: number[] = [];
+const helpers: number[] = [];
 for (let r = 1; r <= RUNS; r++) {
-  const ms = await run(CALLS);
+  const { ms, helperMs } = await run(CALLS);
   results.push(ms);
-  console.log(`  run ${r} runtime + flow  cpu ${fmt(ms, 4)} ms/call`);
+  helpers.push(helperMs);
+  console.log(
+    `  run ${r} runtime + flow  cpu ${fmt(ms, 4)} ms/call (helper threads: garbage collection, compiler ${fmt(helperMs, 4)})`,
+  );
 }
 console.log(
-  `median (min–max): ${spread(results, 4)} ms/call, ${CALLS} calls, ${CONCURRENCY} at once` +
+  `median (min–max): ${spread(results, 4)} ms/call (helper threads ${spread(helpers, 4)}), ${CALLS} calls, ${CONCURRENCY} at once` +
     (COPIES > 0 ? `, ${COPIES} more cop${COPIES === 1 ? 'y' : 'ies'} of each unhandled event` : ''),
 );
 console.log(`JSON.parse alone of a call's 17 unhandled events: ${fmt(parseAlone(), 4)} ms/call`);

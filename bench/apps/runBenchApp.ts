@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { basename, join } from 'node:path';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
@@ -6,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { serveParent } from '../process/serveParent.ts';
 import { LatencyProbe } from './LatencyProbe.ts';
 import { quantile } from './stats.ts';
+import { threadCpu } from './threadCpu.ts';
 
 /** One of the IVR applications under test, as the harness sees it. */
 export interface BenchApp {
@@ -71,30 +72,6 @@ class AllocationProfile {
       writeFileSync(join(this.dir, `alloc-${process.pid}.heapprofile`), JSON.stringify(profile));
     }
   }
-}
-
-/**
- * CPU time (ms, user + system) of the process's main thread and of all its other threads
- * (V8's garbage collection and compiler helpers, libuv's pool), from /proc on Linux: what
- * `process.cpuUsage()` sums. Undefined elsewhere. Clock ticks (10 ms), so read it over seconds.
- */
-function threadCpu(): { mainMs: number; otherMs: number } | undefined {
-  if (process.platform !== 'linux') return undefined;
-  let mainMs = 0;
-  let otherMs = 0;
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
-      if (Number(tid) === process.pid) mainMs += ms;
-      else otherMs += ms;
-    }
-  } catch {
-    return undefined;
-  }
-  return { mainMs, otherMs };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
