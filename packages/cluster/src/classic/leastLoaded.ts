@@ -1,11 +1,11 @@
 /**
  * What publishing one call's events costs the event connection holder, in calls it drives: the
  * holder relays every call of the cluster besides driving its own, so each call in the cluster
- * counts this much on the holder's load when new calls are spread. Measured under a CPU quota
- * (bench/cluster-scale.ts --cpu-prof, 2 workers at 25 calls/s): the holder spent ~0.45 of a
- * driven call's CPU per call it published, ~0.25 once its publishes were batched and the NATS
- * client stopped building an error per request. With it, 2 workers share new calls 3:5 (the
- * holder 37.5%), 4 workers about 1:15 per other worker (the holder 6%).
+ * counts this much on the holder's load when new calls are spread. With it, 2 workers share new
+ * calls 3:5 (the holder 37.5%), 4 workers 1:15 per other worker (the holder 6%). Profiles under a
+ * CPU quota (bench/cluster-scale.ts --cpu-prof, 2 workers at 0.2 core, 25 calls/s): with an even
+ * split the holder used 1.9x the other worker's CPU; with this weight (and its publishes batched)
+ * still 1.7x, so a higher weight (~0.5) may balance 2 workers better: not measured yet.
  */
 export const HOLDER_PUBLISHING_WEIGHT = 0.25;
 
