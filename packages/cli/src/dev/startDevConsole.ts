@@ -180,7 +180,11 @@ export async function startDevConsole(options: DevConsoleOptions): Promise<DevCo
     warnings: (server.dialplan?.warnings ?? []).map((w) => formatIssue(w)),
     async stop() {
       endFeeds();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      // What is still open (a request on its way, a connection half sent) is cut: the console is
+      // going away, and its server closes only once every connection has.
+      http.closeAllConnections();
+      await closed;
       await shutDown();
     },
   };
