@@ -58,7 +58,7 @@ scenarios:
     );
     const loaded = await loadScenarioFile(file);
     expect(loaded.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([
-      '2:6 bot: url is a bot served on a WebSocket, greet and turns a scripted bot: give one or the other',
+      '2:6 bot: url is a bot served on a WebSocket, greet and turns (or sessions) a scripted bot: give one or the other',
     ]);
   });
 });
