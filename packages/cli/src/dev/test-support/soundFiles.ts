@@ -4,21 +4,7 @@ export function wavTone(ms: number): Buffer {
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++)
     data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(16000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return wavFile(data, 8000);
 }
 
 /** A G.711 µ-law file (8 kHz, a byte a sample) of `ms` of near silence. */
@@ -43,6 +29,11 @@ export function wavWarble(talkMs: number, silenceMs: number): Buffer {
     const fade = Math.min(1, i / 480, (talk - 1 - i) / 480);
     data.writeInt16LE(Math.round(12_000 * fade * Math.sin(phase)), i * 2);
   }
+  return wavFile(data, rate);
+}
+
+/** A WAV file of 16-bit mono PCM samples (`data`) at `rate` Hz. */
+function wavFile(data: Buffer, rate: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
   header.writeUInt32LE(36 + data.length, 4);
