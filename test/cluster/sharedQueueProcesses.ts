@@ -197,13 +197,23 @@ export async function startQueueCluster(processes: number, mode: 'classic' | 'pe
   /** Whether a channel is gone. */
   const gone = (channel: string) =>
     world.some((e) => e.type === 'ChannelDestroyed' && (e.channel as { id?: string }).id === channel);
-  /** The process whose log says the call started (or was restored) there last. */
-  const holderOf = (call: string) =>
-    procs.findLast((p) =>
-      p.lines.some(
-        (l) => l.call === call && (l.msg === 'call started' || l.msg === 'call restored from its record'),
-      ),
-    );
+  /**
+   * The process whose log says, latest in time, that the call started or was restored there
+   * (not the last process in order that ever held it: a process restoring the call of a killed
+   * one may come before it).
+   */
+  const holderOf = (call: string) => {
+    let latest: { proc: QueueProc; time: number } | undefined;
+    for (const p of procs)
+      for (const l of p.lines)
+        if (
+          l.call === call &&
+          (l.msg === 'call started' || l.msg === 'call restored from its record') &&
+          (latest === undefined || (l.time as number) >= latest.time)
+        )
+          latest = { proc: p, time: l.time as number };
+    return latest?.proc;
+  };
   /** What went on, for a failing test: each process's warnings and errors, the server's calls. */
   const tell = async () => {
     for (const [i, p] of procs.entries())

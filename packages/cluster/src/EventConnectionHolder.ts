@@ -23,6 +23,7 @@ import type { JetStreamCallStore } from './JetStreamCallStore.ts';
 import { HolderElection } from './HolderElection.ts';
 import { isWrongRevision } from './KvLease.ts';
 import { natsToken } from './natsToken.ts';
+import { PublishQueue } from './PublishQueue.ts';
 import type { WorkerDirectory } from './WorkerDirectory.ts';
 import { WorkerRoutes } from './WorkerRoutes.ts';
 
@@ -59,7 +60,8 @@ export interface EventConnectionHolderOptions {
  * the one holding the KV lease `events.<server>.<app>` opens the application's one event
  * connection to the server and publishes every event into the JetStream stream, under
  * `ringflow.events.<server>.<channel>`, de-duplicated by `Nats-Msg-Id` (a hash of the event).
- * Each new call (StasisStart) is first assigned to the least loaded worker: the assignment key
+ * Each new call (StasisStart) is first assigned to the least loaded worker (the holder's own load
+ * counting its publishing, `classic/leastLoaded.ts`): the assignment key
  * is written with `create`, so whichever holder writes first decides, and the StasisStart carries
  * the worker's name in a header. On taking the role (and after each gap of its own connection),
  * the holder tells the workers to reconcile (a gap marker on the stream), and assigns the calls in
@@ -87,10 +89,13 @@ export class EventConnectionHolder {
   private readonly clock: Clock;
   /** Which worker drives each channel (learned from the assignment bucket). */
   private readonly routes: WorkerRoutes;
+  /** Every publish of the holder, in order, a turn's in one socket write (see {@link PublishQueue}). */
+  private readonly publishing: PublishQueue;
 
   constructor(private readonly options: EventConnectionHolderOptions) {
     this.clock = options.clock ?? systemClock;
     this.serverToken = natsToken(options.server.name);
+    this.publishing = new PublishQueue(options.js);
     this.logger = options.logger.child({ server: options.server.name, role: 'event connection holder' });
     this.routes = new WorkerRoutes(
       options.assignments,
@@ -197,7 +202,7 @@ export class EventConnectionHolder {
         const workers = new Set([...this.options.workers.known, ...this.routes.workers(), this.options.me]);
         await Promise.all(
           [...workers].map((worker) =>
-            this.options.js.publish(eventSubject(this.serverToken, worker, undefined, EVENT_GAP), marker),
+            this.publishing.publish(eventSubject(this.serverToken, worker, undefined, EVENT_GAP), marker),
           ),
         );
         await this.assignOrphans(stream);
@@ -251,7 +256,7 @@ export class EventConnectionHolder {
       );
       const h = headers();
       h.set(WORKER_HEADER, to);
-      await this.options.js.publish(eventSubject(this.serverToken, to, channel.id), JSON.stringify(start), {
+      await this.publishing.publish(eventSubject(this.serverToken, to, channel.id), JSON.stringify(start), {
         msgID: `adopt:${this.serverToken}:${natsToken(channel.id)}:${assigned?.revision ?? 0}`,
         headers: h,
       });
@@ -270,7 +275,7 @@ export class EventConnectionHolder {
 
   /** Moves a call's assignment from a gone worker to the least loaded one (undefined: another holder did). */
   private async reassign(channelId: string, revision: number): Promise<string | undefined> {
-    const worker = this.options.workers.leastLoaded();
+    const worker = this.options.workers.leastLoaded(this.options.me);
     try {
       const written = await this.options.assignments.update(this.assignmentKey(channelId), worker, revision);
       this.routes.assigned(channelId, worker, written);
@@ -330,7 +335,7 @@ export class EventConnectionHolder {
         if (event.type === 'ChannelDestroyed' && channelId !== undefined) this.routes.forget(channelId);
         if (this.stream !== stream) return;
         for (const worker of targets)
-          this.options.js
+          this.publishing
             .publish(eventSubject(this.serverToken, worker, channelId), text, {
               msgID: `${this.serverToken}:${natsToken(worker)}:${hash}`,
               ...(isStart ? { headers: h } : {}),
@@ -362,7 +367,7 @@ export class EventConnectionHolder {
       if (this.stream !== stream || !stream) return;
       const h = headers();
       h.set(HANDOVER_HEADER, from);
-      this.options.js
+      this.publishing
         .publish(
           eventSubject(this.serverToken, to, undefined, channelToken),
           JSON.stringify({ type: 'RingflowHandover', from, to }),
@@ -407,7 +412,7 @@ export class EventConnectionHolder {
    */
   private async assign(channelId: string, preferred?: string): Promise<string> {
     const key = this.assignmentKey(channelId);
-    const worker = preferred ?? this.options.workers.leastLoaded();
+    const worker = preferred ?? this.options.workers.leastLoaded(this.options.me);
     try {
       const revision = await this.options.assignments.create(key, worker);
       this.routes.assigned(channelId, worker, revision);

@@ -1,6 +1,7 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { Logger } from 'pino';
+import { leastLoaded } from './classic/leastLoaded.ts';
 import { type LeaseWrites, leaseWrites } from './classic/leaseWrites.ts';
 import { natsToken } from './natsToken.ts';
 
@@ -27,7 +28,7 @@ interface WorkerLease {
  * worker role (`classic/workerRoleMachine.ts`). A worker whose entry expired stopped renewing: it
  * is dead (or hung), and the others take its calls over. The event connection holder assigns
  * each new call to the least loaded live worker, counting the calls it assigned since the last
- * listing so that a burst of calls spreads.
+ * listing so that a burst of calls spreads, and its own publishing as load.
  */
 export class WorkerDirectory {
   /** Writes of this worker's own lease entry. */
@@ -96,17 +97,12 @@ export class WorkerDirectory {
     return this.everListed;
   }
 
-  /** The live worker with the fewest calls (this process when none is known yet). */
-  leastLoaded(): string {
-    let best = this.options.me;
-    let least = Number.POSITIVE_INFINITY;
-    for (const [worker, load] of [...this.loads].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      if (load < least) {
-        best = worker;
-        least = load;
-      }
-    }
-    return best;
+  /**
+   * The live worker with the fewest calls (this process when none is known yet); the `holder`'s
+   * load counts its publishing of every call too (see `classic/leastLoaded.ts`).
+   */
+  leastLoaded(holder?: string): string {
+    return leastLoaded(this.loads, holder, this.options.me);
   }
 
   /** A call was assigned to `worker`: counted until the next listing. */
