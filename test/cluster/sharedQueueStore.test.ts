@@ -61,6 +61,12 @@ async function processesOn(processes: number) {
 describe('JetStreamQueueRevisions: one queue in NATS for several processes', () => {
   it('callers joining on three processes at once wait in one order; only the head is offered the agent', async () => {
     const c = await processesOn(3);
+    // The agent paused while they join: the joins reach the store in whatever order the three
+    // processes' writes land, and an idle agent would be offered to whoever landed first.
+    c.queues[2]!.agent('PJSIP/201', 'pause');
+    await until('every process to see the agent paused', () =>
+      c.queues.every((q) => q.state.agents[0]?.paused === true),
+    );
     const t = Date.now();
     c.join(c.queues[0]!, 'a', t);
     c.join(c.queues[1]!, 'b', t + 1);
@@ -69,6 +75,8 @@ describe('JetStreamQueueRevisions: one queue in NATS for several processes', () 
       c.queues.every((q) => q.state.callers.length === 3),
     );
     for (const q of c.queues) expect(q.state.callers.map((x) => x.callId)).toEqual(['a', 'b', 'c']);
+    // Resumed on another process than the head's: its offer reaches the head's process.
+    c.queues[1]!.agent('PJSIP/201', 'unpause');
     await until('the head to be offered the agent', () => c.offers.a!.length === 1);
     expect(c.offers).toEqual({ a: [['PJSIP/201']], b: [], c: [] });
     // The head's process answers: the next caller, on another process, is second to none now.
