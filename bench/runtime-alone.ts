@@ -9,6 +9,7 @@
  * Low noise (one process, no sockets): the tool for A/B runs of runtime changes.
  *
  *   npx tsx bench/runtime-alone.ts [--calls 20000] [--concurrency 100] [--runs 5] [--copies N]
+ *     [--alloc-profile FILE] [--held N [--held-profile FILE]]
  *   (CPU per call, and the part of it on helper threads: V8's garbage collection and compiler)
  *
  * Reported: CPU per call (user + system) of each run, and the median; the run checks that every
@@ -19,9 +20,18 @@
  * times, right after itself, as new text: the extra CPU per call divided by 17 N is what one such
  * event costs from its JSON text to its drop. The bench also reports what `JSON.parse` alone of
  * the same texts costs (the bare loop's parse-and-drop), for comparison.
+ *
+ * `--alloc-profile FILE` writes a sampling allocation profile of the last run (every allocation,
+ * collected or not; `bench/profile/allocBreakdown.ts FILE --calls N` splits it per part and site).
+ * `--held N` then weighs what a live call keeps: N calls held at the digit prompt (prompt 1 ended,
+ * the key not yet sent), the live heap after full collections against before them, per call;
+ * then the calls are let go and what they left behind is weighed too. `--held-profile FILE`: where
+ * the objects the held calls keep were allocated (a sampling profile of the live objects only).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { threadCpu } from './apps/threadCpu.ts';
 import type {
@@ -33,6 +43,7 @@ import type {
 } from '@ringflow/client';
 import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
+import { measureHeap } from './apps/measureHeap.ts';
 import { fmt, spread } from './apps/stats.ts';
 import { IVR_APP } from './ivr/ivrWorkload.ts';
 
@@ -42,6 +53,9 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '100' },
     runs: { type: 'string', default: '5' },
     copies: { type: 'string', default: '0' },
+    'alloc-profile': { type: 'string' },
+    held: { type: 'string', default: '0' },
+    'held-profile': { type: 'string' },
   },
 });
 const CALLS = Number(values.calls);
@@ -49,6 +63,8 @@ const CONCURRENCY = Number(values.concurrency);
 const RUNS = Number(values.runs);
 const COPIES = Number(values.copies);
 if (!Number.isInteger(COPIES) || COPIES < 0) throw new Error(`--copies ${values.copies}: expected 0 or more`);
+const HELD = Number(values.held);
+if (!Number.isInteger(HELD) || HELD < 0) throw new Error(`--held ${values.held}: expected 0 or more`);
 /** The event types of the recorded call that some state of the bench flow handles. */
 const HANDLED = new Set(['StasisStart', 'PlaybackFinished', 'ChannelDtmfReceived', 'StasisEnd']);
 
@@ -97,6 +113,9 @@ class ScriptedServer {
   private readonly types = this.events.map((text) => (JSON.parse(text) as { type: string }).type);
   private next = 0;
   completed = 0;
+  /** When set, calls wait at the digit prompt (prompt 1 ended, the key not sent) until `release`. */
+  holding = false;
+  readonly held: Call[] = [];
 
   readonly eventTransport: EventTransport = {
     connect: (_request, handlers) => {
@@ -167,7 +186,13 @@ class ScriptedServer {
       };
       if (call.plays++ === 0) {
         call.p1 = id;
-        reply(201, playback, () => setImmediate(() => this.send(call, 9, 12)));
+        reply(201, playback, () =>
+          setImmediate(() => {
+            if (!this.holding) return this.send(call, 9, 12);
+            this.send(call, 9, 11);
+            this.held.push(call);
+          }),
+        );
       } else {
         call.p2 = id;
         setImmediate(() => {
@@ -183,6 +208,12 @@ class ScriptedServer {
         }),
       );
     } else reply(404, { message: `unexpected ${request.method} ${request.path}` });
+  }
+
+  /** Sends the key of every held call: they go on to their end. */
+  release(): void {
+    this.holding = false;
+    for (const call of this.held.splice(0)) this.send(call, 11, 12);
   }
 
   private startupReply(request: TransportRequest): unknown {
@@ -202,7 +233,8 @@ class ScriptedServer {
   }
 }
 
-async function run(calls: number): Promise<{ ms: number; helperMs: number }> {
+/** The application running the bench flow on a scripted server, and the count of its ended calls. */
+async function startBench() {
   const server = new ScriptedServer();
   const machine = createFlowCallMachine(
     await loadFlowFile(fileURLToPath(new URL('./flows/bench-ivr.yaml', import.meta.url))),
@@ -221,51 +253,142 @@ async function run(calls: number): Promise<{ ms: number; helperMs: number }> {
     call: machine,
     logger: { level: 'error' },
   });
-  let ended = 0;
-  let failed = 0;
-  let resolveAll: () => void = () => {};
-  const all = new Promise<void>((resolve) => {
-    resolveAll = resolve;
-  });
+  const counts = { ended: 0, failed: 0, onEnded: () => {} };
   app.calls$.subscribe((session) => {
     void session.done.then((outcome) => {
-      if (outcome !== 'completed') failed++;
-      ended++;
-      if (ended === calls) resolveAll();
-      else if (ended + CONCURRENCY <= calls) server.place();
+      if (outcome !== 'completed') counts.failed++;
+      counts.ended++;
+      counts.onEnded();
     });
   });
   await app.start();
+  return { app, server, counts };
+}
+
+/** Time the main thread spent in garbage-collection pauses (scavenges, a full collection's final part). */
+const gcPauses = { ms: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.ms += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
+async function run(
+  calls: number,
+  profile?: string,
+): Promise<{ ms: number; helperMs: number; gcPauseMs: number }> {
+  const { app, server, counts } = await startBench();
+  const all = new Promise<void>((resolve) => {
+    counts.onEnded = () => {
+      if (counts.ended === calls) resolve();
+      else if (counts.ended + CONCURRENCY <= calls) server.place();
+    };
+  });
+  const allocations = profile ? await AllocationSampling.start() : undefined;
   const start = process.cpuUsage();
   const threadsStart = threadCpu();
+  const pausesStart = gcPauses.ms;
   for (let i = 0; i < Math.min(CONCURRENCY, calls); i++) server.place();
   await all;
   const used = process.cpuUsage(start);
   const threadsEnd = threadCpu();
+  // Entries are delivered on a later turn: let the last ones in.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const gcPauseMs = (gcPauses.ms - pausesStart) / calls;
+  if (allocations && profile) await allocations.stop(profile);
   await app.stop();
-  if (failed > 0) throw new Error(`${failed} of ${calls} calls did not complete`);
+  if (counts.failed > 0) throw new Error(`${counts.failed} of ${calls} calls did not complete`);
   return {
     ms: (used.user + used.system) / 1000 / calls,
     helperMs: threadsStart && threadsEnd ? (threadsEnd.otherMs - threadsStart.otherMs) / calls : Number.NaN,
+    gcPauseMs,
   };
+}
+
+/** The live heap a call keeps while it waits at the digit prompt, and what it leaves once ended. */
+async function weighHeld(
+  calls: number,
+  profile?: string,
+): Promise<{ perLiveCall: number; perEndedCall: number }> {
+  const { app, server, counts } = await startBench();
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const before = measureHeap();
+  const allocations = profile ? await AllocationSampling.start({ collected: false }) : undefined;
+  server.holding = true;
+  for (let i = 0; i < calls; i++) server.place();
+  while (server.held.length < calls) await turn();
+  await turn();
+  const live = measureHeap();
+  if (allocations && profile) await allocations.stop(profile);
+  const ended = new Promise<void>((resolve) => {
+    counts.onEnded = () => {
+      if (counts.ended === calls) resolve();
+    };
+  });
+  server.release();
+  await ended;
+  await turn();
+  const after = measureHeap();
+  await app.stop();
+  if (counts.failed > 0) throw new Error(`${counts.failed} of ${calls} held calls did not complete`);
+  return { perLiveCall: (live - before) / calls, perEndedCall: (after - before) / calls };
+}
+
+/** V8's sampling heap profiler over a stretch of the run (collected objects included). */
+class AllocationSampling {
+  private constructor(private readonly session: Session) {}
+
+  /** `collected: false`: only the objects still live when it stops (what is kept, not what is made). */
+  static async start({ collected = true } = {}): Promise<AllocationSampling> {
+    const session = new Session();
+    session.connect();
+    const sampling = new AllocationSampling(session);
+    await sampling.post('HeapProfiler.startSampling', {
+      samplingInterval: collected ? 4096 : 512,
+      includeObjectsCollectedByMajorGC: collected,
+      includeObjectsCollectedByMinorGC: collected,
+    });
+    return sampling;
+  }
+
+  async stop(file: string): Promise<void> {
+    const { profile } = (await this.post('HeapProfiler.stopSampling')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(profile));
+    this.session.disconnect();
+  }
+
+  private post(method: string, params?: object): Promise<unknown> {
+    return new Promise((resolve, reject) =>
+      this.session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  }
 }
 
 await run(Math.min(2000, CALLS)); // warm-up
 const results: number[] = [];
 const helpers: number[] = [];
+const pauses: number[] = [];
 for (let r = 1; r <= RUNS; r++) {
-  const { ms, helperMs } = await run(CALLS);
+  const { ms, helperMs, gcPauseMs } = await run(CALLS, r === RUNS ? values['alloc-profile'] : undefined);
   results.push(ms);
   helpers.push(helperMs);
+  pauses.push(gcPauseMs);
   console.log(
-    `  run ${r} runtime + flow  cpu ${fmt(ms, 4)} ms/call (helper threads: garbage collection, compiler ${fmt(helperMs, 4)})`,
+    `  run ${r} runtime + flow  cpu ${fmt(ms, 4)} ms/call (helper threads: garbage collection, compiler ${fmt(helperMs, 4)}; ` +
+      `main thread's GC pauses ${fmt(gcPauseMs, 4)})`,
   );
 }
 console.log(
-  `median (min–max): ${spread(results, 4)} ms/call (helper threads ${spread(helpers, 4)}), ${CALLS} calls, ${CONCURRENCY} at once` +
+  `median (min–max): ${spread(results, 4)} ms/call (helper threads ${spread(helpers, 4)}, GC pauses ${spread(pauses, 4)}), ${CALLS} calls, ${CONCURRENCY} at once` +
     (COPIES > 0 ? `, ${COPIES} more cop${COPIES === 1 ? 'y' : 'ies'} of each unhandled event` : ''),
 );
 console.log(`JSON.parse alone of a call's 17 unhandled events: ${fmt(parseAlone(), 4)} ms/call`);
+if (values['alloc-profile']) console.log(`allocation profile of run ${RUNS}: ${values['alloc-profile']}`);
+if (HELD > 0) {
+  const { perLiveCall, perEndedCall } = await weighHeld(HELD, values['held-profile']);
+  console.log(
+    `${HELD} calls held at the digit prompt: ${fmt(perLiveCall / 1024, 2)} KiB of live heap per call; ` +
+      `after they ended ${fmt(perEndedCall, 0)} B per call`,
+  );
+}
 
 /** CPU per call of parsing the texts of one call's unhandled events, as the bare loop does. */
 function parseAlone(): number {
