@@ -4,8 +4,8 @@ import type { StepDefinition } from '../steps/StepDefinition.ts';
 import type { FlowCompileInfo, OutcomeKind, StepBuild } from '../steps/StepDefinition.ts';
 import { setContext, setVars } from './effects.ts';
 import { type FailureRouting, describeRoute, reportFailure, type StepSite } from './failureRouting.ts';
-import { type ActionArgs, safeCondition } from './FlowContext.ts';
-import { combine, compileTransitions, END, FINISH, stepResult } from './flowTransitions.ts';
+import { type ActionArgs, type FlowContext, safeCondition } from './FlowContext.ts';
+import { combine, compileTransitions, END, FINISH, ROOT, stepResult } from './flowTransitions.ts';
 import type { Action, StateSpec, TransitionSpec } from './StateSpec.ts';
 
 /** One step of a flow state, as the state compiler hands it over. */
@@ -43,7 +43,7 @@ export function compileStep(
 ): CompiledStep {
   const { definition, params, nextId, site, id: stepId } = step;
   const outcomeStates: Record<string, StateSpec> = {};
-  const direct = new Map<string, { target: string; actions: readonly Action[] }>();
+  const direct = new Map<string, DirectRoute>();
   const on = (params.on ?? {}) as Record<string, FlowTransitions>;
   const as = typeof params.as === 'string' ? params.as : undefined;
   const storeResult: Action[] = as ? [setVars(({ context }) => ({ [as]: context.result }))] : [];
@@ -79,11 +79,11 @@ export function compileStep(
     const fallback = fallbackRoutes(kind, step, failures);
     if (own.length === 0 && storeResult.length === 0) {
       if (kind === 'success') {
-        direct.set(outcome.name, { target: nextId, actions: [] });
+        direct.set(outcome.name, { target: nextId });
         continue;
       }
       if (kind === 'ended' || kind === 'continued') {
-        direct.set(outcome.name, { target: END, actions: fallback[0]?.actions ?? [] });
+        direct.set(outcome.name, { target: END, ending: endingOf(kind) });
         continue;
       }
     }
@@ -102,19 +102,23 @@ export function compileStep(
       // A pass-through outcome goes straight to its target: no routing state to enter and
       // leave (one microstep less per step; the state value never shows it).
       const through = direct.get(outcome);
+      const recorded = (args: ActionArgs): Partial<FlowContext> => ({
+        result: { outcome, step: step.name, state: step.stateName, ...(data ? data(args) : {}) },
+        // The next step starts with empty scratch space (the state's entry empties it for
+        // a step entered any other way): one assignment per step less than resetting it
+        // on the step's entry.
+        step: {},
+      });
+      const ending = through?.ending;
+      // Each assignment is a whole XState snapshot: the result and how the flow ends are one.
+      const record = ending
+        ? setContext((args) => ({ ...recorded(args), ...ending(args) }))
+        : setContext(recorded);
       return {
         target: through ? through.target : `#${stepId}~${outcome}`,
-        actions: [
-          ...before,
-          setContext((args) => ({
-            result: { outcome, step: step.name, state: step.stateName, ...(data ? data(args) : {}) },
-            // The next step starts with empty scratch space (the state's entry empties it for
-            // a step entered any other way): one assignment per step less than resetting it
-            // on the step's entry.
-            step: {},
-          })),
-          ...(through?.actions ?? []),
-        ],
+        // Straight into another flow state, whose entry empties result and scratch space in the
+        // same microstep: nobody could read them, so they are not written (a snapshot less).
+        actions: through && entersFlowState(through.target) ? [...before] : [...before, record],
       };
     },
   };
@@ -141,6 +145,28 @@ export function compileStep(
           },
         };
   return { state, outcomeStates };
+}
+
+/**
+ * Where an outcome nobody routes or stores goes straight to, without a routing state; `ending`: the
+ * context it sets on the way (how the flow ends, for an end).
+ */
+interface DirectRoute {
+  readonly target: string;
+  readonly ending?: (args: ActionArgs) => Partial<FlowContext>;
+}
+
+/** A flow state's own id (`#flow.<state>`), not the flow's end (`$finish`, `$end`) nor a step. */
+function entersFlowState(target: string): boolean {
+  return target.startsWith(`#${ROOT}.`) && target !== FINISH && target !== END;
+}
+
+/** How the flow ends after an outcome of this kind: a step that handed the caller over says so itself. */
+function endingOf(kind: 'ended' | 'continued') {
+  return ({ context }: ActionArgs): Partial<FlowContext> => ({
+    status: kind === 'ended' ? 'completed' : context.status === 'transferred' ? 'transferred' : 'continued',
+    hungUp: true,
+  });
 }
 
 /** What an outcome of this kind does when nothing in the step routes it (see `OutcomeKind`). */
@@ -171,22 +197,6 @@ function fallbackRoutes(kind: OutcomeKind, step: StepToCompile, failures: Failur
       return failures.hangupRoutes(step.state, stepResult);
     case 'ended':
     case 'continued':
-      return [
-        {
-          target: FINISH,
-          actions: [
-            // A step that handed the caller over says so itself (status transferred).
-            setContext(({ context }) => ({
-              status:
-                kind === 'ended'
-                  ? 'completed'
-                  : context.status === 'transferred'
-                    ? 'transferred'
-                    : 'continued',
-              hungUp: true,
-            })),
-          ],
-        },
-      ];
+      return [{ target: FINISH, actions: [setContext(endingOf(kind))] }];
   }
 }
