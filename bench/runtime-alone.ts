@@ -9,7 +9,7 @@
  * Low noise (one process, no sockets): the tool for A/B runs of runtime changes.
  *
  *   npx tsx bench/runtime-alone.ts [--calls 20000] [--concurrency 100] [--runs 5] [--copies N]
- *     [--alloc-profile FILE] [--held N [--held-profile FILE]]
+ *     [--alloc-profile FILE] [--promoted-profile FILE] [--held N [--held-profile FILE]]
  *   (CPU per call, and the part of it on helper threads: V8's garbage collection and compiler)
  *
  * Reported: CPU per call (user + system) of each run, and the median; the run checks that every
@@ -22,7 +22,10 @@
  * the same texts costs (the bare loop's parse-and-drop), for comparison.
  *
  * `--alloc-profile FILE` writes a sampling allocation profile of the last run (every allocation,
- * collected or not; `bench/profile/allocBreakdown.ts FILE --calls N` splits it per part and site).
+ * collected or not; `bench/profile/allocBreakdown.ts FILE --calls N` splits it per part and site);
+ * `--promoted-profile FILE` the same of only the objects that outlived the young generation's
+ * collections (copied by the scavenger, then moved to the old generation): what costs the
+ * collector work per call, where short-lived garbage costs it next to nothing.
  * `--held N` then weighs what a live call keeps: N calls held at the digit prompt (prompt 1 ended,
  * the key not yet sent), the live heap after full collections against before them, per call;
  * then the calls are let go and what they left behind is weighed too. `--held-profile FILE`: where
@@ -54,6 +57,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     copies: { type: 'string', default: '0' },
     'alloc-profile': { type: 'string' },
+    'promoted-profile': { type: 'string' },
     held: { type: 'string', default: '0' },
     'held-profile': { type: 'string' },
   },
@@ -273,7 +277,7 @@ new PerformanceObserver((list) => {
 
 async function run(
   calls: number,
-  profile?: string,
+  profile?: { readonly file: string; readonly sampled: Sampled },
 ): Promise<{ ms: number; helperMs: number; gcPauseMs: number }> {
   const { app, server, counts } = await startBench();
   const all = new Promise<void>((resolve) => {
@@ -282,7 +286,7 @@ async function run(
       else if (counts.ended + CONCURRENCY <= calls) server.place();
     };
   });
-  const allocations = profile ? await AllocationSampling.start() : undefined;
+  const allocations = profile ? await AllocationSampling.start(profile.sampled) : undefined;
   const start = process.cpuUsage();
   const threadsStart = threadCpu();
   const pausesStart = gcPauses.ms;
@@ -293,7 +297,7 @@ async function run(
   // Entries are delivered on a later turn: let the last ones in.
   await new Promise((resolve) => setTimeout(resolve, 0));
   const gcPauseMs = (gcPauses.ms - pausesStart) / calls;
-  if (allocations && profile) await allocations.stop(profile);
+  if (allocations && profile) await allocations.stop(profile.file);
   await app.stop();
   if (counts.failed > 0) throw new Error(`${counts.failed} of ${calls} calls did not complete`);
   return {
@@ -311,7 +315,7 @@ async function weighHeld(
   const { app, server, counts } = await startBench();
   const turn = () => new Promise((resolve) => setTimeout(resolve, 20));
   const before = measureHeap();
-  const allocations = profile ? await AllocationSampling.start({ collected: false }) : undefined;
+  const allocations = profile ? await AllocationSampling.start('live') : undefined;
   server.holding = true;
   for (let i = 0; i < calls; i++) server.place();
   while (server.held.length < calls) await turn();
@@ -332,19 +336,24 @@ async function weighHeld(
   return { perLiveCall: (live - before) / calls, perEndedCall: (after - before) / calls };
 }
 
-/** V8's sampling heap profiler over a stretch of the run (collected objects included). */
+/**
+ * V8's sampling heap profiler over a stretch of the run. Which objects count: `all` (every one
+ * allocated, collected or not: what is made), `promoted` (those that outlived the young
+ * generation's collections: what the scavenger copied and moved to the old generation), `live`
+ * (those still live when it stops: what is kept).
+ */
+type Sampled = 'all' | 'promoted' | 'live';
 class AllocationSampling {
   private constructor(private readonly session: Session) {}
 
-  /** `collected: false`: only the objects still live when it stops (what is kept, not what is made). */
-  static async start({ collected = true } = {}): Promise<AllocationSampling> {
+  static async start(sampled: Sampled): Promise<AllocationSampling> {
     const session = new Session();
     session.connect();
     const sampling = new AllocationSampling(session);
     await sampling.post('HeapProfiler.startSampling', {
-      samplingInterval: collected ? 4096 : 512,
-      includeObjectsCollectedByMajorGC: collected,
-      includeObjectsCollectedByMinorGC: collected,
+      samplingInterval: sampled === 'live' ? 512 : 4096,
+      includeObjectsCollectedByMajorGC: sampled !== 'live',
+      includeObjectsCollectedByMinorGC: sampled === 'all',
     });
     return sampling;
   }
@@ -362,12 +371,21 @@ class AllocationSampling {
   }
 }
 
+/** The allocation profile the last run writes, if asked for. */
+function lastRunProfile(): { file: string; sampled: Sampled } | undefined {
+  if (values['alloc-profile'] && values['promoted-profile'])
+    throw new Error('--alloc-profile and --promoted-profile: one at a time (both profile the last run)');
+  if (values['alloc-profile']) return { file: values['alloc-profile'], sampled: 'all' };
+  if (values['promoted-profile']) return { file: values['promoted-profile'], sampled: 'promoted' };
+  return undefined;
+}
+
 await run(Math.min(2000, CALLS)); // warm-up
 const results: number[] = [];
 const helpers: number[] = [];
 const pauses: number[] = [];
 for (let r = 1; r <= RUNS; r++) {
-  const { ms, helperMs, gcPauseMs } = await run(CALLS, r === RUNS ? values['alloc-profile'] : undefined);
+  const { ms, helperMs, gcPauseMs } = await run(CALLS, r === RUNS ? lastRunProfile() : undefined);
   results.push(ms);
   helpers.push(helperMs);
   pauses.push(gcPauseMs);
@@ -381,7 +399,7 @@ console.log(
     (COPIES > 0 ? `, ${COPIES} more cop${COPIES === 1 ? 'y' : 'ies'} of each unhandled event` : ''),
 );
 console.log(`JSON.parse alone of a call's 17 unhandled events: ${fmt(parseAlone(), 4)} ms/call`);
-if (values['alloc-profile']) console.log(`allocation profile of run ${RUNS}: ${values['alloc-profile']}`);
+if (lastRunProfile()) console.log(`allocation profile of run ${RUNS}: ${lastRunProfile()?.file}`);
 if (HELD > 0) {
   const { perLiveCall, perEndedCall } = await weighHeld(HELD, values['held-profile']);
   console.log(
