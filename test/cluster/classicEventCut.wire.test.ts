@@ -7,7 +7,8 @@ import { endings, holds, runCleanups, said, startClassicCluster, until } from '.
  * every worker. When the holder is connected again it publishes a gap marker; each worker checks
  * its calls with the server and is told the prompts finished (`call recovered after a gap`): every
  * call goes on to the main menu and ends normally. Before, the workers kept the calls and they
- * stayed silent in the greeting for good.
+ * stayed silent in the greeting for good. The same with the callers' voicemail recordings ending
+ * in the cut.
  */
 
 afterEach(runCleanups);
@@ -54,4 +55,41 @@ describe('classic cluster: the event socket is cut while prompts end', () => {
     await until('every call to end', () => endings(procs).length === CALLERS);
     expect(endings(procs).map((e) => e.outcome)).toEqual(Array(CALLERS).fill('completed'));
   }, 120_000);
+});
+
+describe('classic cluster: the event socket is cut while voicemail recordings end', () => {
+  it('every worker is told its recordings finished, and every caller’s message is reported', async () => {
+    const { sim, events, voicemails, procs } = await startClassicCluster(2, { eventProxy: true });
+    const recording = new Set<string>();
+    /** Calls whose recording ended on the server (whoever heard it). */
+    const recorded = new Set<string>();
+    const callOf = (target: unknown) => String(target).replace('channel:', '');
+    sim.driver.onEvent((e) => {
+      const playback = e.playback as { media_uri?: string; target_uri?: string } | undefined;
+      // Voicemail (3) at the main menu.
+      if (e.type === 'PlaybackStarted' && playback?.media_uri === 'sound:demo-instruct')
+        sim.driver.pressDigits(callOf(playback.target_uri), '3');
+      const target = (e.recording as { target_uri?: string } | undefined)?.target_uri;
+      if (e.type === 'RecordingStarted') recording.add(callOf(target));
+      if (e.type === 'RecordingFinished') recorded.add(callOf(target));
+    });
+    const calls = Array.from({ length: CALLERS }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
+    await until('every recording to start', () => calls.every((c) => recording.has(c)), 60_000);
+    // They end after 5 s of silence: the socket is down from before (most of) them end to after.
+    events!.down();
+    const before = new Set(recorded);
+    await until('every recording to end on the server', () => calls.every((c) => recorded.has(c)), 30_000);
+    events!.restore();
+    await until('every caller’s message reported', () => calls.every((c) => voicemails.get(c) === 1), 60_000);
+    // The recordings the flow names (voicemail/<channel>) are checked after the gap like any
+    // other: before, nothing was told and the callers stayed in silence until they hung up.
+    const lost = calls.filter((c) => !before.has(c));
+    expect(lost.length).toBeGreaterThan(0);
+    const recovered = procs.flatMap((p) =>
+      said(p, 'call recovered after a gap: told the machine what it missed').map((l) => l.call),
+    );
+    expect(recovered.sort()).toEqual(lost.sort());
+    await until('every call to end', () => endings(procs).length === CALLERS, 30_000);
+    expect(endings(procs).map((e) => e.outcome)).toEqual(Array(CALLERS).fill('completed'));
+  }, 180_000);
 });

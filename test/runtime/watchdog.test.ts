@@ -69,6 +69,34 @@ describe('the watchdog: a wait past its bound is checked with the server', () =>
     }
   });
 
+  it('the voicemail’s RecordingFinished lost (a recording the flow names): the message is reported once the watchdog asks', async () => {
+    const recordingEnd = (e: Readonly<Record<string, unknown>>) => e.type === 'RecordingFinished';
+    for (const watchdog of [false, undefined] as const) {
+      const t = ivrLosing(recordingEnd, watchdog);
+      await t.app.start();
+      t.simulator.driver.placeCall({ channelId: 'caller-1', from: '5551234', to: '100' });
+      await t.clock.advance(2_500);
+      t.simulator.driver.pressDigits('caller-1', '3');
+      // The intro, the beep, then 5 s of silence end the recording (voicemail/caller-1).
+      await t.clock.advance(120_000);
+      const reported = t.requests.filter(
+        (r) => r.method === 'POST' && r.path === '/events/user/VoicemailLeft',
+      );
+      if (watchdog === false) {
+        // The control: the recording ended on the server, the flow still waits for it.
+        expect(reported).toHaveLength(0);
+        expect(t.app.activeCalls()).toHaveLength(1);
+      } else {
+        expect(reported).toHaveLength(1);
+        expect(t.app.metrics.eventsRecovered.get({ type: 'RecordingFinished', reason: 'watchdog' })).toBe(1);
+        await t.clock.advance(10_000);
+        expect(t.ended.map((e) => [e.outcome, e.result])).toEqual([['completed', 'completed']]);
+      }
+      await t.app.stop();
+      t.simulator.close();
+    }
+  });
+
   it('the operator answers but the StasisStart of the leg is lost: bridged once the watchdog asks, not given up as no answer', async () => {
     const legAnswered = (e: Readonly<Record<string, unknown>>) =>
       e.type === 'StasisStart' && (e.channel as { id: string }).id !== 'caller-1';

@@ -92,17 +92,22 @@ export const recordStep = defineStep({
         })),
       ],
       effect: effect(
-        ({ context }) =>
-          context.host.ari.channels.record({
+        ({ context }) => {
+          const name = String(context.step.recording);
+          // A name the flow gives is not from `newId`: owned here, so that its end is checked
+          // with the server after a gap in the events or by the watchdog, as a picked one's is.
+          context.host.watch?.('recording', name);
+          return context.host.ari.channels.record({
             channelId: context.call.channelId,
-            name: String(context.step.recording),
+            name,
             format: p.format ?? 'wav',
             maxDurationSeconds: Math.round((parseDuration(p.maxDuration ?? 0) ?? 0) / 1000),
             maxSilenceSeconds: Math.round((parseDuration(p.maxSilence ?? 0) ?? 0) / 1000),
             beep: p.beep ?? true,
             terminateOn: p.terminateOn ?? '#',
             ifExists: p.ifExists ?? 'overwrite',
-          }),
+          });
+        },
         // Its events say how it ends (the restored session checks the recording): asking again
         // would start it anew over what was recorded.
         { onError: build.exit('failed', failureData), resume: 'await' },
