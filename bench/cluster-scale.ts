@@ -19,6 +19,9 @@
  * capacity (the highest rate whose calls all complete at their unloaded length: the shortest
  * median call of the bench, so the lowest rate should be light).
  *
+ * `--log-dir DIR` keeps every ringflow process's log lines (`<mode>-<rate>-p<N>.jsonl`) and, for
+ * each call still up when a run gives up waiting, the events the server sent about it
+ * (`<mode>-<rate>-left.jsonl`): what to read when calls are left behind.
  * `--cpu-prof DIR` writes a V8 CPU profile of each ringflow process into DIR (they are stopped
  * with SIGTERM instead of SIGKILL, so that they write it).
  *
@@ -28,7 +31,7 @@
  * `packages/cli/bin/ringflow.js` (built) instead of this one's: alternate runs of two checkouts
  * compare them side by side.
  *
- *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25] [--cpu-prof DIR] [--without-single] [--idle SECONDS] [--ringflow PATH]
+ *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25] [--cpu-prof DIR] [--without-single] [--idle SECONDS] [--ringflow PATH] [--log-dir DIR]
  *
  * Reports per mode: the calls that ended per second (from the first call gone to the last; the
  * offered rate as long as the processes keep up), the median call length (it grows when they fall
@@ -40,7 +43,8 @@
  * Not part of `npm test`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -64,6 +68,7 @@ const { values } = parseArgs({
     'without-single': { type: 'boolean', default: false },
     idle: { type: 'string' },
     ringflow: { type: 'string' },
+    'log-dir': { type: 'string' },
   },
 });
 const RATES = values.rate.split(',').map(Number);
@@ -73,6 +78,7 @@ const WORKERS = values.workers.split(',').map(Number);
 const ARRIVALS = values.arrival.split(',') as Arrival[];
 const CPU_QUOTA = values['cpu-quota'] === undefined ? undefined : Number(values['cpu-quota']);
 const CPU_PROF = values['cpu-prof'];
+const LOG_DIR = values['log-dir'];
 const IDLE_ONLY_MS = values.idle === undefined ? undefined : Number(values.idle) * 1000;
 if (
   (IDLE_ONLY_MS !== undefined && !(IDLE_ONLY_MS > 0)) ||
@@ -137,7 +143,7 @@ let groups = 0;
 const nodeFlags = CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`];
 
 /** A `ringflow` process; with `--cpu-quota`, in a control group of its own from its first instruction. */
-function ringflow(args: readonly string[]): Proc {
+function ringflow(args: readonly string[], logFile?: string): Proc {
   const quota =
     CPU_QUOTA === undefined
       ? undefined
@@ -156,6 +162,7 @@ function ringflow(args: readonly string[]): Proc {
     p.stderr += t;
   });
   createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (logFile !== undefined) appendFileSync(logFile, `${line}\n`);
     try {
       const { msg, url, level, why } = JSON.parse(line) as {
         msg?: unknown;
@@ -242,8 +249,12 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
       'json',
       ...(nats ? ['--cluster', nats.url] : []),
     ];
+    const logName = `${mode.name}-${rate}`.replaceAll(' ', '-');
+    if (LOG_DIR !== undefined) mkdirSync(LOG_DIR, { recursive: true });
     for (let i = 0; i < mode.processes; i++) {
-      const p = ringflow(args);
+      const logFile = LOG_DIR === undefined ? undefined : join(LOG_DIR, `${logName}-p${i + 1}.jsonl`);
+      if (logFile !== undefined) writeFileSync(logFile, '');
+      const p = ringflow(args, logFile);
       procs.push(p);
       await until(
         `process ${i + 1} to start`,
@@ -275,8 +286,17 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
     let completed = 0;
     let firstGone = 0;
     let lastGone = 0;
+    /** With --log-dir: every event of each placed call's channel, to tell why a call was left behind. */
+    const eventsOf = new Map<string, unknown[]>();
     sim.driver.onEvent((e) => {
       const channelId = (e.channel as { id?: string } | undefined)?.id;
+      if (LOG_DIR !== undefined) {
+        // A playback's or recording's events name the channel in their target.
+        const target = ((e.playback ?? e.recording) as { target_uri?: string } | undefined)?.target_uri;
+        const about =
+          channelId ?? (target?.startsWith('channel:') ? target.slice('channel:'.length) : undefined);
+        if (about !== undefined) eventsOf.get(about)?.push(e);
+      }
       const playback = e.playback as { target_uri?: string; media_uri?: string } | undefined;
       if (e.type === 'PlaybackStarted' && playback?.media_uri === MAIN_MENU_PROMPT) {
         const target = playback.target_uri?.slice('channel:'.length);
@@ -332,11 +352,22 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       const id = sim.driver.placeCall({ context: 'pbx', to: '100' });
       placedAt.set(id, Date.now());
+      if (LOG_DIR !== undefined) eventsOf.set(id, []);
     }
     // Past its capacity a mode may leave calls behind: they count as not completed, not as an error.
-    await until('every call gone', () => lengths.length >= total, DRAIN_LIMIT_MS).catch((error: unknown) =>
-      process.stderr.write(`${mode.name} at ${rate}/s: ${(error as Error).message}\n`),
-    );
+    await until('every call gone', () => lengths.length >= total, DRAIN_LIMIT_MS).catch((error: unknown) => {
+      process.stderr.write(`${mode.name} at ${rate}/s: ${(error as Error).message}\n`);
+      if (LOG_DIR === undefined) return;
+      const left = [...placedAt.keys()].filter(
+        (id) => !eventsOf.get(id)?.some((e) => (e as { type?: string }).type === 'ChannelDestroyed'),
+      );
+      const file = join(LOG_DIR, `${logName}-left.jsonl`);
+      writeFileSync(
+        file,
+        left.map((id) => `${JSON.stringify({ channel: id, events: eventsOf.get(id) })}\n`).join(''),
+      );
+      process.stderr.write(`    ${left.length} calls left behind, their events in ${file}\n`);
+    });
     const ringflowCpu = pids.map(cpuMsOf).reduce((sum, ms, i) => sum + ms - cpuBefore[i]!, 0);
     const loadSeconds = (Date.now() - start) / 1000;
     const natsCpu = natsPid ? cpuMsOf(natsPid) - natsBefore : 0;
