@@ -30,7 +30,11 @@ const LOAD_CALLS = 200;
 
 describe('cluster mode, classic event connection (ringflow run --server --cluster)', () => {
   it('spreads the calls over the processes; every call completes once', async () => {
-    const { sim, procs, observer, voicemails } = await startClassicCluster(2);
+    const { sim, procs, observer, voicemails } = await startClassicCluster(2, {
+      extraArgs: ['--cluster-lease', '6s', '--cluster-holder-takeover', '1500ms'],
+    });
+    for (const p of procs)
+      expect(p.stderr).toMatch(/taken over 1500 ms after its last accepted renewal\).*\(leases of 6 s\)/);
     expect(procs.filter(holds)).toHaveLength(1);
     const calls = Array.from({ length: 6 }, () => sim.driver.placeCall({ context: 'pbx', to: '100' }));
     await until('every call in the main menu', async () => {

@@ -355,7 +355,7 @@ describe('classic cluster mode: bad input', () => {
     expect(stderr).toMatch(/--cluster: JetStreamCallStore: cannot connect to NATS at nats:\/\/127.0.0.1:1/);
   }, 30_000);
 
-  it('ringflow run --cluster-lease: too short, or without --cluster and --server, is a usage error (exit 2)', async () => {
+  it('ringflow run --cluster-lease and --cluster-holder-takeover: out of bounds, or without --cluster and --server, are usage errors (exit 2)', async () => {
     const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
     const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
     const run = async (extra: string[]) => {
@@ -376,6 +376,18 @@ describe('classic cluster mode: bad input', () => {
     const alone = await run([...server, '--cluster-lease', '20s']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/--cluster-lease goes with --cluster and --server/);
+    const cluster = [...server, '--cluster', 'nats://127.0.0.1:1'];
+    const quick = await run([...cluster, '--cluster-holder-takeover', '300ms']);
+    expect(quick.code).toBe(2);
+    expect(quick.stderr).toMatch(
+      /--cluster-holder-takeover: at least 600ms .* below the lease .* got '300ms'/,
+    );
+    const pastLease = await run([...cluster, '--cluster-lease', '4s', '--cluster-holder-takeover', '4s']);
+    expect(pastLease.code).toBe(2);
+    expect(pastLease.stderr).toMatch(/below the lease \(--cluster-lease, 4s\)/);
+    const holderAlone = await run([...server, '--cluster-holder-takeover', '2s']);
+    expect(holderAlone.code).toBe(2);
+    expect(holderAlone.stderr).toMatch(/--cluster-holder-takeover goes with --cluster and --server/);
   }, 30_000);
 
   it('ringflow run --cluster takes a NATS cluster as a comma list (each address checked, all given to the client); --cluster-replicas is 1, 3 or 5, with --cluster', async () => {

@@ -297,6 +297,15 @@ export class ClassicCluster {
     return this.absences.liveWorkers;
   }
 
+  /**
+   * The leases' timings it runs with (defaults filled in): how long a process's leases outlive
+   * its last renewal, and how long the event connection's holder may go without an accepted
+   * renewal before another process takes the connection over.
+   */
+  get timings(): { readonly leaseTtlMs: number; readonly holderTakeoverMs: number } {
+    return { leaseTtlMs: this.settings.ttlMs, holderTakeoverMs: this.settings.holderTakeoverMs };
+  }
+
   /** True while this process holds the server's event connection and it is open (events flow). */
   get holding(): boolean {
     return this.holder.holding;

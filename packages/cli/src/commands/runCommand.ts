@@ -65,6 +65,11 @@ Options:
   --cluster-lease <duration>  with --cluster and --server: how long a process's leases outlive
                           its last renewal (default 5s): a dead process's calls move after about
                           this; a process cut from NATS this long lets its calls go
+  --cluster-holder-takeover <duration>  with --cluster and --server: how long the event
+                          connection's holder may go without a renewal NATS accepted before
+                          another process takes the connection over (default 800ms, at least
+                          600ms, below the lease): longer for processes held to a CPU quota,
+                          whose event loop can stall longer than that under load
   --app <name>            the application name of Stasis(<name>) (default: the flow's name)
   --input <name=value>    a flow input (input.<name>); repeat for more; the value is converted
                           to the declared type (number, boolean, duration, list: a,b or JSON)
@@ -121,6 +126,7 @@ function parse(args: readonly string[]) {
       listen: { type: 'string' },
       cluster: { type: 'string' },
       'cluster-lease': { type: 'string' },
+      'cluster-holder-takeover': { type: 'string' },
       'cluster-replicas': { type: 'string' },
       http: { type: 'string' },
       'http-user': { type: 'string' },
@@ -252,6 +258,24 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
     throw new UsageError(
       `--cluster-lease: at least 3s (three renewals of 1 s), got '${values['cluster-lease']}'`,
     );
+  const clusterHolderTakeoverMs =
+    values['cluster-holder-takeover'] === undefined
+      ? undefined
+      : duration(values['cluster-holder-takeover'], 800, '--cluster-holder-takeover', parseDuration);
+  if (
+    clusterHolderTakeoverMs !== undefined &&
+    (values.cluster === undefined || values.server === undefined || values.listen !== undefined)
+  )
+    throw new UsageError(
+      '--cluster-holder-takeover goes with --cluster and --server (the classic event connection)',
+    );
+  if (
+    clusterHolderTakeoverMs !== undefined &&
+    (clusterHolderTakeoverMs < 600 || clusterHolderTakeoverMs >= (clusterLeaseMs ?? 5_000))
+  )
+    throw new UsageError(
+      `--cluster-holder-takeover: at least 600ms (three renewals of 200 ms) and below the lease (--cluster-lease, ${(clusterLeaseMs ?? 5_000) / 1000}s), got '${values['cluster-holder-takeover']}'`,
+    );
   const server = values.server !== undefined ? parseServerUrl(values.server) : undefined;
 
   let flow: Flow;
@@ -290,6 +314,7 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
       ...(listen ? { listen: { ...listen, accounts: account } } : {}),
       ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
       ...(clusterLeaseMs !== undefined ? { clusterLeaseMs } : {}),
+      ...(clusterHolderTakeoverMs !== undefined ? { clusterHolderTakeoverMs } : {}),
       ...(clusterReplicas !== undefined ? { clusterReplicas } : {}),
       app: values.app ?? flow.document.name,
       ...(http

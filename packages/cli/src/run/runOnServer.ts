@@ -40,6 +40,11 @@ export interface ServerRunOptions {
    * shorter makes takeovers after a crash faster. Default 5 s.
    */
   readonly clusterLeaseMs?: number;
+  /**
+   * Classic cluster mode: how long the event connection's holder may go without an accepted
+   * renewal before another process takes the connection over. Default 800 ms.
+   */
+  readonly clusterHolderTakeoverMs?: number;
   /** Serve /metrics, /healthz and /readyz there (see startOpsServer). */
   readonly http?: {
     readonly host: string;
@@ -140,6 +145,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
         app: options.app,
         logger,
         ...(options.clusterLeaseMs !== undefined ? { leaseTtlMs: options.clusterLeaseMs } : {}),
+        ...(options.clusterHolderTakeoverMs !== undefined
+          ? { holderTakeoverMs: options.clusterHolderTakeoverMs }
+          : {}),
         ...(options.clusterReplicas !== undefined ? { replicas: options.clusterReplicas } : {}),
       });
     } catch (error) {
@@ -147,8 +155,9 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
       await store.close();
       return ExitCode.FAILURE;
     }
+    const { leaseTtlMs, holderTakeoverMs } = classic.timings;
     say(
-      `ringflow run: cluster mode with ${options.server.url}: one process holds its event connection (elected in NATS), every process drives the calls assigned to it`,
+      `ringflow run: cluster mode with ${options.server.url}: one process holds its event connection (elected in NATS; taken over ${holderTakeoverMs} ms after its last accepted renewal), every process drives the calls assigned to it (leases of ${leaseTtlMs / 1000} s)`,
     );
   }
   // With --http, the console's live view: loaded only then (it adds nothing to a plain run).
