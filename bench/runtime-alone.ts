@@ -46,7 +46,7 @@ import type {
 } from '@ringflow/client';
 import { createFlowCallMachine, loadFlowFile } from '@ringflow/dsl';
 import { createApplication } from '@ringflow/runtime';
-import { measureHeap } from './apps/measureHeap.ts';
+import { measureHeap, scavenge } from './apps/measureHeap.ts';
 import { fmt, spread } from './apps/stats.ts';
 import { IVR_APP } from './ivr/ivrWorkload.ts';
 
@@ -344,12 +344,15 @@ async function weighHeld(
  */
 type Sampled = 'all' | 'promoted' | 'live';
 class AllocationSampling {
-  private constructor(private readonly session: Session) {}
+  private constructor(
+    private readonly session: Session,
+    private readonly sampled: Sampled,
+  ) {}
 
   static async start(sampled: Sampled): Promise<AllocationSampling> {
     const session = new Session();
     session.connect();
-    const sampling = new AllocationSampling(session);
+    const sampling = new AllocationSampling(session, sampled);
     await sampling.post('HeapProfiler.startSampling', {
       samplingInterval: sampled === 'live' ? 512 : 4096,
       includeObjectsCollectedByMajorGC: sampled !== 'live',
@@ -359,6 +362,9 @@ class AllocationSampling {
   }
 
   async stop(file: string): Promise<void> {
+    // The garbage made since the last scavenge is still in the young generation: a scavenge now
+    // frees it, so only what outlived the collections stays in a `promoted` profile.
+    if (this.sampled === 'promoted') scavenge();
     const { profile } = (await this.post('HeapProfiler.stopSampling')) as { profile: unknown };
     writeFileSync(file, JSON.stringify(profile));
     this.session.disconnect();

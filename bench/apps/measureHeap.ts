@@ -20,15 +20,25 @@ export function measureHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-let gc: (() => void) | undefined;
+/**
+ * A young-generation collection (a scavenge) now: what was allocated since the last one and is
+ * no longer reachable is freed, as a scavenge would free it. Used before reading a profile of the
+ * objects that outlived scavenges, so the garbage of the last moments does not count as kept.
+ */
+export function scavenge(): void {
+  fullGc()({ type: 'minor' });
+}
 
-function fullGc(): () => void {
+type GcFunction = (options?: { type: 'minor' | 'major' }) => void;
+let gc: GcFunction | undefined;
+
+function fullGc(): GcFunction {
   if (gc) return gc;
-  const exposed = (globalThis as { gc?: () => void }).gc;
+  const exposed = (globalThis as { gc?: GcFunction }).gc;
   if (typeof exposed === 'function') gc = exposed;
   else {
     setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
+    gc = runInNewContext('gc') as GcFunction;
   }
   return gc;
 }

@@ -29,7 +29,7 @@ export interface BenchAppContext {
 }
 
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
 
 /** Heap and resident memory after two full collections, so only live objects count. */
 function liveMemory() {
@@ -42,7 +42,9 @@ function liveMemory() {
 /**
  * BENCH_ALLOC_PROFILE=<dir>: a sampling profile of every allocation (collected objects included)
  * from the first `mark` (the measuring window opens) to the second; open the `.heapprofile` in
- * Chrome's DevTools (Memory tab) to see which code allocates what.
+ * Chrome's DevTools (Memory tab) to see which code allocates what, or split it with
+ * `bench/profile/allocBreakdown.ts`. With BENCH_ALLOC_PROMOTED=1, only the objects that outlived
+ * the young generation's collections (what the scavenger copied and moved to the old generation).
  */
 class AllocationProfile {
   private readonly session = new Session();
@@ -64,9 +66,11 @@ class AllocationProfile {
       await this.post('HeapProfiler.startSampling', {
         samplingInterval: 4096,
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
+        includeObjectsCollectedByMinorGC: process.env.BENCH_ALLOC_PROMOTED !== '1',
       });
     } else if (this.marks === 2) {
+      // With BENCH_ALLOC_PROMOTED, the garbage made since the last scavenge must not count as kept.
+      if (process.env.BENCH_ALLOC_PROMOTED === '1') gc({ type: 'minor' });
       const { profile } = (await this.post('HeapProfiler.stopSampling')) as { profile: unknown };
       mkdirSync(this.dir, { recursive: true });
       writeFileSync(join(this.dir, `alloc-${process.pid}.heapprofile`), JSON.stringify(profile));
