@@ -98,6 +98,11 @@ export class EventBus {
     return [...this.apps.keys()];
   }
 
+  /** An application known to the bus, connected or not (see `World.stasisApp`). */
+  known(name: string): StasisApp | undefined {
+    return this.apps.get(name);
+  }
+
   /** An application with a live connection, or undefined. */
   app(name: string): StasisApp | undefined {
     const app = this.apps.get(name);

@@ -5,8 +5,8 @@ import { type HandlerContext, type HandlerTable, list, ok, str } from './Handler
 
 const KINDS = ['channel', 'bridge', 'endpoint', 'deviceState'] as const;
 
-function findApp({ bus, params }: HandlerContext): StasisApp {
-  const app = bus.app(str(params, 'applicationName'));
+function findApp({ world, params }: HandlerContext): StasisApp {
+  const app = world.stasisApp(str(params, 'applicationName'));
   if (!app) throw new SimError(404, 'Application not found');
   return app;
 }

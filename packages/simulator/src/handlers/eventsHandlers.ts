@@ -5,9 +5,9 @@ import { containers, type HandlerTable, list, NO_CONTENT, str } from './HandlerC
 
 /** Handlers of `/events`: user events and the claim of a broadcast call. */
 export const eventsHandlers: HandlerTable = {
-  userEvent: ({ world, bus, params }) => {
+  userEvent: ({ world, params }) => {
     const application = str(params, 'application');
-    if (!bus.app(application)) throw new SimError(404, 'Application not found');
+    if (!world.stasisApp(application)) throw new SimError(404, 'Application not found');
     const snapshots: Record<string, unknown> = {};
     for (const text of list(params, 'source')) {
       // Device states are valid subscriptions but not user event sources.

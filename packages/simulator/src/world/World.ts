@@ -1,6 +1,7 @@
 import type { Clock } from '@ringflow/client';
 import type { EventBus } from '../events/EventBus.ts';
 import type { EventScope } from '../events/EventScope.ts';
+import type { StasisApp } from '../events/StasisApp.ts';
 import type { SimBridge } from './SimBridge.ts';
 import type { SimChannel } from './SimChannel.ts';
 import type { SimPlayback } from './SimPlayback.ts';
@@ -167,6 +168,21 @@ export class World {
   log(level: string, message: string): void {
     this.diagnostics.push({ level, message, time: this.now() });
     if (this.diagnostics.length > 500) this.diagnostics.shift();
+  }
+
+  /**
+   * An application the server still has, whether or not a socket holds it now: the real server
+   * only deactivates an application whose connection closed, and keeps it while channels are in
+   * it (`app_is_finished` in res/stasis/app.c); user events and `/applications/{name}` find it
+   * meanwhile. Undefined for an application it never had, or a deactivated one with no channel.
+   */
+  stasisApp(name: string): StasisApp | undefined {
+    const connected = this.bus.app(name);
+    if (connected) return connected;
+    const known = this.bus.known(name);
+    if (!known) return undefined;
+    for (const ch of this.channels.values()) if (!ch.destroyed && ch.app === name) return known;
+    return undefined;
   }
 
   /** Finds a live channel. */
