@@ -19,6 +19,7 @@
  * capacity (the highest rate whose calls all complete at their unloaded length: the shortest
  * median call of the bench, so the lowest rate should be light).
  *
+ * `--run-args="ARGS"` gives every `ringflow run` more arguments (space separated; `=` since they start with a dash).
  * `--log-dir DIR` keeps every ringflow process's log lines (`<mode>-<rate>-p<N>.jsonl`) and, for
  * each call still up when a run gives up waiting, the events the server sent about it
  * (`<mode>-<rate>-left.jsonl`): what to read when calls are left behind.
@@ -31,7 +32,7 @@
  * `packages/cli/bin/ringflow.js` (built) instead of this one's: alternate runs of two checkouts
  * compare them side by side.
  *
- *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25] [--cpu-prof DIR] [--without-single] [--idle SECONDS] [--ringflow PATH] [--log-dir DIR]
+ *   npx tsx bench/cluster-scale.ts [--rate 20 | --rate 4,8,12] [--seconds 20] [--runs 3] [--workers 1,2,4] [--arrival classic,per-call] [--cpu-quota 0.25] [--cpu-prof DIR] [--without-single] [--idle SECONDS] [--ringflow PATH] [--log-dir DIR] [--run-args="ARGS"]
  *
  * Reports per mode: the calls that ended per second (from the first call gone to the last; the
  * offered rate as long as the processes keep up), the median call length (it grows when they fall
@@ -69,6 +70,7 @@ const { values } = parseArgs({
     idle: { type: 'string' },
     ringflow: { type: 'string' },
     'log-dir': { type: 'string' },
+    'run-args': { type: 'string' },
   },
 });
 const RATES = values.rate.split(',').map(Number);
@@ -79,6 +81,8 @@ const ARRIVALS = values.arrival.split(',') as Arrival[];
 const CPU_QUOTA = values['cpu-quota'] === undefined ? undefined : Number(values['cpu-quota']);
 const CPU_PROF = values['cpu-prof'];
 const LOG_DIR = values['log-dir'];
+/** More arguments for every `ringflow run` (space separated): `--run-args="--cluster-holder-takeover 2s"` (with `=`: the value starts with a dash). */
+const RUN_ARGS = values['run-args']?.split(' ').filter((a) => a !== '') ?? [];
 const IDLE_ONLY_MS = values.idle === undefined ? undefined : Number(values.idle) * 1000;
 if (
   (IDLE_ONLY_MS !== undefined && !(IDLE_ONLY_MS > 0)) ||
@@ -248,6 +252,7 @@ async function runOnce(mode: Mode, rate: number): Promise<RunResult> {
       '--format',
       'json',
       ...(nats ? ['--cluster', nats.url] : []),
+      ...RUN_ARGS,
     ];
     const logName = `${mode.name}-${rate}`.replaceAll(' ', '-');
     if (LOG_DIR !== undefined) mkdirSync(LOG_DIR, { recursive: true });
