@@ -245,30 +245,20 @@ async function run(args: readonly string[], io: CommandIo, deps: RunDependencies
   if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0 or max, got '${values.speed}'`);
   const limitMs = duration(values.limit, 300_000, '--limit', parseDuration);
   const drainMs = duration(values.drain, 30_000, '--drain', parseDuration);
-  const clusterLeaseMs =
-    values['cluster-lease'] === undefined
-      ? undefined
-      : duration(values['cluster-lease'], 5_000, '--cluster-lease', parseDuration);
-  if (
-    clusterLeaseMs !== undefined &&
-    (values.cluster === undefined || values.server === undefined || values.listen !== undefined)
-  )
-    throw new UsageError('--cluster-lease goes with --cluster and --server (the classic event connection)');
+  /** A duration option of the classic event connection: it needs --cluster and --server. */
+  const classicDuration = (option: 'cluster-lease' | 'cluster-holder-takeover'): number | undefined => {
+    const value = values[option];
+    if (value === undefined) return undefined;
+    if (values.cluster === undefined || values.server === undefined || values.listen !== undefined)
+      throw new UsageError(`--${option} goes with --cluster and --server (the classic event connection)`);
+    return duration(value, 0, `--${option}`, parseDuration);
+  };
+  const clusterLeaseMs = classicDuration('cluster-lease');
   if (clusterLeaseMs !== undefined && clusterLeaseMs < 3_000)
     throw new UsageError(
       `--cluster-lease: at least 3s (three renewals of 1 s), got '${values['cluster-lease']}'`,
     );
-  const clusterHolderTakeoverMs =
-    values['cluster-holder-takeover'] === undefined
-      ? undefined
-      : duration(values['cluster-holder-takeover'], 800, '--cluster-holder-takeover', parseDuration);
-  if (
-    clusterHolderTakeoverMs !== undefined &&
-    (values.cluster === undefined || values.server === undefined || values.listen !== undefined)
-  )
-    throw new UsageError(
-      '--cluster-holder-takeover goes with --cluster and --server (the classic event connection)',
-    );
+  const clusterHolderTakeoverMs = classicDuration('cluster-holder-takeover');
   if (
     clusterHolderTakeoverMs !== undefined &&
     (clusterHolderTakeoverMs < 600 || clusterHolderTakeoverMs >= (clusterLeaseMs ?? 5_000))
