@@ -21,6 +21,19 @@ import { until as untilValue } from '@ringflow/testing';
 
 /** The parts of classic cluster mode on their own: the KV lease, the assigning transport, bad input. */
 
+/** `ringflow run flows/ivr.yaml ...args` until it exits: its exit code and what it wrote on stderr. */
+async function runIvr(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
+  const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'run', ivr, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (t: string) => {
+    stderr += t;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stderr };
+}
+
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -327,94 +340,48 @@ describe('classic cluster mode: bad input', () => {
   }, 30_000);
 
   it('ringflow run --server --cluster: an unreachable NATS exits 1 with the reason', async () => {
-    const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
-    const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        'run',
-        ivr,
-        '--server',
-        'http://127.0.0.1:1',
-        '--user',
-        'u',
-        '--password',
-        'p',
-        '--cluster',
-        'nats://127.0.0.1:1',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (t: string) => {
-      stderr += t;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, stderr } = await runIvr([
+      ...['--server', 'http://127.0.0.1:1', '--user', 'u', '--password', 'p'],
+      ...['--cluster', 'nats://127.0.0.1:1'],
+    ]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/--cluster: JetStreamCallStore: cannot connect to NATS at nats:\/\/127.0.0.1:1/);
   }, 30_000);
 
   it('ringflow run --cluster-lease and --cluster-holder-takeover: out of bounds, or without --cluster and --server, are usage errors (exit 2)', async () => {
-    const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
-    const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
-    const run = async (extra: string[]) => {
-      const child = spawn(process.execPath, [bin, 'run', ivr, ...extra], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (t: string) => {
-        stderr += t;
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      return { code, stderr };
-    };
     const server = ['--server', 'http://127.0.0.1:1', '--user', 'u', '--password', 'p'];
-    const short = await run([...server, '--cluster', 'nats://127.0.0.1:1', '--cluster-lease', '1s']);
+    const short = await runIvr([...server, '--cluster', 'nats://127.0.0.1:1', '--cluster-lease', '1s']);
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/--cluster-lease: at least 3s/);
-    const alone = await run([...server, '--cluster-lease', '20s']);
+    const alone = await runIvr([...server, '--cluster-lease', '20s']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/--cluster-lease goes with --cluster and --server/);
     const cluster = [...server, '--cluster', 'nats://127.0.0.1:1'];
-    const quick = await run([...cluster, '--cluster-holder-takeover', '300ms']);
+    const quick = await runIvr([...cluster, '--cluster-holder-takeover', '300ms']);
     expect(quick.code).toBe(2);
     expect(quick.stderr).toMatch(
       /--cluster-holder-takeover: at least 600ms .* below the lease .* got '300ms'/,
     );
-    const pastLease = await run([...cluster, '--cluster-lease', '4s', '--cluster-holder-takeover', '4s']);
+    const pastLease = await runIvr([...cluster, '--cluster-lease', '4s', '--cluster-holder-takeover', '4s']);
     expect(pastLease.code).toBe(2);
     expect(pastLease.stderr).toMatch(/below the lease \(--cluster-lease, 4s\)/);
-    const holderAlone = await run([...server, '--cluster-holder-takeover', '2s']);
+    const holderAlone = await runIvr([...server, '--cluster-holder-takeover', '2s']);
     expect(holderAlone.code).toBe(2);
     expect(holderAlone.stderr).toMatch(/--cluster-holder-takeover goes with --cluster and --server/);
   }, 30_000);
 
   it('ringflow run --cluster takes a NATS cluster as a comma list (each address checked, all given to the client); --cluster-replicas is 1, 3 or 5, with --cluster', async () => {
-    const bin = fileURLToPath(new URL('../../packages/cli/bin/ringflow.js', import.meta.url));
-    const ivr = fileURLToPath(new URL('../../flows/ivr.yaml', import.meta.url));
-    const run = async (extra: string[]) => {
-      const child = spawn(process.execPath, [bin, 'run', ivr, ...extra], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (t: string) => {
-        stderr += t;
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      return { code, stderr };
-    };
     const server = ['--server', 'http://127.0.0.1:1', '--user', 'u', '--password', 'p'];
-    const bad = await run([...server, '--cluster', 'nats://127.0.0.1:1,127.0.0.1:2']);
+    const bad = await runIvr([...server, '--cluster', 'nats://127.0.0.1:1,127.0.0.1:2']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--cluster: expected a NATS address .* got '127.0.0.1:2'/);
-    const two = await run([...server, '--cluster', 'nats://127.0.0.1:1,nats://127.0.0.1:2']);
+    const two = await runIvr([...server, '--cluster', 'nats://127.0.0.1:1,nats://127.0.0.1:2']);
     expect(two.code).toBe(1);
     expect(two.stderr).toMatch(/cannot connect to NATS at nats:\/\/127.0.0.1:1, nats:\/\/127.0.0.1:2/);
-    const replicas = await run([...server, '--cluster', 'nats://127.0.0.1:1', '--cluster-replicas', '2']);
+    const replicas = await runIvr([...server, '--cluster', 'nats://127.0.0.1:1', '--cluster-replicas', '2']);
     expect(replicas.code).toBe(2);
     expect(replicas.stderr).toMatch(/--cluster-replicas: 1, 3 or 5, got '2'/);
-    const alone = await run([...server, '--cluster-replicas', '3']);
+    const alone = await runIvr([...server, '--cluster-replicas', '3']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/--cluster-replicas goes with --cluster/);
   }, 30_000);
