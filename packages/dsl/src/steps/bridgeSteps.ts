@@ -4,9 +4,10 @@ import { effect, failureData, setContext, setStep } from '../compile/effects.ts'
 import { playFragment } from '../compile/playFragment.ts';
 import { resolveMedia } from '../compile/resolveMedia.ts';
 import { playableFields } from '../model/media.ts';
-import { parseDuration, s } from '../schema/s.ts';
+import { s } from '../schema/s.ts';
 import { type RoomJoined, joinRoom } from './joinRoom.ts';
 import { recordingOf } from './recordingEvent.ts';
+import { recordingRequest } from './recordingRequest.ts';
 import { restStep } from './restStep.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -419,12 +420,7 @@ export const bridgeRecordStep = defineStep({
           return context.host.ari.bridges.record({
             bridgeId,
             name,
-            format: p.format ?? 'wav',
-            maxDurationSeconds: Math.round((parseDuration(p.maxDuration ?? 0) ?? 0) / 1000),
-            maxSilenceSeconds: Math.round((parseDuration(p.maxSilence ?? 0) ?? 0) / 1000),
-            beep: p.beep ?? false,
-            terminateOn: p.terminateOn ?? 'none',
-            ifExists: p.ifExists ?? 'fail',
+            ...recordingRequest(p, { beep: false, terminateOn: 'none', ifExists: 'fail' }),
           });
         },
         // Its RecordingStarted (or the restored session's check of it) says it started.

@@ -2,8 +2,9 @@ import { type RecordingEnd, recordingEnd } from '@ringflow/runtime/engine';
 import type { ActionArgs } from '../compile/FlowContext.ts';
 import { resolveOptional, scopeOf } from '../compile/FlowContext.ts';
 import { effect, failureData, setStep } from '../compile/effects.ts';
-import { parseDuration, s } from '../schema/s.ts';
+import { s } from '../schema/s.ts';
 import { readField } from './readField.ts';
+import { recordingRequest } from './recordingRequest.ts';
 import { recordingOf } from './recordingEvent.ts';
 import { FAILED } from './restStep.ts';
 import { defineStep, stepParams } from './StepDefinition.ts';
@@ -100,12 +101,7 @@ export const recordStep = defineStep({
           return context.host.ari.channels.record({
             channelId: context.call.channelId,
             name,
-            format: p.format ?? 'wav',
-            maxDurationSeconds: Math.round((parseDuration(p.maxDuration ?? 0) ?? 0) / 1000),
-            maxSilenceSeconds: Math.round((parseDuration(p.maxSilence ?? 0) ?? 0) / 1000),
-            beep: p.beep ?? true,
-            terminateOn: p.terminateOn ?? '#',
-            ifExists: p.ifExists ?? 'overwrite',
+            ...recordingRequest(p, { beep: true, terminateOn: '#', ifExists: 'overwrite' }),
           });
         },
         // Its events say how it ends (the restored session checks the recording): asking again
