@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderStatusBot } from '../../../../examples/order-status-bot/orderStatusBot.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { readFeed } from './test-support/readFeed.ts';
 import { seriousViolations } from './test-support/seriousViolations.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ORDER_STATUS = join(import.meta.dirname, '../../../../flows/order-status.yaml');
 /** The bot's address in flows/order-status.yaml: the demo bot answers it, in process. */
 const BOT_URL = 'ws://127.0.0.1:9100/order-status';
@@ -21,7 +20,7 @@ const BOT_URL = 'ws://127.0.0.1:9100/order-status';
  * spoken in the page.
  * With UPDATE_SCREENSHOTS=1 the timeline is docs/console-agent.png.
  */
-describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page', () => {
+describe.skipIf(!HAS_CHROMIUM)('ringflow dev: an agent call in the page', () => {
   let dev: DevConsole;
   let browser: Browser;
   beforeAll(async () => {
@@ -31,11 +30,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: an agent call in the page'
       sounds: null,
       bots: { [BOT_URL]: orderStatusBot() },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

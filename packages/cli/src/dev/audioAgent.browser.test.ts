@@ -1,15 +1,14 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { fakeMediaFlags, HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { echoAudioBot } from '../../../../examples/echo-audio-bot/echoAudioBot.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { wavWarble } from './test-support/soundFiles.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ECHO_LINE = join(import.meta.dirname, '../../../../examples/echo-audio-bot/echo-line.yaml');
 /** The bot's address in echo-line.yaml: the echo bot answers it, in process. */
 const BOT_URL = 'ws://127.0.0.1:9200/echo';
@@ -83,78 +82,62 @@ async function heardOnLine(url: string, call: string, frames: number): Promise<v
  * heard in the page; the caller talking over the echo makes the bot clear it, and the page stops
  * it at once.
  */
-describe.skipIf(!existsSync(CHROMIUM))(
-  'ringflow dev: a bot of the audio protocol, heard and talked to',
-  () => {
-    let dir: string;
-    let dev: DevConsole;
-    let browser: Browser;
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'ringflow-audio-agent-'));
-      // The caller talks 1.2 s, then is silent 1.8 s (looped): the echo (1.9 s from 1.9 s) is
-      // talked over when the voice comes round again.
-      const voice = join(dir, 'voice.wav');
-      await writeFile(voice, wavWarble(1200, 1800));
-      dev = await startDevConsole({
-        files: [ECHO_LINE],
-        port: 0,
-        sounds: null,
-        // Many echoes: the caller is not handed over while the test listens.
-        audioBots: { [BOT_URL]: echoAudioBot({ echoes: 100 }) },
-      });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--autoplay-policy=no-user-gesture-required',
-          '--use-fake-device-for-media-stream',
-          '--use-fake-ui-for-media-stream',
-          `--use-file-for-fake-audio-capture=${voice}`,
-        ],
-      });
+describe.skipIf(!HAS_CHROMIUM)('ringflow dev: a bot of the audio protocol, heard and talked to', () => {
+  let dir: string;
+  let dev: DevConsole;
+  let browser: Browser;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ringflow-audio-agent-'));
+    // The caller talks 1.2 s, then is silent 1.8 s (looped): the echo (1.9 s from 1.9 s) is
+    // talked over when the voice comes round again.
+    const voice = join(dir, 'voice.wav');
+    await writeFile(voice, wavWarble(1200, 1800));
+    dev = await startDevConsole({
+      files: [ECHO_LINE],
+      port: 0,
+      sounds: null,
+      // Many echoes: the caller is not handed over while the test listens.
+      audioBots: { [BOT_URL]: echoAudioBot({ echoes: 100 }) },
     });
-    afterAll(async () => {
-      await browser?.close();
-      await dev?.stop();
-      await rm(dir, { recursive: true, force: true });
-    });
+    browser = await launchChromium(fakeMediaFlags(voice));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
 
-    it("plays the bot's audio, carries the microphone to it, and stops a flushed echo at once", async () => {
-      const context = await browser.newContext({
-        viewport: { width: 1280, height: 720 },
-        permissions: ['microphone'],
-      });
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      await page.addInitScript(RECORD_LINE);
-      await page.goto(dev.url);
-      // The server's reply that names the call is held until the bot's beeps have played (a busy
-      // machine's order): the page still plays them, having placed the call.
-      await page.route('**/api/call', async (route) => {
-        const reply = await route.fetch();
-        const { id } = (await reply.json()) as { id: string };
-        await heardOnLine(dev.url, id, 15);
-        await route.fulfill({ response: reply });
-      });
-      await page.getByRole('button', { name: 'Call', exact: true }).click();
-      await page.locator('#timeline li[data-turn="connected"]', { hasText: '(audio protocol)' }).waitFor();
-      // The bot's two beeps (880 Hz, 150 ms each) played frame by frame in the page.
-      await expect.poll(() => framesPitched(page, 800, 960), { timeout: 15_000 }).toBeGreaterThanOrEqual(12);
-      // The caller talks with the microphone: its voice goes on the line (not its level).
-      await page.locator('#talk-with').selectOption('microphone');
-      await page.locator('#mic-level[data-sends="voice"]').waitFor();
-      // The bot plays the caller's words back: the warble comes back through the page.
-      await expect.poll(() => framesPitched(page, 300, 520), { timeout: 20_000 }).toBeGreaterThanOrEqual(25);
-      await page.locator('#now-playing li[data-file="bot audio"]').waitFor();
-      // The voice comes round again over the echo: the bot clears it, and the page stops it at once.
-      await page.locator('#timeline li[data-turn="interrupted"]').waitFor({ timeout: 20_000 });
-      await expect.poll(() => page.evaluate('window.__lineStopped')).toBeGreaterThan(0);
-      await page.getByRole('button', { name: 'Hang up', exact: true }).click();
-      await context.close();
-    }, 90_000);
-  },
-);
+  it("plays the bot's audio, carries the microphone to it, and stops a flushed echo at once", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 720 },
+      permissions: ['microphone'],
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.addInitScript(RECORD_LINE);
+    await page.goto(dev.url);
+    // The server's reply that names the call is held until the bot's beeps have played (a busy
+    // machine's order): the page still plays them, having placed the call.
+    await page.route('**/api/call', async (route) => {
+      const reply = await route.fetch();
+      const { id } = (await reply.json()) as { id: string };
+      await heardOnLine(dev.url, id, 15);
+      await route.fulfill({ response: reply });
+    });
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.locator('#timeline li[data-turn="connected"]', { hasText: '(audio protocol)' }).waitFor();
+    // The bot's two beeps (880 Hz, 150 ms each) played frame by frame in the page.
+    await expect.poll(() => framesPitched(page, 800, 960), { timeout: 15_000 }).toBeGreaterThanOrEqual(12);
+    // The caller talks with the microphone: its voice goes on the line (not its level).
+    await page.locator('#talk-with').selectOption('microphone');
+    await page.locator('#mic-level[data-sends="voice"]').waitFor();
+    // The bot plays the caller's words back: the warble comes back through the page.
+    await expect.poll(() => framesPitched(page, 300, 520), { timeout: 20_000 }).toBeGreaterThanOrEqual(25);
+    await page.locator('#now-playing li[data-file="bot audio"]').waitFor();
+    // The voice comes round again over the echo: the bot clears it, and the page stops it at once.
+    await page.locator('#timeline li[data-turn="interrupted"]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.evaluate('window.__lineStopped')).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Hang up', exact: true }).click();
+    await context.close();
+  }, 90_000);
+});

@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { DESK_FLOW } from './test-support/deskFlow.ts';
 import { seriousViolations } from './test-support/seriousViolations.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const IVR = join(import.meta.dirname, '../../../../flows/ivr.yaml');
 const SIZES = [
   { width: 1280, height: 720 },
@@ -52,7 +52,7 @@ async function tabTo(page: Page, selector: string): Promise<void> {
  * pane after "Fit", every arrow's label whole, a selected call's timeline only its own, the dial
  * pad used from the keyboard alone, and no serious or critical accessibility violation (axe-core).
  */
-describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x1080, light and dark', () => {
+describe.skipIf(!HAS_CHROMIUM)('the console page at 1280x720 and 1920x1080, light and dark', () => {
   let dir: string;
   let dev: DevConsole;
   let browser: Browser;
@@ -61,11 +61,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the console page at 1280x720 and 1920x10
     await writeFile(join(dir, 'desk.yaml'), DESK_FLOW);
     await copyFile(IVR, join(dir, 'ivr.yaml'));
     dev = await startDevConsole({ files: [join(dir, 'desk.yaml'), join(dir, 'ivr.yaml')], port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     console.log(`screenshots in ${shotsDir}`);

@@ -1,15 +1,14 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../ExitCode.ts';
 import { main } from '../main.ts';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { DESK_FLOW } from './test-support/deskFlow.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Where a screenshot goes: the committed ones in docs/ when UPDATE_SCREENSHOTS=1 (to refresh them
@@ -19,7 +18,7 @@ const shotsDir =
   process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : mkdtempSync(join(tmpdir(), 'ringflow-shots-'));
 const shot = (file: string) => join(shotsDir, file);
 
-describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('ringflow dev in a browser', () => {
   let dir: string;
   let dev: DevConsole;
   let browser: Browser;
@@ -36,11 +35,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev in a browser', () => {
       dialplanFile: join(dir, 'extensions.conf'),
       port: 0,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

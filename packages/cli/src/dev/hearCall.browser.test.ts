@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { fakeMediaFlags, HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { ulawSilence, wavTone } from './test-support/soundFiles.ts';
 import { STEP_FLOW } from './test-support/stepFlow.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** A flow that rings the caller back until a key: the ringback is a tone the page makes. */
 const RINGING_FLOW = `name: ringing
 start: waiting
@@ -73,7 +72,7 @@ const RECORD_OSCILLATORS = `
  * is said so, and the microphone's level drives talk detection. No audio device is needed:
  * Chromium plays to a null sink and its fake microphone beeps.
  */
-describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page', () => {
+describe.skipIf(!HAS_CHROMIUM)('ringflow dev: hear the call in the page', () => {
   let dir: string;
   let dev: DevConsole;
   let browser: Browser;
@@ -90,19 +89,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: hear the call in the page'
       port: 0,
       sounds: join(dir, 'sounds'),
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--autoplay-policy=no-user-gesture-required',
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-      ],
-    });
+    browser = await launchChromium(fakeMediaFlags());
   });
   afterAll(async () => {
     await browser?.close();

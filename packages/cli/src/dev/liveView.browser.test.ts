@@ -1,15 +1,15 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@ringflow/client';
 import { createSimulator, startWireServer } from '@ringflow/simulator';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../ExitCode.ts';
 import { main } from '../main.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const FLOW = `name: line
 start: menu
 prompts:
@@ -47,7 +47,7 @@ async function until<T>(found: () => Promise<T | undefined> | T | undefined, wha
  * server (the simulator, driven over its driver API as phones would) followed on the diagram, then
  * downloaded as a test that `ringflow test` passes.
  */
-describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('the live view of ringflow run --http in a browser', () => {
   let dir: string;
   let browser: Browser;
   let simulator: ReturnType<typeof createSimulator>;
@@ -93,11 +93,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the live view of ringflow run --http in 
       ],
       { stdout: (t) => said.push(t), stderr: (t) => said.push(t), waitForStop: () => stopped },
     );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,31 +1,25 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { DESK_FLOW } from './test-support/deskFlow.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * A page whose console restarts (ringflow dev stopped and started again on its port) reconnects
  * and starts over from the new console's history: nothing of the old one stays, nothing is shown
  * twice. (A reconnection to the same console gets only what it missed: ConsoleFeed.test.ts.)
  */
-describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: a page that reconnects', () => {
+describe.skipIf(!HAS_CHROMIUM)('ringflow dev: a page that reconnects', () => {
   let dir: string;
   let dev: DevConsole | undefined;
   let browser: Browser;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ringflow-reconnect-'));
     await writeFile(join(dir, 'desk.yaml'), DESK_FLOW);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,13 +1,13 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
 import { STEP_FLOW } from './test-support/stepFlow.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const shotsDir = mkdtempSync(join(tmpdir(), 'ringflow-shots-'));
 
 /**
@@ -15,7 +15,7 @@ const shotsDir = mkdtempSync(join(tmpdir(), 'ringflow-shots-'));
  * a key, step (N) until the flow is given it, and see what it did: the state and the variable
  * before and after, the arrow it took lit on the diagram.
  */
-describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: step through in the page', () => {
+describe.skipIf(!HAS_CHROMIUM)('ringflow dev: step through in the page', () => {
   let dir: string;
   let dev: DevConsole;
   let browser: Browser;
@@ -23,11 +23,7 @@ describe.skipIf(!existsSync(CHROMIUM))('ringflow dev: step through in the page',
     dir = await mkdtemp(join(tmpdir(), 'ringflow-steps-'));
     await writeFile(join(dir, 'steps.yaml'), STEP_FLOW);
     dev = await startDevConsole({ files: [join(dir, 'steps.yaml')], port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
