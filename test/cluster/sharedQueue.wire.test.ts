@@ -116,6 +116,21 @@ describe.each(['classic', 'perCall'] as const)('one call queue for the cluster (
     );
     const survivor = c.holderOf(first)!;
     await until('both callers still waiting there', async () => (await waiting(survivor)) === 2, 20_000);
+    if (mode === 'classic') {
+      // The cluster's roles at /metrics: one holder among the processes left, two workers seen
+      // by each, the killed one's calls counted where they went.
+      const alive = c.procs.filter((p) => !p.dead);
+      const roles = async (name: string) => Promise.all(alive.map((p) => metric(p, name, '')));
+      await until('one holder, two workers seen by each', async () => {
+        const [holding, workers] = [
+          await roles('ringflow_cluster_holding'),
+          await roles('ringflow_cluster_workers'),
+        ];
+        return holding.reduce((a, b) => (a ?? 0) + (b ?? 0), 0) === 1 && workers.every((n) => n === 2);
+      });
+      expect(await metric(survivor, 'ringflow_cluster_calls_taken_over_total', '')).toBeGreaterThanOrEqual(1);
+      expect(await roles('ringflow_cluster_fenced')).toEqual([0, 0]);
+    }
 
     // The agent's conversation ends: after its wrap-up it takes the callers in arrival order.
     c.sim.driver.hangup((await c.agentUp('PJSIP/201'))!);

@@ -53,10 +53,14 @@ function ringflow(args: readonly string[]): QueueProc {
   return p;
 }
 
-/** A gauge or counter of a process's /metrics, by its labels as written (`queue="support",state="wrapUp"`). */
+/**
+ * A gauge or counter of a process's /metrics, by its labels as written
+ * (`queue="support",state="wrapUp"`; '' for a metric without labels).
+ */
 export async function metric(p: QueueProc, name: string, labels: string): Promise<number | undefined> {
   const text = await (await fetch(`${p.metricsUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}} `));
+  const head = labels === '' ? `${name} ` : `${name}{${labels}} `;
+  const line = text.split('\n').find((l) => l.startsWith(head));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 

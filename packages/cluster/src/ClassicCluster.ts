@@ -297,6 +297,16 @@ export class ClassicCluster {
     return this.absences.liveWorkers;
   }
 
+  /** Times this process lost the event connection's lease while it held it. */
+  get holderLeasesLost(): number {
+    return this.holder.leasesLost;
+  }
+
+  /** Calls this worker took over from gone workers (or took back after a fence). */
+  get callsTakenOver(): number {
+    return this.takeover.callsTaken;
+  }
+
   /**
    * The leases' timings it runs with (defaults filled in): how long a process's leases outlive
    * its last renewal, and how long the event connection's holder may go without an accepted

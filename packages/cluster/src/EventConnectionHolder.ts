@@ -125,6 +125,13 @@ export class EventConnectionHolder {
     this.election.start();
   }
 
+  private lostLeases = 0;
+
+  /** How many times this process lost the lease while it held the event connection. */
+  get leasesLost(): number {
+    return this.lostLeases;
+  }
+
   /** True while this process holds the lease and its event connection is open (events flow). */
   get holding(): boolean {
     return this.stream?.state.kind === 'open';
@@ -431,6 +438,7 @@ export class EventConnectionHolder {
   }
 
   private lost(why: string): void {
+    this.lostLeases++;
     this.logger.error({ why }, 'lost the event connection lease: closing the event connection now');
     this.disconnect();
   }

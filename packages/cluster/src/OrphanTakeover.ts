@@ -58,6 +58,9 @@ export class OrphanTakeover {
    */
   private readonly unsettled = new Map<string, string>();
 
+  /** Calls claimed from gone workers (or taken back after a fence) since this process started. */
+  private takenSoFar = 0;
+
   constructor(private readonly options: OrphanTakeoverOptions) {
     this.clock = options.clock ?? systemClock;
     this.actor = createActor(
@@ -91,6 +94,11 @@ export class OrphanTakeover {
   /** The lease is held again: a search that also takes back this worker's own orphans. */
   rejoined(): void {
     this.actor.send({ type: 'rejoin' });
+  }
+
+  /** How many calls its searches took since this process started. */
+  get callsTaken(): number {
+    return this.takenSoFar;
   }
 
   /** The role's state (for logs and tests): `idle`, `{"searching":"again"}`, `fenced`, … */
@@ -155,6 +163,7 @@ export class OrphanTakeover {
       ),
     );
     if (taken === 0) return;
+    this.takenSoFar += taken;
     logger.info(
       {
         calls: taken,

@@ -7,6 +7,7 @@ export { JetStreamCallStore } from './JetStreamCallStore.ts';
 export type { JetStreamCallStoreOptions } from './JetStreamCallStore.ts';
 export { ClassicCluster } from './ClassicCluster.ts';
 export type { ClassicClusterOptions } from './ClassicCluster.ts';
+export { type ObservedClassicCluster, observeClassicCluster } from './classic/classicClusterMetrics.ts';
 export { EventConnectionHolder } from './EventConnectionHolder.ts';
 export { JetStreamEventFeed } from './JetStreamEventFeed.ts';
 export { KvLease } from './KvLease.ts';

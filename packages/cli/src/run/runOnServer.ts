@@ -182,6 +182,8 @@ export async function runOnServer(options: ServerRunOptions): Promise<number> {
     logger,
   });
   agentMetrics = app.metrics.agents;
+  // The cluster's roles at /metrics (who holds the event connection, fences, takeovers).
+  if (classic) (await import('@ringflow/cluster')).observeClassicCluster(app.metrics.registry, classic);
   let forced: (code: number) => void = () => {};
   const second = new Promise<number>((resolve) => {
     forced = resolve;

@@ -51,6 +51,16 @@ describe('MetricsRegistry', () => {
     });
   });
 
+  it('runs what was given to beforeRead before each read, text or data', () => {
+    const r = new MetricsRegistry();
+    const held = r.gauge({ name: 'held', help: 'Held elsewhere' });
+    let elsewhere = 1;
+    r.beforeRead(() => held.set(elsewhere));
+    expect(r.toPrometheus()).toContain('held 1\n');
+    elsewhere = 0;
+    expect(r.toJSON().held?.samples).toEqual([{ labels: {}, value: 0 }]);
+  });
+
   it('escapes label values', () => {
     const r = new MetricsRegistry();
     r.counter({ name: 'c_total', help: 'c', labelNames: ['v'] }).inc({ v: 'a"b\\c\nd' });

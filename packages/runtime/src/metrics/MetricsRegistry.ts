@@ -306,6 +306,18 @@ export class Histogram extends Metric {
  */
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Counter | Gauge | Histogram>();
+  /** Run before each read (see {@link beforeRead}). */
+  private readonly refreshers: (() => void)[] = [];
+
+  /**
+   * Runs `refresh` before each read of the registry (`toPrometheus`, `toJSON`): for metrics whose
+   * values live elsewhere (a role's state, a count kept by another package), set then.
+   *
+   * @example registry.beforeRead(() => holding.set(cluster.holding ? 1 : 0));
+   */
+  beforeRead(refresh: () => void): void {
+    this.refreshers.push(refresh);
+  }
 
   counter(options: MetricOptions): Counter {
     return this.add(new Counter(options));
@@ -329,6 +341,7 @@ export class MetricsRegistry {
 
   /** The Prometheus text exposition format, ready to serve at `/metrics`. */
   toPrometheus(): string {
+    for (const refresh of this.refreshers) refresh();
     let out = '';
     for (const m of this.metrics.values()) {
       const type = m instanceof Counter ? 'counter' : m instanceof Gauge ? 'gauge' : 'histogram';
@@ -340,6 +353,7 @@ export class MetricsRegistry {
 
   /** Every metric as plain data (for tests, JSON endpoints, dashboards). */
   toJSON(): MetricsSnapshot {
+    for (const refresh of this.refreshers) refresh();
     const out: MetricsSnapshot = {};
     for (const m of this.metrics.values()) {
       if (m instanceof Histogram) out[m.name] = { type: 'histogram', help: m.help, samples: m.samples() };
