@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { fakeMediaFlags, HAS_CHROMIUM, launchChromium } from './test-support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevConsole, startDevConsole } from './startDevConsole.ts';
-import { ulawSilence, wavTone } from './test-support/soundFiles.ts';
+import { ulawSilence, wavTone, wavWarble } from './test-support/soundFiles.ts';
 import { STEP_FLOW } from './test-support/stepFlow.ts';
 
 /** A flow that rings the caller back until a key: the ringback is a tone the page makes. */
@@ -89,7 +89,13 @@ describe.skipIf(!HAS_CHROMIUM)('ringflow dev: hear the call in the page', () => 
       port: 0,
       sounds: join(dir, 'sounds'),
     });
-    browser = await launchChromium(fakeMediaFlags());
+    // The fake microphone talks in stretches of 1.5 s. Chromium's own fake sound is a 20 ms beep
+    // every 500 ms (media/audio/fake_audio_input_stream.cc), and talk detection needs 100 ms of
+    // level (two readings 50 ms apart): a beep passed only when two timer ticks bunched up, so
+    // the test passed by luck, and failed in a fresh-clone CI run.
+    const voice = join(dir, 'voice.wav');
+    await writeFile(voice, wavWarble(1500, 500));
+    browser = await launchChromium(fakeMediaFlags(voice));
   });
   afterAll(async () => {
     await browser?.close();
@@ -248,7 +254,7 @@ describe.skipIf(!HAS_CHROMIUM)('ringflow dev: hear the call in the page', () => 
     await page.goto(dev.url);
     await page.getByRole('button', { name: 'Call', exact: true }).click();
     await page.locator('svg .state.active', { hasText: 'greet' }).waitFor();
-    // The fake microphone's beeps are the caller talking: the page tells the server so.
+    // The fake microphone's voice is the caller talking: the page tells the server so.
     const talking = page.waitForRequest(
       (r) => r.url().endsWith('/api/talk') && JSON.parse(r.postData() ?? '{}').talking === true,
     );
