@@ -218,6 +218,8 @@ export class RuntimeMetrics {
       buckets: QUEUE_WAIT_BUCKETS,
     });
     this.agents = new AgentMetrics(r);
+    // Computed when read, whoever reads the registry (this class, or a scrape of it directly).
+    r.beforeRead(() => this.refreshComputed());
   }
 
   /** What the application's call queues report: their callers, agents and waits. */
@@ -325,13 +327,11 @@ export class RuntimeMetrics {
 
   /** The Prometheus text format. */
   toPrometheus(): string {
-    this.refreshComputed();
     return this.registry.toPrometheus();
   }
 
   /** Every metric with its series, as plain data. */
   toJSON(): MetricsSnapshot {
-    this.refreshComputed();
     return this.registry.toJSON();
   }
 
